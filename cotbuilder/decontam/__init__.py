@@ -1,0 +1,1 @@
+"""decontam stage."""

@@ -1,0 +1,64 @@
+"""The store: schema validation, transactions, read-only queries."""
+
+from __future__ import annotations
+
+import pytest
+
+from cotbuilder.records import RecordError
+from cotbuilder.store import Store, utcnow
+
+
+def _source(i: int, **kw):
+    return {"source_id": f"{i:064x}", "kind": "local", "url": f"/tmp/src{i}", "status": "ok",
+            "crawled_at": utcnow(), **kw}
+
+
+def test_invalid_record_is_refused_and_nothing_is_written(workspace):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1)])
+        with pytest.raises(RecordError, match="kind"):
+            store.insert("sources", [_source(2), _source(3, kind="ftp")])
+        assert store.count("sources") == 1
+
+
+def test_transaction_rolls_back_every_write_on_error(workspace):
+    with Store(workspace) as store:
+        with pytest.raises(RuntimeError):
+            with store.transaction():
+                store.insert("sources", [_source(1)])
+                raise RuntimeError("crash between record and completion mark")
+        assert store.count("sources") == 0
+
+
+def test_insert_replaces_rows_with_the_same_key(workspace):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1, status="failed", error="boom")])
+        store.insert("sources", [_source(1)])
+        assert store.rows("SELECT status, error FROM sources") == [{"status": "ok", "error": None}]
+
+
+def test_query_cli_reads_and_refuses_writes(workspace, cli):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1), _source(2)])
+    ok = cli("query", "SELECT count(*) AS n FROM sources", "--json", workspace=workspace)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.strip() == '{"n": 2}'
+    refused = cli("query", "DELETE FROM sources", workspace=workspace)
+    assert refused.returncode == 2
+    assert "refused" in refused.stderr and "DELETE" in refused.stderr
+    with Store(workspace) as store:
+        assert store.count("sources") == 2
+
+
+def test_query_without_a_store_says_how_to_make_one(workspace, cli):
+    res = cli("query", "SELECT 1", workspace=workspace)
+    assert res.returncode == 2
+    assert "cotbuilder crawl" in res.stderr
+
+
+def test_status_lists_every_table(workspace, cli):
+    Store(workspace).close()
+    res = cli("status", workspace=workspace)
+    assert res.returncode == 0, res.stderr
+    for table in ("sources", "files", "units", "runs"):
+        assert table in res.stdout
