@@ -29,6 +29,6 @@ def run_cli(*args: str, workspace: Path | None = None, env: dict[str, str] | Non
                           cwd=cwd or REPO)
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def cli():
     return run_cli

@@ -1,0 +1,106 @@
+"""Pipeline recipes (TOML): which stages run, in which order, with which config.
+
+A recipe has one table per stage, named like the CLI verb (`[crawl]`, `[annotate]`, `[verify]`, `[dedup]`,
+`[decontaminate]`, `[push]`); its keys are the fields of that stage's config dataclass. A stage without a table does
+not run. Strings starting with `./` or `../` are paths relative to the recipe file; `{workspace}` expands to the
+workspace directory. `[pipeline]` holds the recipe's name and description.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# verb -> (stage module, config class). Order is the order stages run in.
+STAGES: dict[str, tuple[str, str]] = {
+    "crawl": ("cotbuilder.crawl.stage", "CrawlConfig"),
+    "annotate": ("cotbuilder.annotate.stage", "AnnotateConfig"),
+    "verify": ("cotbuilder.verify.stage", "VerifyConfig"),
+    "dedup": ("cotbuilder.dedup.stage", "DedupConfig"),
+    "decontaminate": ("cotbuilder.decontam.stage", "DecontamConfig"),
+    "push": ("cotbuilder.publish.stage", "PushConfig"),
+}
+
+
+class RecipeError(ValueError):
+    """The recipe cannot be run as written; the message names the table and key."""
+
+
+@dataclass
+class StageStep:
+    verb: str
+    module: Any
+    config: Any
+
+
+@dataclass
+class Recipe:
+    path: Path
+    name: str
+    description: str
+    steps: list[StageStep]
+    text: str
+
+
+def _expand(value: Any, base: Path, workspace: Path) -> Any:
+    if isinstance(value, str):
+        value = value.replace("{workspace}", str(workspace))
+        if value.startswith(("./", "../")):
+            return str((base / value).resolve())
+        return value
+    if isinstance(value, list):
+        return [_expand(v, base, workspace) for v in value]
+    if isinstance(value, dict):
+        return {k: _expand(v, base, workspace) for k, v in value.items()}
+    return value
+
+
+def _config_class(verb: str) -> tuple[Any, Any]:
+    module_name, class_name = STAGES[verb]
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        raise RecipeError(f"[{verb}]: this stage is not built yet ({module_name} is missing)") from exc
+    return module, getattr(module, class_name)
+
+
+def build_config(verb: str, table: dict[str, Any]) -> tuple[Any, Any]:
+    module, cls = _config_class(verb)
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(table) - known)
+    if unknown:
+        raise RecipeError(f"[{verb}] has unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    try:
+        return module, cls(**table)
+    except (TypeError, ValueError) as exc:
+        raise RecipeError(f"[{verb}]: {exc}") from exc
+
+
+def load_recipe(path: Path, workspace: Path) -> Recipe:
+    path = Path(path)
+    if not path.is_file():
+        raise RecipeError(f"no recipe at {path}")
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecipeError(f"{path} is not valid TOML: {exc}") from exc
+    meta = data.pop("pipeline", {})
+    unknown = sorted(set(data) - set(STAGES))
+    if unknown:
+        raise RecipeError(f"{path}: unknown table(s) {', '.join(unknown)}; stages are {', '.join(STAGES)}")
+    steps = []
+    for verb in STAGES:
+        if verb in data:
+            table = _expand(data[verb], path.parent.resolve(), workspace)
+            if verb == "push":
+                table.setdefault("recipe_path", str(path.resolve()))
+            module, config = build_config(verb, table)
+            steps.append(StageStep(verb, module, config))
+    if not steps:
+        raise RecipeError(f"{path} names no stage")
+    return Recipe(path, meta.get("name", path.stem), meta.get("description", ""), steps, text)

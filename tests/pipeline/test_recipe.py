@@ -1,0 +1,46 @@
+"""Recipes: bad recipes are refused with a message naming the problem, before any stage runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cotbuilder.pipeline.recipe import RecipeError, load_recipe
+from cotbuilder.store import Store
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "recipe.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[crawl]\nmanifests = ['x.toml']\n[publish]\nx = 1\n", "unknown table(s) publish"),
+    ("[crawl]\nmanifests = ['x.toml']\nnot_a_field = 3\n", "[crawl] has unknown key(s) not_a_field"),
+    ("[crawl\n", "not valid TOML"),
+    ("[pipeline]\nname = 'empty'\n", "names no stage"),
+])
+def test_bad_recipe_is_refused_with_its_reason(tmp_path, text, message):
+    with pytest.raises(RecipeError) as err:
+        load_recipe(_write(tmp_path, text), tmp_path / "ws")
+    assert message in str(err.value)
+
+
+def test_relative_paths_resolve_against_the_recipe_and_workspace_expands(tmp_path):
+    recipe = load_recipe(REPO / "pipelines" / "demo.toml", tmp_path / "ws")
+    by_verb = {s.verb: s.config for s in recipe.steps}
+    assert [s.verb for s in recipe.steps] == ["crawl", "annotate", "verify", "dedup", "decontaminate", "push"]
+    assert by_verb["crawl"].manifests == [str(REPO / "crawlers" / "demo.toml")]
+    assert by_verb["push"].local_dir == str(tmp_path / "ws" / "dataset")
+
+
+def test_run_with_a_bad_recipe_exits_2_and_stores_nothing(tmp_path, cli, workspace):
+    path = _write(tmp_path, "[crawl]\nmanifests = ['x.toml']\nbogus = 1\n")
+    res = cli("run", str(path), workspace=workspace)
+    assert res.returncode == 2
+    assert "bogus" in res.stderr
+    assert not (workspace / "store.duckdb").exists() or Store(workspace).count("runs") == 0
