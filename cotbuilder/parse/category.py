@@ -1,0 +1,68 @@
+"""Category and complexity of a unit, by the rules in data/categories.toml and data/complexity.toml."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+
+from ..paths import package_data
+
+CATEGORIES = ("elementwise", "activation", "reduction", "normalization", "softmax", "cast", "broadcast", "index",
+              "sort", "matmul", "attention", "other")
+
+
+@lru_cache(maxsize=None)
+def _rules() -> list[tuple[str, re.Pattern[str] | None, frozenset[str]]]:
+    data = tomllib.loads(package_data("parse/data/categories.toml").read_text(encoding="utf-8"))
+    rules = []
+    for rule in data["rule"]:
+        if rule["category"] not in CATEGORIES:
+            raise ValueError(f"categories.toml: unknown category {rule['category']!r}")
+        names = rule.get("name", [])
+        # a pattern matches a whole word of the snake_case name: "max" finds reduce_max, not maximum
+        pattern = re.compile(r"(?<![a-z])(?:" + "|".join(names) + r")(?![a-z])") if names else None
+        rules.append((rule["category"], pattern, frozenset(rule.get("apis", []))))
+    return rules
+
+
+@lru_cache(maxsize=None)
+def _complexity() -> dict[str, int]:
+    return tomllib.loads(package_data("parse/data/complexity.toml").read_text(encoding="utf-8"))
+
+
+def snake(name: str) -> str:
+    """AddCustom -> add_custom, LayerNormV2 -> layer_norm_v2, RMSNorm -> rms_norm."""
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
+    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
+    return s.replace("-", "_").lower()
+
+
+def categorize(names: list[str], apis: dict[str, int]) -> str:
+    words = [snake(n) for n in names if n]
+    for category, pattern, _ in _rules():
+        if pattern is not None and any(pattern.search(w) for w in words):
+            return category
+    used = set(apis)
+    for category, _, api_set in _rules():
+        if api_set & used:
+            return category
+    return "other"
+
+
+def complexity(features: dict, category: str, kernel_lines: int) -> int:
+    c = _complexity()
+    points = 0
+    n_apis = len(features.get("apis", {}))
+    points += n_apis >= c["distinct_apis_medium"]
+    points += n_apis >= c["distinct_apis_high"]
+    points += kernel_lines > c["kernel_lines_high"]
+    if features.get("tiling_fields"):
+        points += c["points_tiling"]
+    if features.get("multi_core") and (features.get("buffer_num") or 0) >= 2:
+        points += c["points_pipeline"]
+    if features.get("uses_cube"):
+        points += c["points_cube"]
+    if category == "attention":
+        points += c["points_attention"]
+    return max(1, min(5, 1 + int(points)))

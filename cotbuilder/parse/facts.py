@@ -1,0 +1,323 @@
+"""What one source file says, read in one parse and one query pass, cached by content hash.
+
+A file shared by several units (a `data_utils.h`, a header under `op_kernel/`) is parsed once: the facts are keyed
+by the sha256 of its text, never by its path. Paths are attached later, when facts are gathered into a unit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from tree_sitter import Node
+
+from ..hashing import sha256_bytes
+from . import cst
+
+# The parameter and the call name are read from the ORIGINAL bytes (qualifiers such as `__gm__` kept) at node
+# offsets, which masking keeps true.
+_POSITION_RE = re.compile(
+    rb"\b(?:TPosition|QuePosition)\s*::\s*([A-Z][A-Z0-9_]*)"
+    rb"|\bT(?:Que|QueBind|Buf|BufPool)\s*<\s*(?:AscendC\s*::\s*)?(?:(?:TPosition|QuePosition)\s*::\s*)?([A-Z][A-Z0-9_]*)"
+)
+_TILING_FIELD_RE = re.compile(
+    rb"\bTILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([^,()]+?)\s*,\s*(?:([^,()]+?)\s*,\s*)?(\w+)\s*\)"
+)
+_TILING_STRUCT_RE = re.compile(rb"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+_OPDEF_CLASS_RE = re.compile(rb"\bclass\s+(\w+)\s*:\s*public\s+(?:ops\s*::\s*)?OpDef\b")
+_OP_PARAM_RE = re.compile(rb"\bthis\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)([^;]*);")
+_OP_ATTR_RE = re.compile(rb"\bthis\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
+_OP_DTYPES_RE = re.compile(rb"\.DataType\s*\(\s*\{([^}]*)\}")
+_LAUNCH_RE = re.compile(rb"<<<\s*([^,;>]+?)\s*[,>]")
+
+
+@dataclass
+class Function:
+    name: str
+    owner: str | None  # class the method belongs to (in-class or `Class::method`)
+    line: int
+    start: int
+    end: int
+    is_entry: bool
+    params: list[dict]
+
+
+@dataclass
+class FileFacts:
+    diagnostics: list[dict]  # without "file": facts are path-independent
+    functions: list[Function] = field(default_factory=list)
+    classes: dict[str, list[str]] = field(default_factory=dict)
+    structs: dict[str, list[dict]] = field(default_factory=dict)
+    free_calls: Counter = field(default_factory=Counter)  # foo(...), AscendC::Foo<T>(...)
+    member_calls: Counter = field(default_factory=Counter)  # x.Foo(...), p->Foo(...)
+    types: Counter = field(default_factory=Counter)
+    template_types: set[str] = field(default_factory=set)
+    const_exprs: dict[str, str | None] = field(default_factory=dict)  # None = assigned differently twice
+    includes: list[str] = field(default_factory=list)
+    init_buffers: list[list[str]] = field(default_factory=list)
+    block_dim_exprs: list[str] = field(default_factory=list)
+    positions: set[str] = field(default_factory=set)
+    tiling_fields: list[dict] = field(default_factory=list)
+    tiling_structs: list[str] = field(default_factory=list)
+    op_def: dict | None = None
+    n_lines: int = 0
+
+    @property
+    def entries(self) -> list[Function]:
+        return [f for f in self.functions if f.is_entry]
+
+    @property
+    def main(self) -> Function | None:
+        return next((f for f in self.functions if f.name == "main" and f.owner is None), None)
+
+    @property
+    def tiling_funcs(self) -> list[str]:
+        return [f.name for f in self.functions if any("TilingContext" in p["type"] for p in f.params)]
+
+
+_CACHE: dict[str, FileFacts] = {}
+_CACHE_MAX = 8192
+
+
+def file_facts(text: str) -> FileFacts:
+    data = text.encode("utf-8", "surrogatepass")
+    key = sha256_bytes(data)
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.clear()  # simple bound: a crawl batch rarely revisits files from far back
+        hit = _CACHE[key] = extract_facts(data)
+    return hit
+
+
+def extract_facts(data: bytes) -> FileFacts:
+    masked, tree = cst.parse_bytes(data)
+    facts = FileFacts(diagnostics=cst.diagnostics(tree, path=""), n_lines=data.count(b"\n") + 1)
+    for d in facts.diagnostics:
+        d.pop("file", None)
+    caps = cst.captures("facts", tree.root_node)
+    free, member = facts.free_calls, facts.member_calls
+    for node in caps.get("call.free", ()):
+        name = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        free[name] += 1
+        if name in _ARG_CALLS:
+            _call_args(facts, name, node, data)
+    for node in caps.get("call.member", ()):
+        name = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        member[name] += 1
+        if name in _ARG_CALLS:
+            _call_args(facts, name, node, data)
+    for node in caps.get("type", ()):
+        facts.types[data[node.start_byte:node.end_byte].decode("utf-8", "replace")] += 1
+    for node in caps.get("targ", ()):
+        facts.template_types.add(_squash(_text(node, data)))
+    for node in caps.get("function", ()):
+        fn = _function(node, data)
+        if fn is not None:
+            facts.functions.append(fn)
+    for node in caps.get("class.name", ()):
+        facts.classes.setdefault(_text(node, data), [])
+    for node in caps.get("struct", ()):
+        name_node = node.child_by_field_name("name")
+        if name_node is not None:
+            facts.structs[_text(name_node, data)] = _struct_fields(node, data)
+    for node in caps.get("const.name", ()):
+        if not _is_constant_like(node):
+            continue
+        holder = node.parent
+        value_node = holder.child_by_field_name("value") or holder.child_by_field_name("default_value")
+        if value_node is None:
+            continue
+        name = _text(node, data)
+        value = _squash(_text(value_node, data))
+        if name in facts.const_exprs and facts.const_exprs[name] != value:
+            facts.const_exprs[name] = None
+        else:
+            facts.const_exprs[name] = value
+    for node in caps.get("include", ()):
+        facts.includes.append(_text(node, data).strip('"<>'))
+    facts.functions.sort(key=lambda f: f.start)  # source order (captures come grouped, not sorted)
+    for fn in facts.functions:
+        if fn.owner is not None:
+            facts.classes.setdefault(fn.owner, [])
+            if fn.name not in facts.classes[fn.owner]:
+                facts.classes[fn.owner].append(fn.name)
+    _lexical_facts(facts, data)
+    return facts
+
+
+def _is_constant_like(name_node: Node) -> bool:
+    """const/constexpr anywhere, or a local variable (`uint32_t blockDim = 8;` in main). A class member's default
+    (`uint32_t tileLength = 0;` later set in Init) is not a constant of the kernel."""
+    decl = name_node.parent
+    if decl is not None and decl.type == "init_declarator":
+        decl = decl.parent
+    if decl is None:
+        return False
+    if any(c.type == "type_qualifier" and c.text in (b"const", b"constexpr") for c in decl.children):
+        return True
+    if decl.type == "field_declaration":
+        return False
+    parent = decl.parent
+    while parent is not None:
+        if parent.type == "compound_statement":
+            return True
+        if parent.type in ("translation_unit", "namespace_definition", "field_declaration_list"):
+            return False
+        parent = parent.parent
+    return False
+
+
+def _text(node: Node, data: bytes) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+_ARG_CALLS = frozenset({"InitBuffer", "ICPU_RUN_KF", "SetBlockDim"})
+
+
+def _call_args(facts: FileFacts, name: str, name_node: Node, data: bytes) -> None:
+    """Arguments of the few calls whose values matter: buffer sizes and launch block dims."""
+    call = name_node.parent
+    while call is not None and call.type != "call_expression":
+        call = call.parent
+    args_node = call.child_by_field_name("arguments") if call is not None else None
+    if args_node is None:
+        return
+    args = [_squash(_text(a, data)) for a in args_node.named_children if a.type != "comment"]
+    if name == "InitBuffer":
+        facts.init_buffers.append(args)
+    elif name == "ICPU_RUN_KF" and len(args) >= 2:
+        facts.block_dim_exprs.append(args[1])
+    elif name == "SetBlockDim" and args:
+        facts.block_dim_exprs.append(args[0])
+
+
+def _declarator_of(node: Node) -> Node | None:
+    """The function_declarator inside a definition's declarator chain (pointer/reference return types nest it)."""
+    decl = node.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    return decl
+
+
+def _function(node: Node, data: bytes) -> Function | None:
+    decl = _declarator_of(node)
+    if decl is None:
+        return None
+    name_node = decl.child_by_field_name("declarator")
+    if name_node is None:
+        return None
+    owner = None
+    full = _text(name_node, data)
+    if "::" in full:
+        scope, _, bare = full.rpartition("::")
+        owner = _squash(scope.split("<", 1)[0]).split("::")[-1].strip() or None
+        name = bare.strip()
+    else:
+        name = full.strip()
+        owner = _enclosing_class(node, data)
+    # The qualifiers were masked, so the node may start after them: look back to the previous statement boundary.
+    lo = max(0, node.start_byte - 2000)
+    window = data[lo:decl.start_byte]
+    cut = max(window.rfind(b";"), window.rfind(b"}"), window.rfind(b"{"))
+    prefix = window[cut + 1:]
+    is_entry = b"__global__" in prefix and owner is None
+    params = []
+    plist = decl.child_by_field_name("parameters")
+    if plist is not None:
+        for p in plist.named_children:
+            if p.type in ("parameter_declaration", "optional_parameter_declaration"):
+                params.append(_param(p, data))
+    return Function(name=name, owner=owner, line=decl.start_point[0] + 1, start=node.start_byte,
+                    end=node.end_byte, is_entry=is_entry, params=params)
+
+
+def _param(p: Node, data: bytes) -> dict:
+    decl = p.child_by_field_name("declarator")
+    ident = decl
+    while ident is not None and ident.type not in ("identifier", "field_identifier"):
+        nxt = ident.child_by_field_name("declarator")
+        if nxt is None:
+            nxt = next((c for c in ident.named_children if c.type == "identifier"), None)
+        ident = nxt
+    if ident is None:
+        return {"name": "", "type": _squash(_text(p, data))}
+    # masked qualifiers (`__gm__`) sit before the node's start: begin right after the preceding '(' or ','
+    start = p.prev_sibling.end_byte if p.prev_sibling is not None else p.start_byte
+    type_text = data[start:ident.start_byte] + data[ident.end_byte:p.end_byte]
+    if p.type == "optional_parameter_declaration":
+        type_text = type_text.split(b"=", 1)[0]
+    return {"name": _text(ident, data), "type": _squash(type_text.decode("utf-8", "replace"))}
+
+
+def _enclosing_class(node: Node, data: bytes) -> str | None:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("class_specifier", "struct_specifier"):
+            name = parent.child_by_field_name("name")
+            return _text(name, data).split("<", 1)[0] if name is not None else None
+        if parent.type in ("function_definition", "translation_unit", "namespace_definition"):
+            return None
+        parent = parent.parent
+    return None
+
+
+def _struct_fields(node: Node, data: bytes) -> list[dict]:
+    body = node.child_by_field_name("body")
+    out = []
+    if body is None:
+        return out
+    for f in body.named_children:
+        if f.type != "field_declaration":
+            continue
+        type_node = f.child_by_field_name("type")
+        if type_node is None:
+            continue
+        for d in f.children_by_field_name("declarator"):
+            array_len = None
+            inner = d
+            if d.type == "array_declarator":
+                size = d.child_by_field_name("size")
+                array_len = _text(size, data) if size is not None else None
+                inner = d.child_by_field_name("declarator")
+            if inner is not None and inner.type == "field_identifier":
+                out.append({"name": _text(inner, data), "type": _squash(_text(type_node, data)),
+                            "array_len": array_len})
+    return out
+
+
+def _lexical_facts(facts: FileFacts, data: bytes) -> None:
+    """Facts carried by macros and launch syntax, which the masked tree does not show: read from the text."""
+    for m in _POSITION_RE.finditer(data):
+        facts.positions.add((m.group(1) or m.group(2)).decode())
+    if b"TILING_DATA_FIELD_DEF" in data:
+        for m in _TILING_FIELD_RE.finditer(data):
+            kind, ftype, arr, name = m.groups()
+            entry = {"name": name.decode(), "type": _squash(ftype.decode("utf-8", "replace"))}
+            if kind == b"_ARR" and arr is not None:
+                entry["array_len"] = arr.decode().strip()
+            elif kind == b"_STRUCT":
+                entry["struct"] = True
+            facts.tiling_fields.append(entry)
+        facts.tiling_structs = [m.group(1).decode() for m in _TILING_STRUCT_RE.finditer(data)]
+    if b"<<<" in data:
+        facts.block_dim_exprs.extend(_squash(m.group(1).decode("utf-8", "replace")) for m in _LAUNCH_RE.finditer(data))
+    if b"OpDef" in data:
+        cls = _OPDEF_CLASS_RE.search(data)
+        if cls:
+            params: dict[str, list[dict]] = {"inputs": [], "outputs": []}
+            for m in _OP_PARAM_RE.finditer(data):
+                dtypes = []
+                d = _OP_DTYPES_RE.search(m.group(3))
+                if d:
+                    dtypes = [_squash(x.decode()).replace("ge::", "") for x in d.group(1).split(b",") if x.strip()]
+                params["inputs" if m.group(1) == b"Input" else "outputs"].append(
+                    {"name": m.group(2).decode(), "dtypes": dtypes})
+            facts.op_def = {"name": cls.group(1).decode(), **params,
+                            "attrs": [m.group(1).decode() for m in _OP_ATTR_RE.finditer(data)]}

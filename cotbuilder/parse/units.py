@@ -1,0 +1,174 @@
+"""Unit records: files grouped into kernels (grouping.py), facts gathered (facts.py, features.py), ids hashed."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import tomllib
+from collections import Counter
+
+from ..hashing import sha256_text, stable_json
+from ..store import utcnow
+from .category import categorize, complexity
+from .facts import FileFacts, file_facts
+from .features import unit_features
+from .grouping import Group, group_files, is_cpp
+
+HOST_ROLES = ("tiling", "tiling_func", "op_def", "host_main")
+KERNEL_ROLES = ("kernel", "snippet")  # a documentation snippet is device code too
+_AC_RE = re.compile(r"kernel_operator\.h|\bAscendC\s*::|\bTPipe\b|\bTQue\b|\bGlobalTensor\b|\bLocalTensor\b")
+
+
+def normalise(text: str) -> str:
+    """Line endings and trailing blanks do not make a different kernel."""
+    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).strip()
+
+
+def unit_id(source_id: str, root: str, layout: str, name: str, files: list[dict]) -> str:
+    content = sorted((f["path"], f["role"], sha256_text(normalise(f["text"]))) for f in files)
+    return sha256_text(stable_json({"source_id": source_id, "root": root, "layout": layout, "name": name,
+                                    "files": content}))
+
+
+def extract_units(source_id: str, files: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Group crawled file records of one source into unit records; notes say which files joined no unit and why."""
+    groups, notes = group_files(files)
+    units = [_unit_record(source_id, g) for g in groups]
+    return units, notes
+
+
+def _unit_record(source_id: str, g: Group) -> dict:
+    members = sorted(g.members, key=lambda m: (m[0]["path"], m[1]))
+    files = [{"path": _rel(m["path"], g.root), "role": role, "file_id": m.get("file_id"), "text": m["text"]}
+             for m, role in members]
+    facts: dict[str, FileFacts] = {m["path"]: file_facts(m["text"]) for m, _ in members if is_cpp(m["path"])}
+    kernel_paths = [m["path"] for m, role in members if role in KERNEL_ROLES and m["path"] in facts]
+    kernel_facts = [facts[p] for p in kernel_paths]
+    other_facts = [fa for p, fa in facts.items() if p not in set(kernel_paths)]
+
+    kernel_parts, host_parts = [], []
+    for m, role in members:
+        rel = _rel(m["path"], g.root)
+        if role in KERNEL_ROLES:
+            fa = facts.get(m["path"])
+            main = fa.main if fa is not None else None
+            if main is not None and g.layout == "kernel_launch":
+                # single-file sample: the kernel is the file without its main(), the host side is main()
+                data = m["text"].encode("utf-8", "surrogatepass")
+                kernel_parts.append((rel, (data[:main.start] + data[main.end:]).decode("utf-8", "replace")))
+                host_parts.append((rel, data[main.start:main.end].decode("utf-8", "replace")))
+            else:
+                kernel_parts.append((rel, m["text"]))
+        elif role in HOST_ROLES:
+            host_parts.append((rel, m["text"]))
+
+    entries = [{"name": fn.name, "params": fn.params, "file": _rel(p, g.root), "line": fn.line}
+               for p in kernel_paths for fn in facts[p].entries]
+    diagnostics = [{"file": _rel(p, g.root), **d} for p, fa in facts.items() for d in fa.diagnostics]
+    if g.layout == "kernel_launch" and not any(r == "host_main" for _, r in members) and not any(
+            fa.main for fa in kernel_facts):
+        diagnostics.append({"kind": "note", "message": "no host main found next to the kernel"})
+    if not entries:
+        diagnostics.append({"kind": "note", "message": "no __global__ entry function found in the kernel files"})
+
+    features = unit_features(kernel_facts, other_facts)
+    if features["block_dim"] is None:
+        features["block_dim"] = _spec_block_dim(m for m, r in members if r == "spec")
+    kernel_code = _join(kernel_parts)
+    name = g.name
+    if g.layout == "op_project" and features.get("op_def"):
+        name = features["op_def"]["name"] or name
+    names = [name, g.root.rsplit("/", 1)[-1]] + [e["name"] for e in entries]
+    category = categorize(names, features["apis"])
+    return {
+        "unit_id": unit_id(source_id, g.root, g.layout, name, files),
+        "source_id": source_id,
+        "layout": g.layout,
+        "name": name,
+        "root": g.root,
+        "files": files,
+        "kernel_code": kernel_code,
+        "host_code": _join(host_parts),
+        "entry": entries,
+        "features": features,
+        "category": category,
+        "complexity": complexity(features, category, kernel_code.count("\n") + 1),
+        "diagnostics": diagnostics,
+        "license": _license([m for m, _ in members]),
+        "parent_unit_id": None,
+        "created_at": utcnow().isoformat(),
+    }
+
+
+def _spec_block_dim(specs) -> int | None:
+    """An op project's verify_spec.toml states the block_dim the task runs with."""
+    for m in specs:
+        try:
+            value = tomllib.loads(m["text"]).get("block_dim")
+        except tomllib.TOMLDecodeError:
+            continue
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def _rel(path: str, root: str) -> str:
+    return path[len(root) + 1:] if root and path.startswith(root + "/") else path
+
+
+def _join(parts: list[tuple[str, str]]) -> str:
+    """Files in path order; a `// file:` line marks where each begins when there is more than one."""
+    if len(parts) == 1:
+        return parts[0][1]
+    return "\n".join(f"// file: {path}\n{text.rstrip()}\n" for path, text in parts)
+
+
+def _license(members: list[dict]) -> str:
+    """The licence of the unit's files; several different ones are joined into an SPDX AND expression."""
+    found = Counter(m.get("license") or "NOASSERTION" for m in members)
+    known = sorted(k for k in found if k != "NOASSERTION")
+    if not known:
+        return "NOASSERTION"
+    return known[0] if len(known) == 1 else " AND ".join(known)
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^\w\s-]", "", text.strip().lower(), flags=re.UNICODE)
+    return re.sub(r"[\s_-]+", "-", s).strip("-") or "section"
+
+
+def extract_doc_units(source_id: str, page_file: dict, blocks: list[dict]) -> list[dict]:
+    """Units from the code blocks of one documentation page.
+
+    A complete kernel (a `__global__` entry function plus AscendC usage: kernel_operator.h, AscendC::, TPipe, ...)
+    becomes a `kernel_launch` unit holding only the kernel code (a `main()` in the block is cut off); any other block
+    becomes a `snippet` unit. root = page URL + "#" + heading slug + "-" + block index.
+    """
+    url = page_file.get("url") or page_file["path"]
+    units = []
+    for block in blocks:
+        code = block.get("code") or ""
+        if not code.strip():
+            continue
+        index = int(block.get("index", 0))
+        heading = block.get("heading") or ""
+        root = f"{url}#{slug(heading)}-{index}"
+        facts = file_facts(code)
+        complete = bool(facts.entries) and bool(_AC_RE.search(code))
+        layout = "kernel_launch" if complete else "snippet"
+        text = code
+        if complete and facts.main is not None:
+            data = code.encode("utf-8", "surrogatepass")
+            text = (data[:facts.main.start] + data[facts.main.end:]).decode("utf-8", "replace").rstrip() + "\n"
+        ext = ".asc" if (block.get("language") or "").lower() == "asc" else ".cpp"
+        fname = (facts.entries[0].name if complete else f"snippet-{index}") + ext
+        role = "kernel" if complete else "snippet"
+        member = {**page_file, "path": fname, "text": text}
+        g = Group(layout, root, facts.entries[0].name if complete else f"{slug(heading)}-{index}")
+        g.members.append((member, role))
+        record = _unit_record(source_id, g)
+        record["files"][0]["path"] = fname
+        record["diagnostics"] = [d for d in record["diagnostics"] if d.get("kind") != "note"] + (
+            [{"kind": "note", "message": "from documentation: kernel code only, no harness"}] if complete else [])
+        units.append(record)
+    return units
