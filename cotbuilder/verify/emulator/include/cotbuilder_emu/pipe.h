@@ -1,0 +1,341 @@
+// TPipe / TQue / TQueBind / TBuf: UB carving and the queue protocol, with the checks the
+// hardware (or a hang on it) enforces: UB capacity, empty DeQue, exhausted AllocTensor,
+// double free, tensors never freed, tensors left in a queue.
+#pragma once
+#include <deque>
+#include <vector>
+
+#include "tensor.h"
+
+namespace cbemu {
+
+struct QBuf {
+    uint8_t* addr = nullptr;
+    uint32_t len = 0;
+    enum State : uint8_t { FREE, ALLOCATED, ENQUEUED, DEQUEUED } st = FREE;
+    SrcLoc alloc_loc{"", 0};
+    uint32_t enq_bytes = 0;
+};
+
+struct QueueCore {
+    std::vector<QBuf> bufs;
+    std::deque<int> fifo;
+    int depth = 1;
+    AscendC::TPosition src_pos = AscendC::TPosition::VECIN, dst_pos = AscendC::TPosition::VECIN;
+    bool inited = false;
+    SrcLoc init_loc{"", 0};
+
+    QueueCore() = default;
+    QueueCore(const QueueCore&) = delete;
+    QueueCore& operator=(const QueueCore&) = delete;
+    ~QueueCore() { end_checks(); }
+
+    void end_checks() {
+        if (current_block() < 0) return;
+        for (auto& b : bufs) {
+            if (b.st == QBuf::ENQUEUED) {
+                report("enque_deque_mismatch", Sev::error, b.alloc_loc,
+                       "tensor allocated here was EnQue'd but never DeQue'd before the kernel ended");
+            } else if (b.st != QBuf::FREE) {
+                report("tensor_leak", Sev::error, b.alloc_loc,
+                       "tensor allocated here was never released with FreeTensor");
+            }
+            b.st = QBuf::FREE;
+        }
+        fifo.clear();
+    }
+
+    int find(const void* p) const {
+        for (size_t i = 0; i < bufs.size(); ++i)
+            if ((const uint8_t*)p >= bufs[i].addr && (const uint8_t*)p < bufs[i].addr + bufs[i].len) return (int)i;
+        return -1;
+    }
+
+    template <typename T>
+    AscendC::LocalTensor<T> tensor_of(int i, uint32_t bytes) {
+        AscendC::LocalTensor<T> t;
+        t.addr_ = (T*)bufs[i].addr;
+        t.size_ = bytes / (uint32_t)sizeof(T);
+        t.buf_ = bufs[i].addr;
+        t.buf_len_ = bufs[i].len;
+        t.owner_ = this;
+        t.pos_ = src_pos;
+        return t;
+    }
+
+    template <typename T>
+    AscendC::LocalTensor<T> alloc(const SrcLoc& loc) {
+        if (!inited) report("queue_not_initialized", Sev::fatal, loc, "AllocTensor on a queue without InitBuffer");
+        for (size_t i = 0; i < bufs.size(); ++i) {
+            if (bufs[i].st == QBuf::FREE) {
+                bufs[i].st = QBuf::ALLOCATED;
+                bufs[i].alloc_loc = loc;
+                return tensor_of<T>((int)i, bufs[i].len);
+            }
+        }
+        report("alloc_exhausted", Sev::fatal, loc,
+               "AllocTensor: all %zu buffers of this queue are in use (a FreeTensor is missing; the hardware "
+               "would wait forever)", bufs.size());
+        return {};
+    }
+
+    template <typename T>
+    int owned(const AscendC::LocalTensor<T>& t, const SrcLoc& loc, const char* api) {
+        int i = find(t.addr_);
+        if (i < 0 || t.owner_ != this) {
+            report("enque_deque_mismatch", Sev::error, loc, "%s: the tensor does not belong to this queue", api);
+            return -1;
+        }
+        return i;
+    }
+
+    template <typename T>
+    bool enque(const AscendC::LocalTensor<T>& t, const SrcLoc& loc) {
+        int i = owned(t, loc, "EnQue");
+        if (i < 0) return false;
+        QBuf& b = bufs[i];
+        if (b.st == QBuf::ENQUEUED) {
+            report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor is already in the queue");
+            return false;
+        }
+        if (b.st == QBuf::FREE) {
+            report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor was already freed");
+            return false;
+        }
+        b.st = QBuf::ENQUEUED;
+        b.enq_bytes = t.GetLength();
+        fifo.push_back(i);
+        return true;
+    }
+
+    template <typename T>
+    AscendC::LocalTensor<T> deque(const SrcLoc& loc) {
+        if (fifo.empty()) {
+            report("deque_empty", Sev::fatal, loc,
+                   "DeQue on an empty queue (no matching EnQue; the hardware would wait forever)");
+        }
+        int i = fifo.front();
+        fifo.pop_front();
+        bufs[i].st = QBuf::DEQUEUED;
+        return tensor_of<T>(i, bufs[i].enq_bytes ? bufs[i].enq_bytes : bufs[i].len);
+    }
+
+    template <typename T>
+    void free_tensor(const AscendC::LocalTensor<T>& t, const SrcLoc& loc) {
+        int i = owned(t, loc, "FreeTensor");
+        if (i < 0) return;
+        QBuf& b = bufs[i];
+        if (b.st == QBuf::FREE) {
+            report("double_free", Sev::error, loc, "FreeTensor on a tensor that is already free");
+            return;
+        }
+        if (b.st == QBuf::ENQUEUED) {
+            report("enque_deque_mismatch", Sev::error, loc, "FreeTensor on a tensor still waiting in the queue");
+            for (auto it = fifo.begin(); it != fifo.end(); ++it)
+                if (*it == i) { fifo.erase(it); break; }
+        }
+        b.st = QBuf::FREE;
+    }
+};
+
+struct BufCore {
+    uint8_t* addr = nullptr;
+    uint32_t len = 0;
+    AscendC::TPosition pos = AscendC::TPosition::VECCALC;
+    bool inited = false;
+};
+
+}  // namespace cbemu
+
+namespace AscendC {
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+class TQueBind : public cbemu::QueueCore {
+public:
+    TQueBind() {
+        this->depth = depth;
+        this->src_pos = src;
+        this->dst_pos = dst;
+    }
+    template <typename T>
+    LocalTensor<T> AllocTensor(CBEMU_LOC) { return this->template alloc<T>(loc); }
+    template <typename T>
+    bool EnQue(const LocalTensor<T>& t, CBEMU_LOC) { return this->enque(t, loc); }
+    template <typename T>
+    LocalTensor<T> DeQue(CBEMU_LOC) { return this->template deque<T>(loc); }
+    template <typename T>
+    void FreeTensor(LocalTensor<T>& t, CBEMU_LOC) { this->free_tensor(t, loc); }
+    bool VacantInQue() const { return (int)this->fifo.size() < (this->depth > 0 ? this->depth : 1); }
+    bool HasTensorInQue() const { return !this->fifo.empty(); }
+    int32_t GetTensorCountInQue() const { return (int32_t)this->fifo.size(); }
+    bool HasIdleBuffer() const {
+        for (auto& b : this->bufs)
+            if (b.st == cbemu::QBuf::FREE) return true;
+        return false;
+    }
+};
+
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+class TQue : public TQueBind<pos, pos, depth, mask> {};
+
+template <TPosition pos = TPosition::VECCALC>
+class TBuf : public cbemu::BufCore {
+public:
+    TBuf() { this->pos = pos; }
+    template <typename T>
+    LocalTensor<T> Get(CBEMU_LOC) { return get<T>(len / (uint32_t)sizeof(T), 0, loc); }
+    template <typename T>
+    LocalTensor<T> Get(uint32_t count, CBEMU_LOC) { return get<T>(count, 0, loc); }
+    template <typename T>
+    LocalTensor<T> GetWithOffset(uint32_t count, uint32_t bufOffset, CBEMU_LOC) { return get<T>(count, bufOffset, loc); }
+
+private:
+    template <typename T>
+    LocalTensor<T> get(uint32_t count, uint32_t off, const cbemu::SrcLoc& loc) {
+        if (!inited) cbemu::report("buffer_not_initialized", cbemu::Sev::fatal, loc, "TBuf::Get before InitBuffer");
+        if ((uint64_t)off + (uint64_t)count * sizeof(T) > len) {
+            cbemu::report("ub_out_of_bounds", cbemu::Sev::error, loc,
+                          "TBuf::Get of %u elements at byte offset %u exceeds the %u-byte buffer", count, off, len);
+        }
+        LocalTensor<T> t;
+        t.addr_ = (T*)(addr + off);
+        t.size_ = count;
+        t.buf_ = addr;
+        t.buf_len_ = len;
+        t.pos_ = pos;
+        return t;
+    }
+};
+
+class TPipe {
+public:
+    TPipe() {
+        cbemu::BlockCtx& c = cbemu::ctx();
+        if (!c.ub) {
+            cbemu::report("no_kernel_context", cbemu::Sev::fatal, cbemu::SrcLoc{"", 0},
+                          "TPipe constructed outside a kernel launch (use ICPU_RUN_KF / COTBUILDER_LAUNCH)");
+        }
+        ub_ = c.ub;
+        prev_ = c.pipe;
+        c.pipe = this;
+    }
+    ~TPipe() {
+        if (cbemu::ctx().pipe == this) cbemu::ctx().pipe = prev_;
+    }
+    TPipe(const TPipe&) = delete;
+    TPipe& operator=(const TPipe&) = delete;
+
+    bool InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len, CBEMU_LOC) {
+        uint32_t alen = (len + 31u) / 32u * 32u;
+        que.bufs.clear();
+        que.fifo.clear();
+        for (uint8_t i = 0; i < num; ++i) {
+            cbemu::QBuf b;
+            b.addr = carve(alen, loc);
+            b.len = alen;
+            que.bufs.push_back(b);
+        }
+        que.inited = true;
+        que.init_loc = loc;
+        return true;
+    }
+    bool InitBuffer(cbemu::BufCore& buf, uint32_t len, CBEMU_LOC) {
+        uint32_t alen = (len + 31u) / 32u * 32u;
+        buf.addr = carve(alen, loc);
+        buf.len = alen;
+        buf.inited = true;
+        return true;
+    }
+    void Reset() { used_ = 0; reported_ = false; }
+    void Destroy() { used_ = 0; reported_ = false; }
+    void Init() {}
+
+    template <HardEvent evt>
+    TEventID AllocEventID() { return next_event_++ & 7; }
+    template <HardEvent evt>
+    void ReleaseEventID(TEventID) {}
+    TEventID FetchEventID(HardEvent) { return 0; }
+    template <HardEvent evt>
+    TEventID FetchEventID() { return 0; }
+
+    size_t used_bytes() const { return used_; }
+
+private:
+    uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc) {
+        size_t cap = cbemu::soc_ub_bytes();
+        if (used_ + bytes > cbemu::kUbBacking) {
+            cbemu::report("ub_overflow", cbemu::Sev::fatal, loc,
+                          "InitBuffer asks for %zu bytes of UB in total; the SoC has %zu", used_ + bytes, cap);
+        }
+        uint8_t* p = ub_ + used_;
+        used_ += bytes;
+        if (used_ > cap && !reported_) {
+            reported_ = true;
+            cbemu::report("ub_overflow", cbemu::Sev::error, loc,
+                          "InitBuffer brings the UB in use to %zu bytes; the SoC has %zu", used_, cap);
+        }
+        return p;
+    }
+    uint8_t* ub_ = nullptr;
+    size_t used_ = 0;
+    bool reported_ = false;
+    void* prev_ = nullptr;
+    int next_event_ = 0;
+};
+
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+// Linear UB allocator of the newer samples: tensors are carved one after another, 32-byte aligned.
+template <Hardware hard>
+class LocalMemAllocator {
+    static_assert(hard == Hardware::UB, "cotbuilder emulator: LocalMemAllocator supports Hardware::UB only");
+
+public:
+    LocalMemAllocator() {
+        if (!cbemu::ctx().ub)
+            cbemu::report("no_kernel_context", cbemu::Sev::fatal, cbemu::SrcLoc{"", 0},
+                          "LocalMemAllocator used outside a kernel launch");
+    }
+    template <class DataType, uint32_t tileSize>
+    LocalTensor<DataType> Alloc(CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    template <TPosition pos, class DataType, uint32_t tileSize>
+    LocalTensor<DataType> Alloc(CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    template <class DataType>
+    LocalTensor<DataType> Alloc(uint32_t tileSize, CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    template <TPosition pos, class DataType>
+    LocalTensor<DataType> Alloc(uint32_t tileSize, CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    uint32_t GetCurAddr() const { return cur_; }
+
+private:
+    template <class T>
+    LocalTensor<T> carve(uint32_t n, const cbemu::SrcLoc& loc) {
+        uint32_t bytes = (uint32_t)(((uint64_t)n * sizeof(T) + 31) / 32 * 32);
+        size_t cap = cbemu::soc_ub_bytes();
+        if ((size_t)cur_ + bytes > cbemu::kUbBacking)
+            cbemu::report("ub_overflow", cbemu::Sev::fatal, loc, "LocalMemAllocator: %u bytes requested beyond the UB",
+                          cur_ + bytes);
+        LocalTensor<T> t;
+        t.addr_ = (T*)(cbemu::ctx().ub + cur_);
+        t.size_ = n;
+        t.buf_ = (uint8_t*)t.addr_;
+        t.buf_len_ = bytes;
+        t.pos_ = TPosition::VECCALC;
+        cur_ += bytes;
+        if (cur_ > cap && !reported_) {
+            reported_ = true;
+            cbemu::report("ub_overflow", cbemu::Sev::error, loc,
+                          "LocalMemAllocator brings the UB in use to %u bytes; the SoC has %zu", cur_, cap);
+        }
+        return t;
+    }
+    uint32_t cur_ = 0;
+    bool reported_ = false;
+};
+
+}  // namespace AscendC
+
+// Kernels call it unqualified as well as AscendC::GetTPipePtr().
+inline AscendC::TPipe* GetTPipePtr() { return (AscendC::TPipe*)cbemu::ctx().pipe; }
+namespace AscendC {
+using ::GetTPipePtr;
+}

@@ -1,0 +1,36 @@
+// Address-space and function qualifiers of the device compiler: nothing on the CPU.
+#pragma once
+#include <cstdint>
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#ifndef __gm__
+#define __gm__
+#endif
+#ifndef __ubuf__
+#define __ubuf__
+#endif
+#ifndef __vector__
+#define __vector__
+#endif
+#ifndef __cube__
+#define __cube__
+#endif
+#ifndef __inline__
+#define __inline__ inline
+#endif
+#ifndef __mix__
+#define __mix__(...)
+#endif
+#ifndef __inout_pipe__
+#define __inout_pipe__(x)
+#endif
+#ifndef GM_ADDR
+#define GM_ADDR __gm__ uint8_t*
+#endif
+#ifndef ASCENDC_CPU_DEBUG
+#define ASCENDC_CPU_DEBUG 1
+#endif

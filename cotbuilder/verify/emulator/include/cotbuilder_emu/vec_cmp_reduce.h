@@ -1,0 +1,452 @@
+// Compare / Compares (1 result bit per element, little-endian bit order), Select (three
+// SELMODEs), ReduceSum/Max/Min, WholeReduce*, BlockReduce*, Brcb.
+#pragma once
+#include <vector>
+
+#include "vec.h"
+
+namespace cbemu {
+
+template <typename T>
+inline bool cmp(AscendC::CMPMODE m, calc_t<T> a, calc_t<T> b) {
+    switch (m) {
+        case AscendC::CMPMODE::LT: return a < b;
+        case AscendC::CMPMODE::GT: return a > b;
+        case AscendC::CMPMODE::EQ: return a == b;
+        case AscendC::CMPMODE::LE: return a <= b;
+        case AscendC::CMPMODE::GE: return a >= b;
+        default: return a != b;
+    }
+}
+inline void set_bit(uint8_t* bits, uint64_t k, bool v) {
+    if (v) bits[k >> 3] |= (uint8_t)(1u << (k & 7));
+    else bits[k >> 3] &= (uint8_t)~(1u << (k & 7));
+}
+inline bool get_bit(const uint8_t* bits, uint64_t k) { return (bits[k >> 3] >> (k & 7)) & 1; }
+
+// The count form of Compare handles whole 256-byte repeats only.
+template <typename T>
+inline uint32_t cmp_count(uint32_t count, const SrcLoc& loc, const char* api) {
+    uint32_t epr = 256 / sizeof(T);
+    if (count % epr) {
+        report("compare_count_unaligned", Sev::warning, loc,
+               "%s count %u is not a multiple of %u elements (256 bytes); the tail is not compared", api, count, epr);
+    }
+    return count / epr * epr;
+}
+
+template <typename T, typename U, typename GetB>
+inline void compare_rep(const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& a, GetB getb,
+                        AscendC::CMPMODE mode, const Mask& m, uint32_t repeat, uint32_t a_blk, uint32_t a_rep,
+                        const SrcLoc& loc, const char* api) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    uint64_t ea = rep_extent<T>(m, repeat, epr, a_blk, a_rep);
+    if (!check_ub(a, 0, ea * sizeof(T), loc, api)) return;
+    uint8_t* bits = (uint8_t*)dst.addr_;
+    uint64_t nbits = (uint64_t)repeat * epr;
+    if (ctx().counter_mode) nbits = m.lo;
+    if (!check_ub(dst, 0, (nbits + 7) / 8, loc, api)) return;
+    for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
+        T x = a.addr_[rep_index<T>(r, j, a_blk, a_rep)];
+        set_bit(bits, (uint64_t)r * epr + j, cmp<T>(mode, (calc_t<T>)x, getb(r, j)));
+    });
+}
+
+}  // namespace cbemu
+
+namespace AscendC {
+
+// ---- Compare: two tensors ----
+template <typename T, typename U>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             uint32_t count, CBEMU_LOC) {
+    uint32_t n = cbemu::cmp_count<T>(count, loc, "Compare");
+    if (!cbemu::check_count(src0, n, loc, "Compare") | !cbemu::check_count(src1, n, loc, "Compare") |
+        !cbemu::check_ub(dst, 0, (n + 7) / 8, loc, "Compare"))
+        return;
+    uint8_t* bits = (uint8_t*)dst.addr_;
+    for (uint32_t i = 0; i < n; ++i)
+        cbemu::set_bit(bits, i, cbemu::cmp<T>(cmpMode, cbemu::c(src0.addr_[i]), cbemu::c(src1.addr_[i])));
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
+    auto getb = [&](uint32_t r, uint32_t j) { return cbemu::c(src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]); };
+    cbemu::compare_rep(dst, src0, getb, cmpMode, cbemu::use_mask(isSetMask, mask), repeatTime, p.src0BlkStride,
+                       p.src0RepStride, loc, "Compare");
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
+             const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
+    auto getb = [&](uint32_t r, uint32_t j) { return cbemu::c(src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]); };
+    cbemu::compare_rep(dst, src0, getb, cmpMode, cbemu::use_mask(isSetMask, mask), repeatTime, p.src0BlkStride,
+                       p.src0RepStride, loc, "Compare");
+}
+
+// ---- Compares: tensor against a scalar (CompareScalar is the older name) ----
+template <typename T, typename U>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+              uint32_t count, CBEMU_LOC) {
+    uint32_t n = cbemu::cmp_count<T>(count, loc, "Compares");
+    if (!cbemu::check_count(src0, n, loc, "Compares") | !cbemu::check_ub(dst, 0, (n + 7) / 8, loc, "Compares")) return;
+    uint8_t* bits = (uint8_t*)dst.addr_;
+    auto s = cbemu::c(src1Scalar);
+    for (uint32_t i = 0; i < n; ++i) cbemu::set_bit(bits, i, cbemu::cmp<T>(cmpMode, cbemu::c(src0.addr_[i]), s));
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+              const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    auto s = cbemu::c(src1Scalar);
+    cbemu::compare_rep(dst, src0, [s](uint32_t, uint32_t) { return s; }, cmpMode, cbemu::use_mask(isSetMask, mask),
+                       repeatTime, p.srcBlkStride, p.srcRepStride, loc, "Compares");
+}
+template <typename T, typename U, bool isSetMask = true>
+void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+              const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    auto s = cbemu::c(src1Scalar);
+    cbemu::compare_rep(dst, src0, [s](uint32_t, uint32_t) { return s; }, cmpMode, cbemu::use_mask(isSetMask, mask),
+                       repeatTime, p.srcBlkStride, p.srcRepStride, loc, "Compares");
+}
+template <typename T, typename U>
+void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                   uint32_t count, CBEMU_LOC) {
+    Compares(dst, src0, src1Scalar, cmpMode, count, loc);
+}
+
+// ---- Select: bit 1 takes src0, bit 0 takes src1 (tensor or scalar) ----
+namespace detail_select {
+// Bit index of element (r, j): mode 0 reuses the first 256/sizeof(T) bits every repeat.
+template <typename T>
+inline uint64_t bit_of(SELMODE mode, uint32_t r, uint32_t j) {
+    return mode == SELMODE::VSEL_CMPMASK_SPR ? j : (uint64_t)r * (256 / sizeof(T)) + j;
+}
+}  // namespace detail_select
+
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint32_t count, CBEMU_LOC) {
+    if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select") |
+        !cbemu::check_count(src1, count, loc, "Select"))
+        return;
+    const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    constexpr uint32_t epr = 256 / sizeof(T);
+    for (uint32_t i = 0; i < count; ++i) {
+        bool b = cbemu::get_bit(bits, detail_select::bit_of<T>(selMode, i / epr, i % epr));
+        dst.addr_[i] = b ? src0.addr_[i] : src1.addr_[i];
+    }
+}
+template <typename T, typename U>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+            SELMODE selMode, uint32_t count, CBEMU_LOC) {
+    if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select")) return;
+    const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    constexpr uint32_t epr = 256 / sizeof(T);
+    for (uint32_t i = 0; i < count; ++i) {
+        bool b = cbemu::get_bit(bits, detail_select::bit_of<T>(selMode, i / epr, i % epr));
+        dst.addr_[i] = b ? src0.addr_[i] : src1;
+    }
+}
+
+namespace detail_select {
+template <typename T, typename U, typename GetB>
+void select_rep(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, GetB getb,
+                SELMODE mode, const cbemu::Mask& m, uint32_t repeat, const BinaryRepeatParams& p,
+                const cbemu::SrcLoc& loc) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    uint64_t ed = cbemu::rep_extent<T>(m, repeat, epr, p.dstBlkStride, p.dstRepStride);
+    uint64_t e0 = cbemu::rep_extent<T>(m, repeat, epr, p.src0BlkStride, p.src0RepStride);
+    if (!cbemu::check_ub(dst, 0, ed * sizeof(T), loc, "Select") | !cbemu::check_ub(src0, 0, e0 * sizeof(T), loc, "Select"))
+        return;
+    const uint8_t* bits = (const uint8_t*)selMask.addr_;
+    cbemu::for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
+        bool b = cbemu::get_bit(bits, bit_of<T>(mode, r, j));
+        T a = src0.addr_[cbemu::rep_index<T>(r, j, p.src0BlkStride, p.src0RepStride)];
+        dst.addr_[cbemu::rep_index<T>(r, j, p.dstBlkStride, p.dstRepStride)] = b ? a : getb(r, j);
+    });
+}
+}  // namespace detail_select
+
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
+            const BinaryRepeatParams& p, CBEMU_LOC) {
+    auto getb = [&](uint32_t r, uint32_t j) { return src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]; };
+    detail_select::select_rep(dst, selMask, src0, getb, selMode, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
+            const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
+            const BinaryRepeatParams& p, CBEMU_LOC) {
+    auto getb = [&](uint32_t r, uint32_t j) { return src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]; };
+    detail_select::select_rep(dst, selMask, src0, getb, selMode, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+            SELMODE selMode, uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
+    detail_select::select_rep(dst, selMask, src0, [src1](uint32_t, uint32_t) { return src1; }, selMode,
+                              cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
+            SELMODE selMode, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
+    detail_select::select_rep(dst, selMask, src0, [src1](uint32_t, uint32_t) { return src1; }, selMode,
+                              cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
+}
+
+// ---- reductions over the whole tensor ----
+namespace detail_reduce {
+// Pairwise sum in float, like the hardware's binary-tree accumulation, rounded once to T.
+template <typename T>
+inline double tree_sum(const T* x, uint64_t n) {
+    if (n <= 8) {
+        double s = 0;
+        for (uint64_t i = 0; i < n; ++i) s += cbemu::to_double(x[i]);
+        return s;
+    }
+    uint64_t h = n / 2;
+    return tree_sum(x, h) + tree_sum(x + h, n - h);
+}
+template <typename T>
+inline void store_index(const LocalTensor<T>& dst, uint32_t pos, uint32_t idx) {
+    // the index is stored in the bits of a T, as the docs describe (read it back with reinterpret)
+    if (sizeof(T) == 2) { uint16_t v = (uint16_t)idx; std::memcpy(&dst.addr_[pos], &v, 2); }
+    else { uint32_t v = idx; std::memcpy(&dst.addr_[pos], &v, sizeof(T) < 4 ? sizeof(T) : 4); }
+}
+template <typename T>
+void arg_best(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, bool calIndex, bool is_max,
+              const cbemu::SrcLoc& loc, const char* api) {
+    if (!cbemu::check_count(src, count, loc, api) | !cbemu::check_ub(dst, 0, (calIndex ? 2 : 1) * sizeof(T), loc, api, false))
+        return;
+    uint32_t best = 0;
+    for (int32_t i = 1; i < count; ++i) {
+        auto v = cbemu::c(src.addr_[i]), b = cbemu::c(src.addr_[best]);
+        if (is_max ? v > b : v < b) best = (uint32_t)i;
+    }
+    dst.addr_[0] = src.addr_[best];
+    if (calIndex) store_index(dst, 1, best);
+}
+}  // namespace detail_reduce
+
+template <typename T, bool isSetMask = true>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, CBEMU_LOC) {
+    (void)sharedTmpBuffer;
+    if (!cbemu::check_count(src, count, loc, "ReduceSum") | !cbemu::check_ub(dst, 0, sizeof(T), loc, "ReduceSum", false))
+        return;
+    dst.addr_[0] = T(detail_reduce::tree_sum(src.addr_, (uint64_t)count));
+}
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, CBEMU_LOC) {
+    (void)sharedTmpBuffer;
+    cbemu::Mask m = cbemu::use_mask(true, (uint64_t)mask);
+    double s = 0;
+    cbemu::for_each_active(m, (uint32_t)repeatTime, 256 / sizeof(T), [&](uint32_t r, uint32_t j) {
+        s += cbemu::to_double(src.addr_[cbemu::rep_index<T>(r, j, 1, (uint32_t)srcRepStride)]);
+    });
+    (void)loc;
+    dst.addr_[0] = T(s);
+}
+template <typename T>
+void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, CBEMU_LOC) {
+    (void)sharedTmpBuffer;
+    cbemu::Mask m = cbemu::use_mask(true, mask);
+    double s = 0;
+    cbemu::for_each_active(m, (uint32_t)repeatTime, 256 / sizeof(T), [&](uint32_t r, uint32_t j) {
+        s += cbemu::to_double(src.addr_[cbemu::rep_index<T>(r, j, 1, (uint32_t)srcRepStride)]);
+    });
+    (void)loc;
+    dst.addr_[0] = T(s);
+}
+template <typename T>
+void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, bool calIndex = false, CBEMU_LOC) {
+    (void)sharedTmpBuffer;
+    detail_reduce::arg_best(dst, src, count, calIndex, true, loc, "ReduceMax");
+}
+template <typename T>
+void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
+               const int32_t count, bool calIndex = false, CBEMU_LOC) {
+    (void)sharedTmpBuffer;
+    detail_reduce::arg_best(dst, src, count, calIndex, false, loc, "ReduceMin");
+}
+
+// mask + repeat form of ReduceMax / ReduceMin; the index counts elements over all repeats
+namespace detail_reduce {
+template <typename T>
+void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu::Mask& m, int32_t repeat,
+                  int32_t srcRepStride, bool calIndex, bool is_max, const cbemu::SrcLoc& loc, const char* api) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    if (!cbemu::check_ub(src, 0, cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, 1, (uint32_t)srcRepStride) * sizeof(T),
+                         loc, api) |
+        !cbemu::check_ub(dst, 0, (calIndex ? 2 : 1) * sizeof(T), loc, api, false))
+        return;
+    bool have = false;
+    double best = 0;
+    uint32_t bi = 0;
+    cbemu::for_each_active(m, (uint32_t)repeat, epr, [&](uint32_t r, uint32_t j) {
+        double v = cbemu::to_double(src.addr_[cbemu::rep_index<T>(r, j, 1, (uint32_t)srcRepStride)]);
+        if (!have || (is_max ? v > best : v < best)) { best = v; bi = r * epr + j; have = true; }
+    });
+    dst.addr_[0] = T(best);
+    if (calIndex) store_index(dst, 1, bi);
+}
+}  // namespace detail_reduce
+
+#define CBEMU_REDUCE_BEST(NAME, IS_MAX)                                                                         \
+    template <typename T>                                                                                      \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,      \
+              const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false,  \
+              CBEMU_LOC) {                                                                                     \
+        (void)sharedTmpBuffer;                                                                                 \
+        detail_reduce::arg_best_rep(dst, src, cbemu::use_mask(true, (uint64_t)mask), repeatTime, srcRepStride, \
+                                    calIndex, IS_MAX, loc, #NAME);                                             \
+    }                                                                                                          \
+    template <typename T>                                                                                      \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,      \
+              const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false, \
+              CBEMU_LOC) {                                                                                     \
+        (void)sharedTmpBuffer;                                                                                 \
+        detail_reduce::arg_best_rep(dst, src, cbemu::use_mask(true, mask), repeatTime, srcRepStride, calIndex,  \
+                                    IS_MAX, loc, #NAME);                                                       \
+    }
+CBEMU_REDUCE_BEST(ReduceMax, true)
+CBEMU_REDUCE_BEST(ReduceMin, false)
+
+// ---- WholeReduce*: one result per repeat ----
+namespace detail_reduce {
+enum class Kind { SUM, MAX, MIN };
+template <typename T>
+void whole(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu::Mask& m, int32_t repeat,
+           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order,
+           const cbemu::SrcLoc& loc, const char* api) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    uint64_t es = cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, (uint32_t)srcBlkStride, (uint32_t)srcRepStride);
+    if (!cbemu::check_ub(src, 0, es * sizeof(T), loc, api)) return;
+    bool counter = cbemu::ctx().counter_mode;
+    uint32_t nrep = counter ? (uint32_t)((m.lo + epr - 1) / epr) : (uint32_t)repeat;
+    std::vector<double> acc(nrep, 0.0);
+    std::vector<int64_t> idx(nrep, -1);
+    std::vector<double> best(nrep, 0.0);
+    cbemu::for_each_active(m, (uint32_t)repeat, epr, [&](uint32_t r, uint32_t j) {
+        double v = cbemu::to_double(src.addr_[cbemu::rep_index<T>(r, j, (uint32_t)srcBlkStride, (uint32_t)srcRepStride)]);
+        if (kind == Kind::SUM) acc[r] += v;
+        else if (idx[r] < 0 || (kind == Kind::MAX ? v > best[r] : v < best[r])) { best[r] = v; idx[r] = j; }
+    });
+    for (uint32_t r = 0; r < nrep; ++r) {
+        if (kind == Kind::SUM) {
+            uint64_t at = (uint64_t)r * dstRepStride;
+            if (!cbemu::check_ub(dst, at * sizeof(T), (at + 1) * sizeof(T), loc, api, false)) return;
+            dst.addr_[at] = T(acc[r]);
+            continue;
+        }
+        T val = T(best[r]);
+        uint32_t ix = idx[r] < 0 ? 0 : (uint32_t)idx[r];
+        if (order == ReduceOrder::ORDER_ONLY_VALUE) {
+            uint64_t at = (uint64_t)r * dstRepStride;
+            if (!cbemu::check_ub(dst, at * sizeof(T), (at + 1) * sizeof(T), loc, api, false)) return;
+            dst.addr_[at] = val;
+        } else if (order == ReduceOrder::ORDER_ONLY_INDEX) {
+            uint64_t at = (uint64_t)r * dstRepStride * 4;  // unit: 4 bytes
+            if (!cbemu::check_ub(dst, at, at + 4, loc, api, false)) return;
+            uint32_t v = ix;
+            std::memcpy((uint8_t*)dst.addr_ + at, &v, 4);
+        } else {
+            uint64_t at = (uint64_t)r * dstRepStride * 2;  // unit: one (value, index) pair
+            if (!cbemu::check_ub(dst, at * sizeof(T), (at + 2) * sizeof(T), loc, api, false)) return;
+            bool vi = order == ReduceOrder::ORDER_VALUE_INDEX;
+            dst.addr_[at + (vi ? 0 : 1)] = val;
+            store_index(dst, (uint32_t)(at + (vi ? 1 : 0)), ix);
+        }
+    }
+}
+}  // namespace detail_reduce
+
+#define CBEMU_WHOLE(NAME, KIND, ORDER_PARAM, ORDER_ARG)                                                        \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const int32_t repeatTime, \
+              const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM,  \
+              CBEMU_LOC) {                                                                                     \
+        detail_reduce::whole(KIND, dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, dstRepStride,       \
+                             srcBlkStride, srcRepStride, ORDER_ARG, loc, #NAME);                               \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t mask, const int32_t repeatTime, \
+              const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride ORDER_PARAM,  \
+              CBEMU_LOC) {                                                                                     \
+        detail_reduce::whole(KIND, dst, src, cbemu::use_mask(isSetMask, (uint64_t)mask), repeatTime, dstRepStride, \
+                             srcBlkStride, srcRepStride, ORDER_ARG, loc, #NAME);                               \
+    }
+
+#define CBEMU_COMMA ,
+CBEMU_WHOLE(WholeReduceSum, detail_reduce::Kind::SUM, , ReduceOrder::ORDER_ONLY_VALUE)
+CBEMU_WHOLE(WholeReduceMax, detail_reduce::Kind::MAX,
+            CBEMU_COMMA const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+CBEMU_WHOLE(WholeReduceMin, detail_reduce::Kind::MIN,
+            CBEMU_COMMA const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+
+// ---- BlockReduce*: one result per 32-byte block, 8 per repeat ----
+namespace detail_reduce {
+template <typename T>
+void block(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu::Mask& m, int32_t repeat,
+           int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, const cbemu::SrcLoc& loc,
+           const char* api) {
+    constexpr uint32_t epr = 256 / sizeof(T), epb = 32 / sizeof(T);
+    uint64_t es = cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, (uint32_t)srcBlkStride, (uint32_t)srcRepStride);
+    if (!cbemu::check_ub(src, 0, es * sizeof(T), loc, api)) return;
+    uint32_t nrep = (uint32_t)repeat;
+    std::vector<double> acc((size_t)nrep * 8, 0.0);
+    std::vector<char> seen((size_t)nrep * 8, 0);
+    cbemu::for_each_active(m, (uint32_t)repeat, epr, [&](uint32_t r, uint32_t j) {
+        if (r >= nrep) return;
+        double v = cbemu::to_double(src.addr_[cbemu::rep_index<T>(r, j, (uint32_t)srcBlkStride, (uint32_t)srcRepStride)]);
+        size_t k = (size_t)r * 8 + j / epb;
+        if (kind == Kind::SUM) acc[k] += v;
+        else if (!seen[k] || (kind == Kind::MAX ? v > acc[k] : v < acc[k])) acc[k] = v;
+        seen[k] = 1;
+    });
+    for (uint32_t r = 0; r < nrep; ++r) {
+        uint64_t at = (uint64_t)r * dstRepStride * 8;  // unit: one repeat's 8 results
+        if (!cbemu::check_ub(dst, at * sizeof(T), (at + 8) * sizeof(T), loc, api, false)) return;
+        for (uint32_t b = 0; b < 8; ++b)
+            if (seen[(size_t)r * 8 + b] || kind == Kind::SUM) dst.addr_[at + b] = T(acc[(size_t)r * 8 + b]);
+    }
+}
+}  // namespace detail_reduce
+
+#define CBEMU_BLOCKRED(NAME, KIND)                                                                             \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const uint64_t mask[], \
+              const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, CBEMU_LOC) { \
+        detail_reduce::block(KIND, dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, dstRepStride,       \
+                             srcBlkStride, srcRepStride, loc, #NAME);                                          \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask, \
+              const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, CBEMU_LOC) { \
+        detail_reduce::block(KIND, dst, src, cbemu::use_mask(isSetMask, (uint64_t)mask), repeatTime,           \
+                             dstRepStride, srcBlkStride, srcRepStride, loc, #NAME);                            \
+    }
+CBEMU_BLOCKRED(BlockReduceSum, detail_reduce::Kind::SUM)
+CBEMU_BLOCKRED(BlockReduceMax, detail_reduce::Kind::MAX)
+CBEMU_BLOCKRED(BlockReduceMin, detail_reduce::Kind::MIN)
+
+// ---- Brcb: each of 8 source elements per repeat fills one 32-byte block ----
+template <typename T>
+void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime, const BrcbRepeatParams& p,
+          CBEMU_LOC) {
+    constexpr uint32_t epb = 32 / sizeof(T);
+    uint32_t blk = p.dstBlkStride ? p.dstBlkStride : 1;
+    if (!cbemu::check_count(src, (int64_t)repeatTime * 8, loc, "Brcb")) return;
+    uint64_t last = ((uint64_t)(repeatTime ? repeatTime - 1 : 0) * p.dstRepStride + 7ull * blk + 1) * epb;
+    if (!cbemu::check_ub(dst, 0, repeatTime ? last * sizeof(T) : 0, loc, "Brcb")) return;
+    for (uint32_t i = 0; i < repeatTime; ++i)
+        for (uint32_t j = 0; j < 8; ++j) {
+            T v = src.addr_[i * 8 + j];
+            T* o = dst.addr_ + ((uint64_t)i * p.dstRepStride + (uint64_t)j * blk) * epb;
+            for (uint32_t e = 0; e < epb; ++e) o[e] = v;
+        }
+}
+
+}  // namespace AscendC
