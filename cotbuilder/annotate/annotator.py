@@ -1,0 +1,104 @@
+"""One annotation from start to row: prompt -> teacher (with correction follow-ups) -> parse -> gates -> record.
+
+Failures that are the teacher's answer (invalid after the follow-ups, truncated, refused) become `status='failed'`
+rows with the reason; failures of the transport (retries exhausted) are not stored, so a re-run tries again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..hashing import sha256_text, stable_json
+from ..store import utcnow
+from .gates import run_gates
+from .requester import Requester
+from .task import OutputInvalid
+
+
+@dataclass
+class Outcome:
+    row: dict[str, Any]
+    new_unit: dict[str, Any] | None = None
+    fresh_cost: float = 0.0          # money spent now (cache hits cost nothing this time)
+    notes: list[str] = field(default_factory=list)
+
+
+def annotation_id(*, unit_id: str, sample_index: int, lang: str, kind: str, teacher: dict[str, Any]) -> str:
+    return sha256_text(stable_json({"unit": unit_id, "sample": sample_index, "lang": lang, "kind": kind,
+                                    "teacher": teacher}))
+
+
+def teacher_record(client: Any, prompt_version: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"provider": client.provider, "model": client.model, "prompt_version": prompt_version, "params": params}
+
+
+async def annotate_item(*, requester: Requester, task: Any, unit: dict[str, Any], facts: dict[str, Any],
+                        sample_index: int, lang: str, teacher: dict[str, Any], ann_id: str,
+                        messages: list[dict[str, str]], fix_attempts: int,
+                        make_unit: Any = None) -> Outcome:
+    """Run the conversation for one annotation and return its row (and, for repairs, the new unit)."""
+    usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0, "requests": 0, "cache_hits": 0}
+    cost = fresh = 0.0
+    failure = None
+    fields: dict[str, Any] | None = None
+    raw_hash = None
+    for attempt in range(fix_attempts + 1):
+        response, cached = await requester.complete(messages, kind=task.kind, sample_index=sample_index,
+                                                    prompt_version=task.prompt_version, facts=facts,
+                                                    unit_id=unit["unit_id"])
+        for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
+            usage[k] += int(response.usage.get(k) or 0)
+        usage["requests"] += 1
+        usage["cache_hits"] += int(cached)
+        this_cost = requester.cost(response.usage)
+        cost += this_cost
+        fresh += 0.0 if cached else this_cost
+        raw_hash = sha256_text(response.text or response.refusal or "")
+        if response.refusal:
+            failure = f"refused: {response.refusal.strip()[:300]}"
+            break
+        if response.finish_reason == "length":
+            failure = f"truncated: finish_reason=length (max_tokens={requester.max_tokens})"
+            break
+        if response.finish_reason == "content_filter":
+            failure = "refused: finish_reason=content_filter"
+            break
+        try:
+            fields = task.format_output(response.text)
+            break
+        except OutputInvalid as exc:
+            if attempt == fix_attempts:
+                failure = f"invalid answer after {attempt + 1} attempt(s): {exc}"[:500]
+                break
+            messages = messages + [{"role": "assistant", "content": response.text},
+                                   task.correction_message(str(exc))]
+
+    new_unit = None
+    target_unit = unit
+    if fields is not None and make_unit is not None:
+        new_unit, problem = make_unit(unit, fields["fixed_kernel"])
+        if problem:
+            failure, fields, new_unit = problem, None, None
+        else:
+            target_unit = new_unit
+
+    row: dict[str, Any] = {
+        "annotation_id": ann_id, "unit_id": target_unit["unit_id"], "sample_index": sample_index, "lang": lang,
+        "kind": task.kind, "source_unit_id": unit["unit_id"] if task.kind == "repair" else None,
+        "teacher": teacher, "usage": usage, "cost_usd": round(cost, 8), "raw_response_hash": raw_hash,
+        "created_at": utcnow(),
+    }
+    if fields is None:
+        row.update(status="failed", failure_reason=failure or "no answer", task=None, rationale=None, gates={},
+                   gates_passed=False)
+    else:
+        gate_facts = facts
+        if new_unit is not None:
+            from .facts import unit_facts
+
+            gate_facts = unit_facts(new_unit)
+        gates, passed = run_gates(fields["task"], fields["rationale"], target_unit, gate_facts, lang)
+        row.update(status="ok", failure_reason=None, task=fields["task"], rationale=fields["rationale"], gates=gates,
+                   gates_passed=passed)
+    return Outcome(row=row, new_unit=new_unit, fresh_cost=fresh)

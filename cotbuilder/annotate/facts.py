@@ -1,0 +1,173 @@
+"""What is known for sure about one unit: its parsed features, what its harness files state, its verification.
+
+The static teacher writes only from these facts and the gates check every teacher's numbers against them, so both read
+the same dict. A fact that is not known is None (or empty): nobody may state a number for it.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from typing import Any
+
+from .apis import api_category
+
+# Kernel entry parameters that are not tensors of the operator (the contract: inputs, outputs, workspace, tiling).
+_NON_TENSOR_PARAMS = {"workspace", "tiling", "usrworkspace", "userworkspace", "tiling_gm", "tilinggm"}
+_SOC_RE = re.compile(r"\b(ascend\d{3}[a-z]?\d*[a-z]?\d*)\b", re.I)
+# `xGm.SetGlobalBuffer((__gm__ T*)x + ...)`: which GM tensor variable wraps which entry parameter.
+_GM_BIND_RE = re.compile(r"(\w+)\s*\.\s*SetGlobalBuffer\s*\(\s*\(\s*__gm__[^)]*\)\s*\(?\s*(\w+)")
+# `DataCopy(zGm[...], zLocal, n)`: the first argument is the destination.
+_COPY_DST_RE = re.compile(r"\bDataCopy(?:Pad)?\s*\(\s*(\w+)")
+# test-data scripts: `x = np.random.uniform(-1, 1, [8, 2048]).astype(np.float16)`
+_GEN_RE = re.compile(
+    r"^\s*(?:input_)?(\w+?)(?:_gm)?\s*=\s*np\.random\.\w+\([^\n]*?[\[(]\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*[\])]\s*\)"
+    r"\s*\.astype\(\s*np\.(\w+)\s*\)", re.M)
+_DTYPE_BYTES = {"float32": 4, "float": 4, "half": 2, "float16": 2, "bfloat16": 2, "bfloat16_t": 2, "int32": 4,
+                "int32_t": 4, "int16": 2, "int16_t": 2, "int8": 1, "int8_t": 1, "uint8": 1, "uint8_t": 1,
+                "int64": 8, "int64_t": 8, "uint32_t": 4, "uint32": 4}
+
+
+def dtype_bytes(dtype: str | None) -> int | None:
+    return _DTYPE_BYTES.get((dtype or "").lower())
+
+
+def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None) -> dict[str, Any]:
+    feats = unit.get("features") or {}
+    files = unit.get("files") or []
+    entry = (unit.get("entry") or [{}])[0] if unit.get("entry") else {}
+    params = [p["name"] for p in entry.get("params", [])]
+    tensor_params = [p for p in params if p.lower() not in _NON_TENSOR_PARAMS]
+    spec = _verify_spec(files)
+    kernel = unit.get("kernel_code") or ""
+    host = unit.get("host_code") or ""
+    apis = dict(feats.get("apis") or {})
+
+    inputs, outputs = _io_roles(tensor_params, kernel, spec, feats.get("op_def"))
+    shapes = _shapes(files, spec)
+    for t in inputs + outputs:
+        if t["name"] in shapes:
+            t.setdefault("shape", shapes[t["name"]]["shape"])
+            t.setdefault("dtype", shapes[t["name"]]["dtype"])
+
+    block_dim = feats.get("block_dim")
+    if block_dim is None and isinstance(spec.get("block_dim"), int):
+        block_dim = spec["block_dim"]
+    tiling_fields = [f.get("name") for f in feats.get("tiling_fields") or [] if f.get("name")]
+    return {
+        "unit_id": unit.get("unit_id"),
+        "name": unit.get("name"),
+        "layout": unit.get("layout"),
+        "category": unit.get("category"),
+        "entry_name": entry.get("name") or unit.get("name"),
+        "tensor_params": tensor_params,
+        "has_tiling_param": any(p.lower().startswith("tiling") for p in params),
+        "inputs": inputs,
+        "outputs": outputs,
+        "dtypes": list(feats.get("dtypes") or []),
+        "positions": list(feats.get("positions") or []),
+        "buffer_num": feats.get("buffer_num"),
+        "tile_length": feats.get("tile_length"),
+        "block_dim": block_dim,
+        "ub_bytes": feats.get("ub_bytes"),
+        "tiling_fields": tiling_fields,
+        "tiling_values": dict(spec.get("tiling") or {}),
+        "uses_cube": bool(feats.get("uses_cube")),
+        "multi_core": bool(feats.get("multi_core")),
+        "kernel_class": feats.get("kernel_class"),
+        "methods": list(feats.get("methods") or []),
+        "apis": apis,
+        "compute_apis": [a for a in sorted(apis) if api_category(a) in {"vector", "reduce", "cube", "scalar_math"}],
+        "soc": _soc(feats.get("op_def"), files),
+        "tail_identifiers": sorted(set(re.findall(r"\b\w*[tT]ail\w*\b", kernel + "\n" + host)))[:6],
+        "reads_tiling_macro": "GET_TILING_DATA" in kernel,
+        "host_launch": _host_launch(host),
+        "verification": _verification_fact(verification),
+    }
+
+
+def _verify_spec(files: list[dict[str, Any]]) -> dict[str, Any]:
+    for f in files:
+        if f.get("path", "").endswith("verify_spec.toml"):
+            try:
+                return tomllib.loads(f.get("text") or "")
+            except tomllib.TOMLDecodeError:
+                return {}
+    return {}
+
+
+def _io_roles(tensor_params: list[str], kernel: str, spec: dict[str, Any],
+              op_def: dict[str, Any] | None) -> tuple[list[dict], list[dict]]:
+    """Inputs and outputs among the entry's GM parameters, from the harness spec, the op definition or the kernel's
+    own copies back to GM. When none of these says, both lists stay empty (the roles are then not stated)."""
+    if spec.get("inputs") or spec.get("outputs"):
+        ins = [{"name": i["name"], "shape": i.get("shape"), "dtype": i.get("dtype")} for i in spec.get("inputs", [])]
+        outs = [{"name": o["name"], "shape": o.get("shape"), "dtype": o.get("dtype")} for o in spec.get("outputs", [])]
+        return ins, outs
+    if isinstance(op_def, dict) and (op_def.get("inputs") or op_def.get("outputs")):
+        def conv(items):
+            out = []
+            for it in items or []:
+                if isinstance(it, dict) and it.get("name"):
+                    d = it.get("dtype") or (it.get("dtypes") or [None])[0]
+                    out.append({"name": it["name"], **({"dtype": _norm_dtype(d)} if d else {})})
+            return out
+        return conv(op_def.get("inputs")), conv(op_def.get("outputs"))
+    gm_of = {param: var for var, param in _GM_BIND_RE.findall(kernel)}
+    if not gm_of:
+        return [], []
+    destinations = set(_COPY_DST_RE.findall(kernel))
+    outs = [p for p in tensor_params if gm_of.get(p) in destinations]
+    ins = [p for p in tensor_params if p in gm_of and p not in outs]
+    if not outs or not ins:
+        return [], []
+    return [{"name": p} for p in ins], [{"name": p} for p in outs]
+
+
+def _norm_dtype(d: str) -> str:
+    d = str(d).replace("ge::", "").replace("DT_", "").lower()
+    return {"float": "float32", "half": "float16", "bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}.get(d, d)
+
+
+def _shapes(files: list[dict[str, Any]], spec: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    found: dict[str, dict[str, Any]] = {}
+    for f in files:
+        if f.get("role") == "generator":
+            for name, dims, dtype in _GEN_RE.findall(f.get("text") or ""):
+                found[name] = {"shape": [int(d) for d in dims.split(",")], "dtype": dtype}
+    for t in list(spec.get("inputs", [])) + list(spec.get("outputs", [])):
+        found[t["name"]] = {"shape": t.get("shape"), "dtype": t.get("dtype")}
+    return found
+
+
+def _soc(op_def: dict[str, Any] | None, files: list[dict[str, Any]]) -> str | None:
+    if isinstance(op_def, dict):
+        for key in ("soc", "socs", "soc_versions", "aicore_configs", "targets"):
+            val = op_def.get(key)
+            if isinstance(val, str) and val:
+                return val
+            if isinstance(val, list) and val and isinstance(val[0], str):
+                return val[0]
+    for f in files:
+        if f.get("role") in {"build", "op_def", "host_main", "other", "op_json"}:
+            m = _SOC_RE.search(f.get("text") or "")
+            if m:
+                return m.group(1)
+    return None
+
+
+def _host_launch(host: str) -> str | None:
+    if "ICPU_RUN_KF" in host and "<<<" in host:
+        return "both"
+    if "ICPU_RUN_KF" in host:
+        return "cpu"
+    if "<<<" in host:
+        return "npu"
+    return None
+
+
+def _verification_fact(v: dict[str, Any] | None) -> dict[str, Any] | None:
+    if not v:
+        return None
+    return {"backend": v.get("backend"), "status": v.get("status"), "soc": v.get("soc"),
+            "cases": len(v.get("cases") or []) if isinstance(v.get("cases"), list) else None}

@@ -1,0 +1,199 @@
+"""Quality gates: checks of an annotation against its unit, each returning (passed, detail).
+
+An annotation that fails a gate is kept (with the gate results) and excluded from publishing by default.
+Settings and patterns live in data/gates.toml.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
+
+from ..paths import package_data
+from .apis import known_apis
+
+GateResult = dict[str, Any]  # {"passed": bool, "detail": str}
+
+_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_RE = re.compile(r"[A-Za-z]")
+_CODE_SPAN_RE = re.compile(r"`[^`\n]*`")
+_TOKEN_RE = re.compile(r"\w+|[^\w\s]")
+
+
+@lru_cache(maxsize=1)
+def settings() -> dict[str, Any]:
+    return tomllib.loads(package_data("annotate/data/gates.toml").read_text(encoding="utf-8"))
+
+
+def _ok(detail: str = "ok") -> GateResult:
+    return {"passed": True, "detail": detail}
+
+
+def _fail(detail: str) -> GateResult:
+    return {"passed": False, "detail": detail}
+
+
+def rationale_text(rationale: list[dict[str, str]] | None) -> str:
+    return "\n".join(f"{s.get('title', '')}\n{s.get('text', '')}" for s in rationale or [])
+
+
+# -- gates -----------------------------------------------------------------------------------------------------------
+
+def api_names_exist_and_used(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    """Every AscendC API the rationale names is a real API and is used by the unit's code; every other code-styled name
+    (`Foo`, AscendC::Foo, Foo(...)) at least appears in the code (otherwise it is a made-up API)."""
+    text = rationale_text(rationale)
+    code = (unit.get("kernel_code") or "") + "\n" + (unit.get("host_code") or "")
+    used = set(facts.get("apis") or {})
+    api_names = known_apis()
+    named = mentioned_identifiers(text, api_names)
+    not_used = sorted(n for n in named if n in api_names and n not in used and not _in_code(n, code))
+    made_up = sorted(n for n in named if n not in api_names and not _in_code(n, code))
+    problems = []
+    if made_up:
+        problems.append("not AscendC APIs and not in the code: " + ", ".join(made_up))
+    if not_used:
+        problems.append("AscendC APIs the code does not use: " + ", ".join(not_used))
+    if problems:
+        return _fail("; ".join(problems))
+    apis = sorted(n for n in named if n in api_names)
+    return _ok(f"{len(apis)} API names checked" + (f" ({', '.join(apis)})" if apis else ""))
+
+
+def mentioned_identifiers(text: str, api_names: dict[str, str]) -> set[str]:
+    names: set[str] = set()
+    for span in _CODE_SPAN_RE.findall(text):
+        names.update(w for w in re.findall(r"[A-Za-z_]\w*", span) if w[0].isupper())
+    names.update(re.findall(r"AscendC::(\w+)", text))
+    names.update(re.findall(r"\b([A-Z][A-Za-z0-9_]*)(?:<[^<>()\n]{0,40}>)?\(", text))  # Foo( / Foo<T>(
+    # Bare words that can only be API names (two or more capitals, e.g. DataCopy, AllocTensor): English prose never
+    # uses them, so naming one counts even outside backticks.
+    names.update(set(re.findall(r"[A-Za-z_]\w*", text)) & _distinctive(frozenset(api_names)))
+    names.discard("AscendC")
+    return names
+
+
+@lru_cache(maxsize=4)
+def _distinctive(api_names: frozenset[str]) -> frozenset[str]:
+    return frozenset(n for n in api_names if len(n) >= 5 and sum(c.isupper() for c in n) >= 2)
+
+
+def _in_code(name: str, code: str) -> bool:
+    return re.search(rf"\b{re.escape(name)}\b", code) is not None
+
+
+def numbers_match_facts(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    """Tile length, BUFFER_NUM, blockDim and UB bytes stated in the rationale equal the parsed facts; a number stated
+    for a fact the parser does not know is a failure too (nobody can vouch for it)."""
+    text = rationale_text(rationale) + "\n" + (task or "")
+    patterns = settings()["numbers"][lang]
+    problems, checked = [], []
+    for fact, regexes in patterns.items():
+        stated = set()
+        for rx in regexes:
+            stated.update(int(m) for m in re.findall(rx, text, re.I))
+        if not stated:
+            continue
+        known = facts.get(fact)
+        for value in sorted(stated):
+            if known is None:
+                problems.append(f"states {fact} = {value}, which the code does not fix")
+            elif value != known:
+                problems.append(f"states {fact} = {value}, the code has {known}")
+            else:
+                checked.append(f"{fact}={value}")
+    if problems:
+        return _fail("; ".join(problems))
+    return _ok("matches: " + ", ".join(checked) if checked else "no numbers stated")
+
+
+def no_code_paste(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    """No long verbatim run of the unit's code inside the rationale (consecutive code lines or a long token run)."""
+    cfg = settings()["paste"]
+    text = rationale_text(rationale)
+    flat = " ".join(text.split())
+    code = (unit.get("kernel_code") or "") + "\n" + (unit.get("host_code") or "")
+    lines = [" ".join(ln.split()) for ln in code.splitlines()]
+    lines = [ln for ln in lines if len(ln) >= cfg["min_line_chars"]]
+    k = cfg["consecutive_lines"]
+    for i in range(len(lines) - k + 1):
+        window = " ".join(lines[i:i + k])
+        if window in flat:
+            return _fail(f"{k} consecutive code lines quoted, starting {lines[i][:60]!r}")
+    n = cfg["ngram_tokens"]
+    code_tokens = _TOKEN_RE.findall(code)
+    text_tokens = _TOKEN_RE.findall(text)
+    if len(text_tokens) >= n:
+        text_grams = {tuple(text_tokens[i:i + n]) for i in range(len(text_tokens) - n + 1)}
+        for i in range(len(code_tokens) - n + 1):
+            gram = tuple(code_tokens[i:i + n])
+            if gram in text_grams:
+                return _fail(f"a run of {n} code tokens quoted: {' '.join(gram)[:80]!r}")
+    return _ok()
+
+
+def length_bounds(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    cfg = settings()["length"][lang]
+    problems = []
+    task_len = len(task or "")
+    if not cfg["task_min"] <= task_len <= cfg["task_max"]:
+        problems.append(f"task has {task_len} characters (bounds {cfg['task_min']}..{cfg['task_max']})")
+    body = sum(len(s.get("text", "")) for s in rationale or [])
+    if not cfg["rationale_min"] <= body <= cfg["rationale_max"]:
+        problems.append(f"rationale has {body} characters (bounds {cfg['rationale_min']}..{cfg['rationale_max']})")
+    if len(rationale or []) < cfg["steps_min"]:
+        problems.append(f"rationale has {len(rationale or [])} steps (at least {cfg['steps_min']})")
+    short = [s.get("step", "?") for s in rationale or [] if len(s.get("text", "")) < cfg["step_text_min"]]
+    if short:
+        problems.append("steps too short: " + ", ".join(short))
+    if problems:
+        return _fail("; ".join(problems))
+    return _ok(f"task {task_len} chars, rationale {body} chars in {len(rationale or [])} steps")
+
+
+def cjk_share(text: str) -> float:
+    text = _CODE_SPAN_RE.sub(" ", text)
+    cjk = len(_CJK_RE.findall(text))
+    latin = len(_LATIN_RE.findall(text))
+    return cjk / (cjk + latin) if cjk + latin else 0.0
+
+
+def language_matches(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    cfg = settings()["language"]
+    share = cjk_share((task or "") + "\n" + rationale_text(rationale))
+    if lang == "zh" and share < cfg["zh_min_cjk_share"]:
+        return _fail(f"--lang zh but only {share:.0%} of the letters are CJK (need {cfg['zh_min_cjk_share']:.0%})")
+    if lang == "en" and share > cfg["en_max_cjk_share"]:
+        return _fail(f"--lang en but {share:.0%} of the letters are CJK")
+    return _ok(f"CJK share {share:.0%}")
+
+
+def task_has_no_code(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    for rx in settings()["task_code"]["patterns"]:
+        m = re.search(rx, task or "")
+        if m:
+            return _fail(f"the task contains code: {m.group(0)[:60]!r}")
+    return _ok()
+
+
+GATES: dict[str, Callable[..., GateResult]] = {
+    "api_names_exist_and_used": api_names_exist_and_used,
+    "numbers_match_facts": numbers_match_facts,
+    "no_code_paste": no_code_paste,
+    "length_bounds": length_bounds,
+    "language_matches": language_matches,
+    "task_has_no_code": task_has_no_code,
+}
+
+
+def run_gates(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> tuple[dict[str, GateResult], bool]:
+    results = {}
+    for name, gate in GATES.items():
+        try:
+            results[name] = gate(task, rationale, unit, facts, lang)
+        except Exception as exc:  # a gate bug must not lose the annotation: record it as a failure with the error
+            results[name] = _fail(f"gate error: {type(exc).__name__}: {exc}")
+    return results, all(r["passed"] for r in results.values())

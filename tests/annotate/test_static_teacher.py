@@ -1,0 +1,95 @@
+"""The static (offline) teacher: deterministic, truthful to the parsed facts, passes every gate on every demo unit,
+mentions verification only when a verification passed, and refuses --repair (exit 2, one line)."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from units import add_unit, leaky_relu_op_unit, put_units  # noqa: E402
+
+from cotbuilder.annotate.config import AnnotateConfig  # noqa: E402
+from cotbuilder.annotate.stage import run  # noqa: E402
+from cotbuilder.store import Store, utcnow  # noqa: E402
+
+
+def _verification(unit_id: str, status: str) -> dict:
+    return {"verification_id": hashlib.sha256(f"v:{unit_id}:{status}".encode()).hexdigest(), "unit_id": unit_id,
+            "backend": "cpu-emulator", "backend_version": "0.1", "soc": "ascend910b",
+            "source_hash": hashlib.sha256(unit_id.encode()).hexdigest(), "status": status,
+            "cases": [{"seed": 0, "ok": status == "passed"}, {"seed": 1, "ok": status == "passed"}],
+            "diagnostics": [], "timings": {}, "created_at": utcnow()}
+
+
+def test_static_teacher_is_deterministic_across_workspaces(tmp_path):
+    answers = []
+    for ws in (tmp_path / "a", tmp_path / "b"):
+        with Store(ws) as store:
+            put_units(store, [add_unit(), leaky_relu_op_unit()])
+            stats = run(store, AnnotateConfig(progress=False))
+            assert stats.counts["kept"] == 2
+            answers.append(store.rows("SELECT annotation_id, task, rationale, raw_response_hash, cost_usd "
+                                      "FROM annotations ORDER BY annotation_id"))
+    assert answers[0] == answers[1]
+    assert all(r["cost_usd"] == 0 for r in answers[0])
+
+
+def test_verification_is_mentioned_only_when_it_passed(workspace):
+    passed, failed = add_unit("add_ok"), add_unit("add_bad", suffix="bad")
+    with Store(workspace) as store:
+        put_units(store, [passed, failed])
+        store.insert("verifications", [_verification(passed["unit_id"], "passed"),
+                                       _verification(failed["unit_id"], "wrong_answer")])
+        run(store, AnnotateConfig(progress=False))
+        rows = {r["unit_id"]: r for r in store.rows("SELECT unit_id, rationale, gates_passed FROM annotations")}
+    ok_steps = {s["step"]: s["text"] for s in rows[passed["unit_id"]]["rationale"]}
+    assert ok_steps["verification"] == "The kernel was verified on cpu-emulator: passed (2 test cases)."
+    assert "verification" not in {s["step"] for s in rows[failed["unit_id"]]["rationale"]}
+    assert all(r["gates_passed"] for r in rows.values())
+
+
+def test_demo_corpus_every_unit_is_annotated_and_passes_every_gate(workspace, cli):
+    """Runs the real crawl + parse of examples/ (crawlers/demo.toml) and the static teacher in both languages."""
+    crawl = cli("crawl", "--manifest", "crawlers/demo.toml", workspace=workspace)
+    assert crawl.returncode == 0, crawl.stderr
+    for lang in ("en", "zh"):
+        res = cli("annotate", "--teacher", "static", "--lang", lang, "--no-progress", workspace=workspace)
+        assert res.returncode == 0, res.stderr
+    with Store(workspace) as store:
+        units = store.count("units")
+        assert units >= 10
+        assert store.count("annotations", "lang = 'en'") == units == store.count("annotations", "lang = 'zh'")
+        failing = store.rows("SELECT u.name, a.lang, a.gates FROM annotations a JOIN units u USING (unit_id) "
+                             "WHERE a.status <> 'ok' OR NOT a.gates_passed")
+    assert failing == []
+
+
+def test_rerun_with_the_same_config_does_nothing_and_says_so(workspace, cli):
+    with Store(workspace) as store:
+        put_units(store, [add_unit()])
+    first = cli("annotate", "--no-progress", workspace=workspace)
+    again = cli("annotate", "--no-progress", workspace=workspace)
+    assert first.returncode == 0 and again.returncode == 0, again.stderr
+    assert "skipped: already annotated" in again.stderr
+    with Store(workspace) as store:
+        assert store.count("annotations") == 1
+
+
+def test_repair_with_the_static_teacher_exits_2_with_one_line(workspace, cli):
+    with Store(workspace) as store:
+        put_units(store, [add_unit()])
+    res = cli("annotate", "--teacher", "static", "--repair", workspace=workspace)
+    assert res.returncode == 2
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "static teacher cannot repair" in lines[0]
+
+
+def test_status_shows_annotation_token_and_cost_totals(workspace, cli):
+    with Store(workspace) as store:
+        put_units(store, [add_unit(), leaky_relu_op_unit()])
+        run(store, AnnotateConfig(progress=False, lang="zh"))
+    res = cli("status", workspace=workspace)
+    assert res.returncode == 0, res.stderr
+    assert "annotations" in res.stdout and "static:static" in res.stdout and "cost USD" in res.stdout
