@@ -55,3 +55,26 @@ def test_demo_rerun_does_no_new_work(demo_run, cli):
                          "(PARTITION BY stage ORDER BY started_at DESC) = 1")
     kept = {r["stage"]: r["counts"].get("kept", 0) for r in last if r["stage"] in ("annotate", "verify", "crawl")}
     assert kept == {"crawl": 0, "annotate": 0, "verify": 0}, json.dumps(kept)
+
+
+def test_explore_notebook_executes_on_the_demo_dataset(demo_run, tmp_path):
+    """CI executes notebooks/explore.ipynb against the dataset the demo pipeline published."""
+    import os
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    workspace, first = demo_run
+    assert first.returncode == 0
+    nb = nbformat.read(REPO / "notebooks" / "explore.ipynb", as_version=4)
+    env_before = dict(os.environ)
+    os.environ["COTBUILDER_DATASET"] = str(workspace / "dataset")
+    os.environ["COTBUILDER_WORKSPACE"] = str(workspace)
+    try:
+        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    finally:
+        os.environ.clear()
+        os.environ.update(env_before)
+    outputs = "\n".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+    assert "rows, columns:" in outputs
+    assert "passed" in outputs  # verification outcomes from the store
