@@ -1,0 +1,224 @@
+"""Benchmark sources and loaders: NPUKernelBench, MultiKernelBench, or any plain folder of files.
+
+A benchmark is given as NAME=PATH_OR_GIT_URL. Git URLs are cloned once into the workspace cache
+(`cache/benchmarks/git/<hash of url>`) and reused offline afterwards; a local path is read in place (and, when it is a git
+work tree, its history is read too).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..hashing import sha256_text
+
+CODE_SUFFIXES = {".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".py", ".cu", ".csv", ".json", ".txt"}
+PROSE_SUFFIXES = {".md", ".rst", ".txt"}
+_GIT_URL = re.compile(r"^(https?://|git@|ssh://|file://)|\.git$")
+
+
+class BenchmarkError(RuntimeError):
+    """A benchmark cannot be read (bad spec, clone failed, unknown layout): the message says which and why."""
+
+
+@dataclass
+class BenchTask:
+    task_id: str                                                   # e.g. level1/Comparison/Less
+    answers: list[tuple[str, str]] = field(default_factory=list)   # (path, code): reference solutions
+    prompt_code: list[tuple[str, str]] = field(default_factory=list)  # templates, validation, reference models
+    prose: list[tuple[str, str]] = field(default_factory=list)     # task descriptions (all versions)
+
+    def kernel_answers(self) -> list[tuple[str, str]]:
+        """Answer files holding device code (compared by MinHash; host files are mostly shared op-definition text)."""
+        return [(p, t) for p, t in self.answers if "op_kernel" in p or "kernel" in Path(p).name.lower()
+                or (Path(p).suffix in {".cpp", ".cc", ".cu"} and "op_host" not in p and "__global__" in t)]
+
+
+@dataclass
+class Benchmark:
+    name: str
+    location: str
+    layout: str                                                    # npukernelbench | multikernelbench | folder
+    tasks: list[BenchTask]
+    shared: list[tuple[str, str]] = field(default_factory=list)    # text shown with every task (one-shot examples)
+    commit: str | None = None
+
+    def content_hash(self) -> str:
+        parts = [self.layout]
+        for t in self.tasks:
+            parts.append(t.task_id)
+            parts += [f"{k}:{p}:{sha256_text(x)}" for k, items in (("a", t.answers), ("c", t.prompt_code),
+                                                                  ("p", t.prose)) for p, x in items]
+        parts += [f"s:{p}:{sha256_text(x)}" for p, x in self.shared]
+        return sha256_text("\n".join(parts))
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    name, sep, where = spec.partition("=")
+    if not sep or not name.strip() or not where.strip():
+        raise BenchmarkError(f"benchmark {spec!r} must be NAME=PATH_OR_GIT_URL")
+    return name.strip(), where.strip()
+
+
+def _git(root: Path, *args: str, input_: bytes | None = None) -> bytes:
+    return subprocess.run(["git", "-C", str(root), *args], input=input_, capture_output=True, check=True,
+                          timeout=600).stdout
+
+
+def resolve(where: str, cache_dir: Path) -> Path:
+    """A local folder for the benchmark: the path itself, or a cached clone of the git URL."""
+    local = Path(where).expanduser()
+    if local.is_dir() and not where.startswith("file://"):
+        return local.resolve()
+    if not _GIT_URL.search(where):
+        raise BenchmarkError(f"benchmark location {where!r} is neither a folder nor a git URL")
+    target = cache_dir / "benchmarks" / "git" / sha256_text(where)[:16]
+    if (target / ".git").is_dir():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_suffix(".partial")
+    subprocess.run(["rm", "-rf", str(tmp)], check=False)
+    proc = subprocess.run(["git", "clone", "--quiet", where, str(tmp)], capture_output=True, text=True, timeout=1800)
+    if proc.returncode != 0:
+        raise BenchmarkError(f"cannot clone {where}: {proc.stderr.strip()[:500]}")
+    tmp.rename(target)  # a clone is either complete or absent
+    return target
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def _is_git(root: Path) -> bool:
+    return (root / ".git").exists()
+
+
+def history_versions(root: Path, pattern: str) -> dict[str, list[str]]:
+    """Older texts of files matching `pattern` from git history: {path: [text, ...]} (current text excluded).
+
+    One `git log --raw` lists every blob each commit wrote; `git cat-file --batch` reads them all in one process.
+    Renamed files are not followed (NPUKernelBench kept its paths).
+    """
+    if not _is_git(root):
+        return {}
+    try:
+        log = _git(root, "log", "--format=", "--raw", "--no-abbrev", "--no-renames", "--", pattern).decode()
+    except subprocess.CalledProcessError:
+        return {}
+    blobs: dict[str, set[str]] = {}
+    for line in log.splitlines():
+        meta, _, path = line.partition("\t")
+        fields = meta.split()
+        if len(fields) >= 4 and not set(fields[3]) <= {"0"}:
+            blobs.setdefault(path, set()).add(fields[3])
+    wanted = sorted({b for bs in blobs.values() for b in bs})
+    if not wanted:
+        return {}
+    out = _git(root, "cat-file", "--batch", input_="\n".join(wanted).encode() + b"\n")
+    texts: dict[str, str] = {}
+    pos = 0
+    for sha in wanted:
+        header_end = out.index(b"\n", pos)
+        header = out[pos:header_end].split()
+        if len(header) < 3 or header[1] == b"missing":
+            pos = header_end + 1
+            continue
+        size = int(header[2])
+        texts[sha] = out[header_end + 1:header_end + 1 + size].decode("utf-8", "replace")
+        pos = header_end + 1 + size + 1
+    result: dict[str, list[str]] = {}
+    for path, shas in blobs.items():
+        current = root / path
+        now = _read(current) if current.is_file() else None
+        result[path] = sorted({texts[s] for s in shas if s in texts and texts[s] != now})
+    return result
+
+
+def _files(folder: Path, suffixes: set[str]) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in suffixes
+                  and ".git" not in p.parts)
+
+
+def load_npukernelbench(root: Path) -> tuple[list[BenchTask], list[tuple[str, str]]]:
+    old = history_versions(root, "*api_desc.md")
+    tasks = []
+    for desc in sorted(root.glob("tasks/level*/*/*/api_desc.md")):
+        folder = desc.parent
+        task = BenchTask(str(folder.relative_to(root / "tasks")))
+        rel = lambda p: str(p.relative_to(root))  # noqa: E731
+        task.prose.append((rel(desc), _read(desc)))
+        task.prose += [(rel(desc) + f"@history{i}", text) for i, text in enumerate(old.get(rel(desc), []))]
+        for sub in ("answer",):
+            task.answers += [(rel(p), _read(p)) for p in _files(folder / sub, {".cpp", ".h", ".hpp", ".cc"})]
+        task.prompt_code += [(rel(p), _read(p)) for p in _files(folder / "question", {".cpp", ".h", ".hpp", ".cc"})]
+        for name in ("module.py", "test_cases.csv"):
+            if (folder / "validation" / name).is_file():
+                task.prompt_code.append((rel(folder / "validation" / name), _read(folder / "validation" / name)))
+        tasks.append(task)
+    # The one-shot examples every generation prompt embeds (NPUKernelBench keeps them in kernel_generator/*sample*.py)
+    shared = [(str(p.relative_to(root)), _read(p)) for p in sorted(root.glob("kernel_generator/*sample*.py"))]
+    shared += [(str(p.relative_to(root)), _read(p)) for p in _files(root / "prompts", CODE_SUFFIXES)]
+    return tasks, shared
+
+
+def load_multikernelbench(root: Path) -> tuple[list[BenchTask], list[tuple[str, str]]]:
+    """MultiKernelBench: `reference/<category>/<op>.py` is each task's PyTorch reference (the architecture the prompt
+    shows and the implementation outputs are checked against); `prompts/*` are the one-shot examples every prompt
+    embeds, so they are shared text, not task text."""
+    tasks = []
+    for ref in sorted(root.glob("reference/*/*.py")):
+        if ref.name.startswith("_"):
+            continue
+        rel = str(ref.relative_to(root))
+        text = _read(ref)
+        tasks.append(BenchTask(f"{ref.parent.name}/{ref.stem}", answers=[(rel, text)], prompt_code=[(rel, text)]))
+    shared = [(str(p.relative_to(root)), _read(p)) for p in _files(root / "prompts", CODE_SUFFIXES)]
+    return tasks, shared
+
+
+def load_folder(root: Path) -> tuple[list[BenchTask], list[tuple[str, str]]]:
+    """Any folder: each top-level sub-folder is a task (top-level files are one task each); code files are answers,
+    markdown/text files are task prose."""
+    tasks = []
+    entries = sorted(p for p in root.iterdir() if p.name != ".git" and not p.name.startswith("."))
+    for entry in entries:
+        files = _files(entry, CODE_SUFFIXES | PROSE_SUFFIXES) if entry.is_dir() else [entry]
+        task = BenchTask(entry.name)
+        for f in files:
+            rel = str(f.relative_to(root))
+            if f.suffix.lower() in {".md", ".rst", ".txt"}:
+                task.prose.append((rel, _read(f)))
+            elif f.suffix.lower() in CODE_SUFFIXES:
+                task.answers.append((rel, _read(f)))
+        if task.answers or task.prose:
+            tasks.append(task)
+    return tasks, []
+
+
+def detect_layout(root: Path) -> str:
+    if any(root.glob("tasks/level*/*/*/api_desc.md")):
+        return "npukernelbench"
+    if any(root.glob("reference/*/*.py")) and (root / "prompts").is_dir():
+        return "multikernelbench"
+    return "folder"
+
+
+LOADERS = {"npukernelbench": load_npukernelbench, "multikernelbench": load_multikernelbench, "folder": load_folder}
+
+
+def load(spec: str, cache_dir: Path) -> Benchmark:
+    name, where = parse_spec(spec)
+    root = resolve(where, cache_dir)
+    layout = detect_layout(root)
+    tasks, shared = LOADERS[layout](root)
+    if not tasks:
+        raise BenchmarkError(f"benchmark {name}: no tasks found in {root} (layout {layout})")
+    commit = None
+    if _is_git(root):
+        try:
+            commit = _git(root, "rev-parse", "HEAD").decode().strip()
+        except subprocess.CalledProcessError:
+            commit = None
+    return Benchmark(name, where, layout, tasks, shared, commit)

@@ -1,0 +1,76 @@
+"""What the later stages need to know about each unit from the other stages' tables, read defensively.
+
+`verifications` and `annotations` are written by other stages and may not exist (or be empty) in a workspace where
+those stages never ran; then every unit simply counts as unverified / unannotated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..store import Store
+
+HARNESS_ROLES = {"host_main", "generator", "checker"}
+
+
+def table_exists(store: Store, name: str) -> bool:
+    return bool(store.scalar(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = ? AND table_schema = 'main'", [name]))
+
+
+@dataclass
+class UnitFacts:
+    unit_id: str
+    license: str
+    has_harness: bool
+    verified: bool = False
+    verification: dict[str, Any] | None = None  # the passed row (or the latest row when none passed)
+    annotation: dict[str, Any] | None = None    # the best publishable annotation (status ok and gates passed)
+    rationale_chars: int = 0
+    backends: list[str] = field(default_factory=list)
+
+    @property
+    def publishable_annotation(self) -> bool:
+        return self.annotation is not None
+
+
+def has_harness(files: list[dict[str, Any]]) -> bool:
+    return any(f.get("role") in HARNESS_ROLES or f.get("path", "").endswith("verify_spec.toml") for f in files)
+
+
+def rationale_chars(annotation: dict[str, Any]) -> int:
+    return sum(len(step.get("text") or "") for step in (annotation.get("rationale") or []))
+
+
+def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str, UnitFacts]:
+    facts = {u["unit_id"]: UnitFacts(u["unit_id"], u["license"], has_harness(u["files"] or []))
+             for u in store.rows("SELECT unit_id, license, files FROM units")
+             if unit_ids is None or u["unit_id"] in unit_ids}
+    if table_exists(store, "verifications"):
+        for v in store.rows("SELECT * FROM verifications ORDER BY created_at"):
+            f = facts.get(v["unit_id"])
+            if f is None:
+                continue
+            f.backends.append(v["backend"])
+            if v["status"] == "passed":
+                f.verified = True
+                f.verification = v
+            elif not f.verified:
+                f.verification = v
+    if table_exists(store, "annotations"):
+        for a in store.rows("SELECT * FROM annotations WHERE status = 'ok' AND gates_passed "
+                            "ORDER BY sample_index, annotation_id"):
+            f = facts.get(a["unit_id"])
+            if f is None:
+                continue
+            n = rationale_chars(a)
+            if f.annotation is None or n > f.rationale_chars:  # longest rationale wins; ties: lowest sample
+                f.annotation, f.rationale_chars = a, n
+    return facts
+
+
+def fingerprint_of(f: UnitFacts, license_allowed: bool) -> list[Any]:
+    """The facts that decide a unit's rank as cluster representative (part of dedup's input hash)."""
+    return [f.unit_id, f.verified, license_allowed, f.has_harness,
+            f.annotation["annotation_id"] if f.annotation else None, f.rationale_chars]

@@ -1,0 +1,69 @@
+"""What may be published, and the checks that refuse a push on stale or missing dedup/decontamination results."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..dedup.facts import table_exists
+from ..store import Store
+
+
+class RefusedError(RuntimeError):
+    """The store is not ready to publish; the message says what to run."""
+
+
+def _last_run_end(store: Store, stage: str):
+    return store.scalar("SELECT max(ended_at) FROM runs WHERE stage = ? AND status IN ('ok', 'partial')", [stage])
+
+
+def _newest(store: Store, table: str):
+    return store.scalar(f"SELECT max(created_at) FROM {table}") if table_exists(store, table) else None
+
+
+def check_fresh(store: Store) -> None:
+    """Refuse unless dedup and decontamination ran after the last change to units, annotations and verifications, and
+    every unit has a dedup and a contamination row."""
+    n_units = store.count("units")
+    if not n_units:
+        raise RefusedError("the store has no units: run `cotbuilder crawl` first")
+    for stage, table, verb in (("dedup", "dedup", "cotbuilder dedup"),
+                               ("decontaminate", "contamination", "cotbuilder decontaminate --benchmark ...")):
+        last = _last_run_end(store, stage)
+        if last is None:
+            raise RefusedError(f"{stage} has not run on this workspace: run `{verb}` before pushing")
+        missing = store.scalar(f"SELECT count(*) FROM units WHERE unit_id NOT IN (SELECT unit_id FROM {table})")
+        if missing:
+            raise RefusedError(f"{missing} unit(s) have no {table} row (added after the last {stage} run): "
+                               f"run `{verb}` again before pushing")
+        for source in ("units", "annotations", "verifications"):
+            newest = _newest(store, source)
+            if newest is not None and newest > last:
+                raise RefusedError(f"{source} changed after the last {stage} run ({newest} > {last}): "
+                                   f"run `{verb}` again before pushing")
+
+
+def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Units that are verified, have a publishable annotation, are their cluster's representative, are clean and carry
+    an allowed licence; plus the count of units each condition removed (for the card and the stats)."""
+    from ..dedup.facts import load_unit_facts
+
+    facts = load_unit_facts(store)
+    dedup = {r["unit_id"]: r for r in store.rows("SELECT * FROM dedup")}
+    contamination = {r["unit_id"]: r for r in store.rows("SELECT * FROM contamination")}
+    dropped = {"not_verified": 0, "no_publishable_annotation": 0, "duplicate": 0, "contaminated": 0,
+               "license_not_allowed": 0}
+    chosen = []
+    for unit_id, f in sorted(facts.items()):
+        if not f.verified:
+            dropped["not_verified"] += 1
+        elif not f.publishable_annotation:
+            dropped["no_publishable_annotation"] += 1
+        elif not dedup[unit_id]["is_representative"]:
+            dropped["duplicate"] += 1
+        elif contamination[unit_id]["verdict"] != "clean":
+            dropped["contaminated"] += 1
+        elif f.license not in allowed_licenses:
+            dropped["license_not_allowed"] += 1
+        else:
+            chosen.append({"facts": f, "dedup": dedup[unit_id], "contamination": contamination[unit_id]})
+    return chosen, dropped
