@@ -24,12 +24,14 @@ class Toolchain:
     cpp: Path = CPP
     include: Path = INCLUDE
 
-    def compile(self, source: Path, out: Path, extra: list[str] | None = None, use_pch: bool = True
-                ) -> subprocess.CompletedProcess[str]:
+    def compile(self, source: Path, out: Path, extra: list[str] | None = None, use_pch: bool = True,
+                after_pch: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+        """`extra` flags may change macros, so they turn the PCH off; `after_pch` flags (-c, -fsyntax-only,
+        -include of a non-emulator header) keep it."""
         cmd = ["g++", *FLAGS, *(extra or []), f"-I{INCLUDE}"]
         if use_pch and not extra:  # the PCH is only valid for the exact flags it was built with
             cmd += ["-Winvalid-pch", "-Werror=invalid-pch", "-include", str(self.pch_dir / "kernel_operator.h")]
-        cmd += [str(source), "-o", str(out)]
+        cmd += [*(after_pch or []), str(source), "-o", str(out)]
         # LC_ALL=C: plain ASCII quotes in g++ messages ('Foo' is not a member of 'AscendC')
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
 

@@ -339,3 +339,68 @@ def test_syncall_is_a_real_barrier_across_blocks(api):
 def test_set_atomic_add_accumulates_every_block(api):
     d, inp = api
     np.testing.assert_allclose(_out(d, "atomic", np.float32), inp["x"] * 36, rtol=1e-6)
+
+
+def _signed_shl16(x: np.ndarray, s: np.ndarray | int) -> np.ndarray:
+    """Arithmetic left shift of int16 that keeps the sign bit (the bit below it is dropped)."""
+    u = x.view(np.uint16).astype(np.uint32)
+    r = ((u << s) & 0x7FFF) | (u & 0x8000)
+    return r.astype(np.uint16).view(np.int16)
+
+
+@pytest.fixture(scope="module")
+def tier2(api):
+    d, inp = api
+    return np.fromfile(d / "out_tier2.bin", dtype=np.uint8), inp
+
+
+def test_add_relu_clamps_the_sum_at_zero(tier2):
+    z, inp = tier2
+    np.testing.assert_array_equal(z[:1024].view(np.float32), np.maximum(inp["x"] + inp["y"], np.float32(0)))
+
+
+def test_shifts_are_logical_for_unsigned_and_arithmetic_for_signed(tier2):
+    z, inp = tier2
+    x, y = inp["xi16"], inp["yi16"]
+    np.testing.assert_array_equal(z[1024:1536].view(np.int16), _signed_shl16(x, 3))
+    np.testing.assert_array_equal(z[1536:2048].view(np.int16), x >> 5)
+    np.testing.assert_array_equal(z[2048:2560].view(np.uint16), x.view(np.uint16) >> 5)
+    rounded = (x >> 5) + ((x >> 4) & 1)  # roundEn adds the last bit shifted out
+    np.testing.assert_array_equal(z[2560:3072].view(np.int16), rounded.astype(np.int16))
+    counts = (y & 15).astype(np.uint32)
+    np.testing.assert_array_equal(z[3072:3584].view(np.int16), _signed_shl16(x, counts))
+
+
+def test_create_vec_index_counts_up_from_the_first_value(tier2):
+    z, _ = tier2
+    np.testing.assert_array_equal(z[3584:4608].view(np.float32), np.float32(-7.5) + np.arange(N, dtype=np.float32))
+
+
+def test_copy_moves_masked_lanes_with_block_and_repeat_strides(tier2):
+    z, _ = tier2
+    src = np.arange(16 * 8 * 3, dtype=np.int32) * 7 + 1
+    want = np.zeros(256, dtype=np.int32)
+    for r in range(3):
+        for j in range(40):
+            want[(r * 5 + j // 8) * 8 + j % 8] = src[(r * 16 + (j // 8) * 2) * 8 + j % 8]
+    np.testing.assert_array_equal(z[4608:5632].view(np.int32), want)
+
+
+def test_compare_into_cmpmask_register_reads_back_with_get_cmp_mask(tier2):
+    z, inp = tier2
+    bits = np.zeros(128, dtype=np.uint8)
+    bits[:48] = inp["x"][:48] < inp["y"][:48]
+    np.testing.assert_array_equal(z[5632:5648], np.packbits(bits, bitorder="little"))
+
+
+def test_set_pad_value_fills_datacopypad_padding_when_ispad_is_false(tier2):
+    z, inp = tier2
+    want = np.concatenate([[-2.0, -2.0], inp["x"][:11], [-2.0, -2.0, -2.0]]).astype(np.float32)
+    np.testing.assert_array_equal(z[5664:5728].view(np.float32), want)
+
+
+def test_get_reduce_repeat_sum_spr_returns_the_last_count_form_reduce_sum(tier2):
+    z, inp = tier2
+    spr, dst = z[5728:5732].view(np.float32)[0], z[5760:5764].view(np.float32)[0]
+    assert spr == dst
+    assert spr == pytest.approx(float(inp["x"].astype(np.float64).sum()), rel=1e-6)

@@ -12,6 +12,7 @@
 #include "cotbuilder_emu/vec_core.h"
 #include "cotbuilder_emu/vec.h"
 #include "cotbuilder_emu/vec_cmp_reduce.h"
+#include "cotbuilder_emu/vec_extra.h"
 #include "cotbuilder_emu/misc.h"
 #include "cotbuilder_emu/launch.h"
 #include "register/tilingdata_base.h"

@@ -370,6 +370,56 @@ static void fp_conversions() {
     save("fp_f16_back", back.data(), cnt * 4);
 }
 
+// ---- second tier: AddRelu, shifts, CreateVecIndex, Copy, Compare -> CmpMask, SetPadValue, sum register ----
+// out layout (bytes): [0,1024) AddRelu f32 | [1024,1536) ShiftLeft i16 s=3 | [1536,2048) ShiftRight i16 s=5
+// | [2048,2560) ShiftRight u16 s=5 | [2560,3072) ShiftRight i16 s=5 roundEn | [3072,3584) ShiftLeft i16 by tensor
+// | [3584,4608) CreateVecIndex f32 from -7.5 | [4608,5632) Copy masked strided i32 | [5632,5648) GetCmpMask
+// | [5664,5728) DataCopyPad isPad=false after SetPadValue(-2.0f) | [5728,5732) GetReduceRepeatSumSpr f32
+// | [5760,5764) ReduceSum f32 via dst (total 5792)
+extern "C" __global__ __aicore__ void k_tier2(GM_ADDR x, GM_ADDR y, GM_ADDR xi16, GM_ADDR yi16, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bi, bj, bo, bs, bc;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, N), b = ub_in<float>(pipe, by, y, N);
+    LocalTensor<int16_t> si = ub_in<int16_t>(pipe, bi, xi16, N), sj = ub_in<int16_t>(pipe, bj, yi16, N);
+    pipe.InitBuffer(bo, 8192);
+    LocalTensor<uint8_t> o = bo.Get<uint8_t>();
+    Duplicate(o.ReinterpretCast<int32_t>(), (int32_t)0, 2048);
+    AddRelu(o.ReinterpretCast<float>(), a, b, (int32_t)N);
+    ShiftLeft(o[1024].ReinterpretCast<int16_t>(), si, (int16_t)3, (int32_t)N);
+    ShiftRight(o[1536].ReinterpretCast<int16_t>(), si, (int16_t)5, (int32_t)N);
+    LocalTensor<uint16_t> su = si.ReinterpretCast<uint16_t>();
+    ShiftRight(o[2048].ReinterpretCast<uint16_t>(), su, (uint16_t)5, (int32_t)N);
+    uint64_t full = 128;
+    ShiftRight(o[2560].ReinterpretCast<int16_t>(), si, (int16_t)5, full, (uint8_t)2, UnaryRepeatParams(), true);
+    pipe.InitBuffer(bs, N * 2);
+    LocalTensor<int16_t> cnt = bs.Get<int16_t>();
+    for (uint32_t i = 0; i < N; ++i) cnt.SetValue(i, (int16_t)(sj.GetValue(i) & 15));
+    ShiftLeft(o[3072].ReinterpretCast<int16_t>(), si, cnt, (int32_t)N);
+    CreateVecIndex(o[3584].ReinterpretCast<float>(), -7.5f, N);
+    // Copy: 40 lanes of 64 per repeat, 3 repeats, src blocks 2 apart and repeats 16 blocks apart, dst packed
+    LocalTensor<int32_t> ai = a.ReinterpretCast<int32_t>();
+    pipe.InitBuffer(bc, 16 * 32 * 3);
+    LocalTensor<int32_t> csrc = bc.Get<int32_t>();
+    for (uint32_t i = 0; i < 16 * 8 * 3; ++i) csrc.SetValue(i, (int32_t)(i * 7 + 1));
+    Copy(o[4608].ReinterpretCast<int32_t>(), csrc, (uint64_t)40, (uint8_t)3, CopyRepeatParams(1, 2, 5, 16));
+    (void)ai;
+    // Compare into the CmpMask register: float LT over lanes 0..47 of one repeat
+    Compare(a, b, CMPMODE::LT, (uint64_t)48, BinaryRepeatParams());
+    GetCmpMask(o[5632]);
+    // DataCopyPad without isPad: the padding takes the SetPadValue value
+    SetPadValue(-2.0f);
+    GlobalTensor<float> gx;
+    gx.SetGlobalBuffer((__gm__ float*)x, N);
+    DataCopyPad(o[5664].ReinterpretCast<float>(), gx, DataCopyExtParams(1, 11 * sizeof(float), 0, 0, 0),
+                DataCopyPadExtParams<float>(false, 2, 3, 0.0f));
+    LocalTensor<float> tmp = bc.Get<float>();
+    ReduceSum(o[5760].ReinterpretCast<float>(), a, tmp, (int32_t)N);
+    o[5728].ReinterpretCast<float>().SetValue(0, GetReduceRepeatSumSpr<float>());
+    GlobalTensor<uint8_t> gz;
+    gz.SetGlobalBuffer((__gm__ uint8_t*)z, 5792);
+    DataCopy(gz, o, 5792);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     g_dir = argv[1];
@@ -444,6 +494,11 @@ int main(int argc, char** argv) {
         uint8_t *x = load("x"), *z = out(N * 4);
         ICPU_RUN_KF(k_atomic, 8, x, z);
         save("atomic", z, N * 4);
+    }
+    {
+        uint8_t *x = load("x"), *y = load("y"), *a = load("xi16"), *b = load("yi16"), *z = out(5792);
+        ICPU_RUN_KF(k_tier2, 1, x, y, a, b, z);
+        save("tier2", z, 5792);
     }
     std::printf("api_checks done\n");
     return 0;

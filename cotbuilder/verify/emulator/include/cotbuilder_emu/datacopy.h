@@ -152,6 +152,12 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
         if (pad.isPad) {
             for (uint64_t k = 0; k < n_left; ++k) o[k] = pad.paddingValue;
             for (uint64_t k = n_left + n_data; k < n_total; ++k) o[k] = pad.paddingValue;
+        } else if (cbemu::ctx().pad_set && (n_left > 0 || pad.rightPadding > 0)) {
+            // isPad == false: the padding takes the value set by SetPadValue
+            T v;
+            std::memcpy(&v, &cbemu::ctx().pad_bits, sizeof(T) < 8 ? sizeof(T) : 8);
+            for (uint64_t k = 0; k < n_left; ++k) o[k] = v;
+            for (uint64_t k = n_left + n_data; k < n_left + n_data + pad.rightPadding && k < n_total; ++k) o[k] = v;
         } else if (pad.leftPadding == 0 && pad.rightPadding == 0 && n_data > 0) {
             // no padding requested: the dummy tail repeats the block's first element
             for (uint64_t k = n_data; k < n_total; ++k) o[k] = o[0];
@@ -198,5 +204,17 @@ void SetAtomicMax() { cbemu::ctx().atomic = 2; }
 template <typename T>
 void SetAtomicMin() { cbemu::ctx().atomic = 3; }
 inline void SetAtomicNone() { cbemu::ctx().atomic = 0; }
+// Turns the DMA-path atomic mode (SetAtomicAdd/Max/Min) off: later GM writes overwrite.
+inline void DisableDmaAtomic() { cbemu::ctx().atomic = 0; }
+
+// The value DataCopyPad (GM -> UB) writes into left/right padding when isPad == false.
+template <typename T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T paddingValue) {
+    static_assert(sizeof(T) <= 8, "SetPadValue: at most 8-byte types");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &paddingValue, sizeof(T));
+    cbemu::ctx().pad_bits = bits;
+    cbemu::ctx().pad_set = true;
+}
 
 }  // namespace AscendC

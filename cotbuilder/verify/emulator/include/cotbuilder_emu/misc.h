@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "vec_cmp_reduce.h"
+#include "vec_extra.h"
 
 namespace AscendC {
 
@@ -18,6 +18,7 @@ inline void InitSocState() {
     c.mask_hi = c.mask_lo = ~0ull;
     c.counter_mode = false;
     c.atomic = 0;
+    c.pad_set = false;
 }
 
 // Every instruction runs to completion before the next starts, so pipe flags and barriers are

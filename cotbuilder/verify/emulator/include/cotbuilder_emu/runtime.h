@@ -81,6 +81,13 @@ struct BlockCtx {
     Barrier* barrier = nullptr;
     void* pipe = nullptr;
     int syncall_count = 0;
+    // SetPadValue register (raw bits of the value, valid when pad_set), CmpMask register (128 bits),
+    // the ReduceSum count-form result register (GetReduceRepeatSumSpr)
+    bool pad_set = false;
+    uint64_t pad_bits = 0;
+    uint8_t cmp_mask[16] = {};
+    bool reduce_sum_set = false;
+    double reduce_sum = 0;
 };
 inline BlockCtx& ctx() {
     thread_local BlockCtx c;

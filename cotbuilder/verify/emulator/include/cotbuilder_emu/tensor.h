@@ -27,6 +27,24 @@ public:
     uint32_t user_tag_ = 0;
 
     LocalTensor() = default;
+    // A tensor placed by hand: `bufferAddr` is a byte offset into this block's UB, `bufferSize` elements.
+    // It may reach anywhere inside the SoC's UB (no queue or TBuf owns it).
+    LocalTensor(TPosition pos, uint32_t bufferAddr, uint32_t bufferSize, CBEMU_LOC) {
+        size_t cap = cbemu::soc_ub_bytes();
+        if (!cbemu::ctx().ub) cbemu::report("no_kernel_context", cbemu::Sev::fatal, loc, "LocalTensor outside a kernel");
+        if (bufferAddr % 32)
+            cbemu::report("misaligned_ub", cbemu::Sev::error, loc, "LocalTensor at UB offset %u is not 32-byte aligned",
+                          bufferAddr);
+        if ((uint64_t)bufferAddr + (uint64_t)bufferSize * sizeof(T) > cap)
+            cbemu::report("ub_overflow", cbemu::Sev::error, loc,
+                          "LocalTensor [%u, %llu) bytes lies beyond the %zu-byte UB", bufferAddr,
+                          (unsigned long long)bufferAddr + (unsigned long long)bufferSize * sizeof(T), cap);
+        addr_ = (T*)(cbemu::ctx().ub + bufferAddr);
+        size_ = bufferSize;
+        buf_ = cbemu::ctx().ub;
+        buf_len_ = (uint32_t)cap;
+        pos_ = pos;
+    }
 
     LocalTensor operator[](uint32_t offset) const {
         LocalTensor t = *this;

@@ -233,7 +233,10 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     (void)sharedTmpBuffer;
     if (!cbemu::check_count(src, count, loc, "ReduceSum") | !cbemu::check_ub(dst, 0, sizeof(T), loc, "ReduceSum", false))
         return;
-    dst.addr_[0] = T(detail_reduce::tree_sum(src.addr_, (uint64_t)count));
+    double s = detail_reduce::tree_sum(src.addr_, (uint64_t)count);
+    dst.addr_[0] = T(s);
+    cbemu::ctx().reduce_sum = cbemu::to_double(dst.addr_[0]);
+    cbemu::ctx().reduce_sum_set = true;
 }
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,

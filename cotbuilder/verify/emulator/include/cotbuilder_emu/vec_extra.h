@@ -1,0 +1,200 @@
+// Second-tier vector APIs, written from the public API docs: AddRelu, ShiftLeft / ShiftRight (scalar and
+// tensor shift counts), CreateVecIndex (count form), Copy (UB -> UB, mask + repeat form), Compare into the
+// CmpMask register + GetCmpMask, GetReduceRepeatSumSpr.
+#pragma once
+#include <climits>
+#include <type_traits>
+
+#include "vec_cmp_reduce.h"
+
+namespace cbemu {
+
+// Shift of one integer element. Unsigned: logical. Signed: arithmetic; a left shift keeps the sign bit
+// (the bit below it is dropped). Counts at or beyond the width give 0 (or -1 for a negative value
+// shifted right / left), as the docs state for over-wide shifts.
+template <typename T>
+inline T shift_left(T a, int64_t s) {
+    static_assert(std::is_integral<T>::value, "ShiftLeft: integer element types only");
+    using U = typename std::make_unsigned<T>::type;
+    constexpr int W = (int)(sizeof(T) * CHAR_BIT);
+    if (s < 0) s = 0;
+    if (!std::is_signed<T>::value) return s >= W ? T(0) : T((U)((U)a << s));
+    if (s >= W) return a < 0 ? T(-1) : T(0);
+    U ua = (U)a, sign = (U)((U)1 << (W - 1));
+    U r = (U)(ua << s);
+    return (T)(U)((r & (U)~sign) | (ua & sign));
+}
+template <typename T>
+inline T shift_right(T a, int64_t s, bool round) {
+    static_assert(std::is_integral<T>::value, "ShiftRight: integer element types only");
+    constexpr int W = (int)(sizeof(T) * CHAR_BIT);
+    if (s <= 0) return a;
+    if (s >= W) return (std::is_signed<T>::value && a < 0) ? T(-1) : T(0);
+    T r = (T)(a >> s);  // g++: >> on a signed value is arithmetic
+    // roundEn (int16 / int32 only): add the last bit shifted out
+    if (round && std::is_signed<T>::value && (sizeof(T) == 2 || sizeof(T) == 4) && ((a >> (s - 1)) & 1)) r = (T)(r + 1);
+    return r;
+}
+
+}  // namespace cbemu
+
+namespace AscendC {
+
+// ---- AddRelu: dst = max(src0 + src1, 0) ----
+CBEMU_BINARY(AddRelu, (a + b) > 0 ? (a + b) : decltype(a + b)(0))
+
+// ---- ShiftLeft / ShiftRight by a scalar ----
+template <typename T, bool isSetMask = true>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
+               CBEMU_LOC) {
+    int64_t s = (int64_t)scalarValue;
+    cbemu::unary_count(dst, src, count, [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
+}
+template <typename T, bool isSetMask = true>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],
+               const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    int64_t s = (int64_t)scalarValue;
+    cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                     [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
+}
+template <typename T, bool isSetMask = true>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,
+               const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    int64_t s = (int64_t)scalarValue;
+    cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                     [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
+}
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
+                CBEMU_LOC) {
+    int64_t s = (int64_t)scalarValue;
+    cbemu::unary_count(dst, src, count, [s](const T& v) { return cbemu::shift_right<T>(v, s, false); }, loc,
+                       "ShiftRight");
+}
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],
+                const uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false, CBEMU_LOC) {
+    int64_t s = (int64_t)scalarValue;
+    cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                     [s, roundEn](const T& v) { return cbemu::shift_right<T>(v, s, roundEn); }, loc, "ShiftRight");
+}
+template <typename T, bool isSetMask = true>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,
+                const uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false, CBEMU_LOC) {
+    int64_t s = (int64_t)scalarValue;
+    cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                     [s, roundEn](const T& v) { return cbemu::shift_right<T>(v, s, roundEn); }, loc, "ShiftRight");
+}
+
+// ---- ShiftLeft / ShiftRight by a per-element count tensor (same element width as src0) ----
+template <typename T, typename U>
+void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1, const int32_t& count,
+               CBEMU_LOC) {
+    static_assert(sizeof(T) == sizeof(U), "ShiftLeft: the shift tensor's element size must match src0's");
+    if (!cbemu::check_count(dst, count, loc, "ShiftLeft") | !cbemu::check_count(src0, count, loc, "ShiftLeft") |
+        !cbemu::check_count(src1, count, loc, "ShiftLeft"))
+        return;
+    for (int32_t i = 0; i < count; ++i) dst.addr_[i] = cbemu::shift_left<T>(src0.addr_[i], (int64_t)src1.addr_[i]);
+}
+template <typename T, typename U>
+void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1,
+                const int32_t& count, CBEMU_LOC) {
+    static_assert(sizeof(T) == sizeof(U), "ShiftRight: the shift tensor's element size must match src0's");
+    if (!cbemu::check_count(dst, count, loc, "ShiftRight") | !cbemu::check_count(src0, count, loc, "ShiftRight") |
+        !cbemu::check_count(src1, count, loc, "ShiftRight"))
+        return;
+    for (int32_t i = 0; i < count; ++i)
+        dst.addr_[i] = cbemu::shift_right<T>(src0.addr_[i], (int64_t)src1.addr_[i], false);
+}
+
+// ---- CreateVecIndex, count form: dst[i] = firstValue + i ----
+template <typename T>
+void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count, CBEMU_LOC) {
+    if (!cbemu::check_count(dst, (int64_t)count, loc, "CreateVecIndex")) return;
+    double f = cbemu::to_double(firstValue);
+    for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = T(f + (double)i);
+}
+
+// ---- Copy: UB -> UB, mask + repeat form; strides in 32-byte blocks ----
+struct CopyRepeatParams {
+    CopyRepeatParams() {}
+    CopyRepeatParams(uint16_t dstStrideIn, uint16_t srcStrideIn, uint16_t dstRepeatSizeIn, uint16_t srcRepeatSizeIn)
+        : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn),
+          srcRepeatSize(srcRepeatSizeIn) {}
+    uint16_t dstStride = DEFAULT_BLK_STRIDE;
+    uint16_t srcStride = DEFAULT_BLK_STRIDE;
+    uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+    uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
+namespace detail_copy {
+template <typename T>
+void copy_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu::Mask& m, uint32_t repeat,
+              const CopyRepeatParams& p, const cbemu::SrcLoc& loc) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    uint64_t ed = cbemu::rep_extent<T>(m, repeat, epr, p.dstStride, p.dstRepeatSize);
+    uint64_t es = cbemu::rep_extent<T>(m, repeat, epr, p.srcStride, p.srcRepeatSize);
+    if (!cbemu::check_ub(dst, 0, ed * sizeof(T), loc, "Copy") | !cbemu::check_ub(src, 0, es * sizeof(T), loc, "Copy"))
+        return;
+    cbemu::for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
+        dst.addr_[cbemu::rep_index<T>(r, j, p.dstStride, p.dstRepeatSize)] =
+            src.addr_[cbemu::rep_index<T>(r, j, p.srcStride, p.srcRepeatSize)];
+    });
+}
+}  // namespace detail_copy
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTime,
+          const CopyRepeatParams& p, CBEMU_LOC) {
+    detail_copy::copy_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
+}
+template <typename T, bool isSetMask = true>
+void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask, const uint8_t repeatTime,
+          const CopyRepeatParams& p, CBEMU_LOC) {
+    detail_copy::copy_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
+}
+
+// ---- Compare into the 128-bit CmpMask register (one repeat), read back with GetCmpMask ----
+namespace detail_cmpreg {
+template <typename T>
+void compare_reg(const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode, const cbemu::Mask& m,
+                 const BinaryRepeatParams& p, const cbemu::SrcLoc& loc) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    uint64_t ea = cbemu::rep_extent<T>(m, 1, epr, p.src0BlkStride, p.src0RepStride);
+    uint64_t eb = cbemu::rep_extent<T>(m, 1, epr, p.src1BlkStride, p.src1RepStride);
+    if (!cbemu::check_ub(a, 0, ea * sizeof(T), loc, "Compare") | !cbemu::check_ub(b, 0, eb * sizeof(T), loc, "Compare"))
+        return;
+    uint8_t* reg = cbemu::ctx().cmp_mask;
+    std::memset(reg, 0, 16);  // lanes outside the mask read as 0
+    cbemu::for_each_active(m, 1, epr, [&](uint32_t r, uint32_t j) {
+        T x = a.addr_[cbemu::rep_index<T>(r, j, p.src0BlkStride, p.src0RepStride)];
+        T y = b.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)];
+        if (j < 128) cbemu::set_bit(reg, j, cbemu::cmp<T>(mode, (cbemu::calc_t<T>)x, (cbemu::calc_t<T>)y));
+    });
+}
+}  // namespace detail_cmpreg
+template <typename T, bool isSetMask = true>
+void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[],
+             const BinaryRepeatParams& p, CBEMU_LOC) {
+    detail_cmpreg::compare_reg(src0, src1, cmpMode, cbemu::use_mask(isSetMask, mask), p, loc);
+}
+template <typename T, bool isSetMask = true>
+void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
+             const BinaryRepeatParams& p, CBEMU_LOC) {
+    detail_cmpreg::compare_reg(src0, src1, cmpMode, cbemu::use_mask(isSetMask, mask), p, loc);
+}
+// Writes the 16 bytes (128 bits, bit j = lane j, little-endian) of the CmpMask register to dst.
+template <typename T>
+void GetCmpMask(const LocalTensor<T>& dst, CBEMU_LOC) {
+    if (!cbemu::check_ub(dst, 0, 16, loc, "GetCmpMask")) return;
+    std::memcpy((void*)dst.addr_, cbemu::ctx().cmp_mask, 16);
+}
+
+// ---- the sum register written by the count form of ReduceSum ----
+template <typename T>
+T GetReduceRepeatSumSpr(CBEMU_LOC) {
+    if (!cbemu::ctx().reduce_sum_set)
+        cbemu::report("reduce_spr_unset", cbemu::Sev::warning, loc,
+                      "GetReduceRepeatSumSpr before any count-form ReduceSum in this block");
+    return T(cbemu::ctx().reduce_sum);
+}
+
+}  // namespace AscendC
