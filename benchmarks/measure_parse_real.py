@@ -6,6 +6,10 @@ Files are read from HEAD with `git ls-tree` + `git cat-file --batch` (nothing is
 crawler does (.cpp .cc .h .hpp .asc .py .sh .json, CMakeLists.txt; build/ and third_party/ skipped; <= 2 MiB; UTF-8).
 Prints: files, units per layout, share of kernel files with an ERROR/MISSING node after masking, entry functions
 found vs a grep count of `__global__` definitions, seconds.
+
+A "kernel file" is a C/C++ file of the snapshot that defines a `__global__` entry (the grep below) or includes
+`kernel_operator.h` -- wherever it lies, in a unit or not (gtest files with kernels count too). The share over the
+files with role `kernel` in the units is printed as well (`unit_kernel_*`).
 """
 
 from __future__ import annotations
@@ -21,12 +25,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cotbuilder.parse import extract_units  # noqa: E402
+from cotbuilder.parse.facts import file_facts  # noqa: E402
 from cotbuilder.parse.grouping import is_cpp  # noqa: E402
 
 EXTS = (".cpp", ".cc", ".h", ".hpp", ".asc", ".py", ".sh", ".json")
 SKIP_DIRS = {"build", "third_party", ".git"}
 MAX_BYTES = 2 * 1024 * 1024
 _GLOBAL_RE = re.compile(r"__global__")
+_KERNEL_INCLUDE_RE = re.compile(r'(?m)^[ \t]*#[ \t]*include[ \t]*[<"](?:[\w./]*/)?kernel_operator\.h[>"]')
 
 
 def git_dir_of(path: Path) -> Path:
@@ -68,13 +74,27 @@ def read_files(repo: Path) -> list[dict]:
     return files
 
 
+def _in_directive(text: str, line_start: int) -> bool:
+    """The line starting at `line_start` is a directive or a backslash-continued line of one (a #define body)."""
+    while True:
+        if text[line_start:line_start + 200].lstrip().startswith("#"):
+            return True
+        if line_start == 0:
+            return False
+        prev_end = line_start - 1  # the '\n' ending the previous line
+        if not text[max(0, prev_end - 2):prev_end].rstrip("\r").endswith("\\"):
+            return False
+        line_start = text.rfind("\n", 0, prev_end) + 1
+
+
 def grep_entry_definitions(text: str) -> int:
-    """`__global__` occurrences (outside comments and #define lines) whose declaration reaches '{' before ';'."""
+    """`__global__` occurrences whose declaration reaches '{' before ';', outside comments and macro definitions
+    (a `#define` body, with its backslash-continued lines, defines no function until it is invoked)."""
     count = 0
     for m in _GLOBAL_RE.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
         line = text[line_start:m.start()]
-        if "//" in line or line.lstrip().startswith(("#", "*", "/*")):
+        if "//" in line or line.lstrip().startswith(("#", "*", "/*")) or _in_directive(text, line_start):
             continue
         semi, brace = text.find(";", m.end()), text.find("{", m.end())
         if brace != -1 and (semi == -1 or brace < semi):
@@ -91,6 +111,15 @@ def measure(repo: Path) -> dict:
     seconds = time.perf_counter() - t1
 
     layouts = collections.Counter(u["layout"] for u in units)
+    # every kernel file of the snapshot, in a unit or not (facts are cached by content: unit files are not re-parsed)
+    t2 = time.perf_counter()
+    snapshot_kernel_files = [f for f in files if is_cpp(f["path"]) and (
+        ("__global__" in f["text"] and grep_entry_definitions(f["text"]))
+        or ("kernel_operator.h" in f["text"] and _KERNEL_INCLUDE_RE.search(f["text"]))
+    )]
+    broken_snapshot = [f["path"] for f in snapshot_kernel_files
+                       if any(d["kind"] in ("error", "missing") for d in file_facts(f["text"]).diagnostics)]
+    t_kernel_files = time.perf_counter() - t2
     kernel_files: dict[str, bool] = {}
     entries: set[tuple[str, int]] = set()
     for u in units:
@@ -111,15 +140,21 @@ def measure(repo: Path) -> dict:
         "units": len(units),
         "units_per_layout": dict(layouts),
         "categories": dict(collections.Counter(u["category"] for u in units).most_common()),
-        "kernel_files": n_kernel,
-        "kernel_files_with_error": n_broken,
-        "kernel_error_share": round(n_broken / n_kernel, 4) if n_kernel else None,
+        "kernel_files": len(snapshot_kernel_files),
+        "kernel_files_with_error": len(broken_snapshot),
+        "kernel_error_share": round(len(broken_snapshot) / len(snapshot_kernel_files), 4)
+        if snapshot_kernel_files else None,
+        "unit_kernel_files": n_kernel,
+        "unit_kernel_files_with_error": n_broken,
+        "unit_kernel_error_share": round(n_broken / n_kernel, 4) if n_kernel else None,
         "entries_found": len(entries),
         "grep_global_definitions": grep_defs,
         "entry_recall": round(len(entries) / grep_defs, 4) if grep_defs else None,
         "files_in_no_unit": len(notes),
         "seconds_extract": round(seconds, 2),
         "seconds_read": round(t_read, 2),
+        "seconds_kernel_files_outside_units": round(t_kernel_files, 2),
+        "kernel_files_with_error_list": sorted(broken_snapshot)[:20],
     }
 
 

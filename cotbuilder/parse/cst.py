@@ -8,7 +8,8 @@ import tree_sitter_cpp
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..paths import package_data
-from .mask import first_branch_view, mask_source
+from .branches import consistent_branch_view
+from .mask import mask_macros, mask_source
 
 
 @lru_cache(maxsize=None)
@@ -28,19 +29,62 @@ def query(name: str) -> Query:
 
 
 def parse_bytes(data: bytes) -> tuple[bytes, Tree]:
-    """Mask and parse; returns the masked bytes (same length as `data`) and the tree."""
+    """Mask and parse; returns the masked bytes (same length as `data`) and the tree.
+
+    Most files parse cleanly from the first view and are parsed once. A file with errors gets up to two more views,
+    each keeping every byte offset: macro invocations tree-sitter cannot read blanked (mask.mask_macros), then, if it
+    has conditionals, one consistent `#if` configuration (branches.py). The view with the fewest broken regions
+    (then the fewest unreadable bytes) wins, so an error that no view explains (malformed C++) is still reported.
+    Facts come from the winning view: code in a discarded `#if` branch is then not read.
+    """
     masked = mask_source(data)
     tree = parser().parse(masked)
-    if tree.root_node.has_error and b"#if" in masked:
-        alt = first_branch_view(masked)
-        alt_tree = parser().parse(alt)
-        if _error_count(alt_tree) < _error_count(tree):
-            return alt, alt_tree
-    return masked, tree
+    if not tree.root_node.has_error:
+        return masked, tree
+    best = (_error_count(tree), masked, tree)
+    alt = mask_macros(data, masked, _error_offsets(tree))
+    if alt != masked:
+        best = _better(best, alt)
+    if best[0][0] and b"#" in data:
+        view = consistent_branch_view(alt)
+        if view != alt:
+            best = _better(best, view)
+    return best[1], best[2]
 
 
-def _error_count(tree: Tree) -> int:
-    return len(diagnostics(tree, ""))
+def _better(best: tuple[tuple[int, int], bytes, Tree], view: bytes) -> tuple[tuple[int, int], bytes, Tree]:
+    tree = parser().parse(view)
+    n = _error_count(tree)
+    return (n, view, tree) if n < best[0] else best
+
+
+def _error_offsets(tree: Tree, limit: int = 200) -> list[int]:
+    """Start bytes of the ERROR / MISSING nodes (the innermost broken regions, like diagnostics())."""
+    out: list[int] = []
+    stack = [tree.root_node]
+    while stack and len(out) < limit:
+        node = stack.pop()
+        if node.is_missing or node.type == "ERROR":
+            out.append(node.start_byte)
+            if node.type == "ERROR":  # a large ERROR region: its broken lines are where its children start
+                out.extend(c.start_byte for c in node.children[:limit])
+            continue
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return out
+
+
+def _error_count(tree: Tree, limit: int = 50) -> tuple[int, int]:
+    """(ERROR / MISSING regions, bytes inside ERROR regions): fewer regions first, then less unreadable code."""
+    n = size = 0
+    stack = [tree.root_node]
+    while stack and n < limit:
+        node = stack.pop()
+        if node.is_missing or node.type == "ERROR":
+            n += 1
+            size += node.end_byte - node.start_byte
+            continue
+        stack.extend(c for c in node.children if c.has_error or c.is_missing)
+    return n, size
 
 
 def captures(name: str, node: Node) -> dict[str, list[Node]]:

@@ -294,8 +294,9 @@ def _struct_fields(node: Node, data: bytes) -> list[dict]:
 
 def _lexical_facts(facts: FileFacts, data: bytes) -> None:
     """Facts carried by macros and launch syntax, which the masked tree does not show: read from the text."""
-    for m in _POSITION_RE.finditer(data):
-        facts.positions.add((m.group(1) or m.group(2)).decode())
+    if b"Position" in data or b"TQue" in data or b"TBuf" in data:  # every _POSITION_RE match holds one of them
+        for m in _POSITION_RE.finditer(data):
+            facts.positions.add((m.group(1) or m.group(2)).decode())
     if b"TILING_DATA_FIELD_DEF" in data:
         for m in _TILING_FIELD_RE.finditer(data):
             kind, ftype, arr, name = m.groups()

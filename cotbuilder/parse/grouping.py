@@ -5,7 +5,9 @@ Rules (the README's "units" section repeats them):
   (role kernel), `op_host/**` (tiling / tiling_func / op_def / op_json / build by content), and the folder's own
   `*.json` (op_json), `verify_spec.toml` (spec), CMakeLists.txt / *.sh (build). Its tests/, examples/, docs/,
   op_api/, op_graph/ ... are not part of the kernel. An op folder nested in another one (tests/ut/op_kernel) is
-  part of the outer one's auxiliary files.
+  part of the outer one's auxiliary files. Those auxiliary files are then grouped like files outside any op
+  project: a test or example that defines its own `__global__` entry (a thin wrapper instantiating the op's kernel
+  templates) is real kernel code and becomes a `kernel_launch` unit with the harness files next to it.
 - kernel_launch: any other C/C++ file that defines a `__global__` entry function. A file that also defines
   `main` (a single-file `.asc` sample) is a unit of its own; the other kernel files of a folder form one unit with
   the folder's host main. Harness files (data_utils.h, scripts/gen_data.py, scripts/verify_result.py, CMakeLists.txt,
@@ -57,6 +59,7 @@ def group_files(files: list[dict]) -> tuple[list[Group], list[dict]]:
     groups: list[Group] = []
     by_root = {root: Group("op_project", root, posixpath.basename(root) or "op") for root in op_roots}
     rest: list[dict] = []
+    aux_root: dict[str, str] = {}  # op-project files outside op_kernel/op_host -> their op root
     root_set = set(op_roots)
     for f in files:
         root = _enclosing_root(f["path"], root_set)
@@ -65,11 +68,18 @@ def group_files(files: list[dict]) -> tuple[list[Group], list[dict]]:
             continue
         role = _op_role(_rel(f["path"], root), f)
         if role is None:
-            notes.append({"path": f["path"], "reason": f"in op project {root or '.'} but outside op_kernel/op_host"})
+            aux_root[f["path"]] = root
+            rest.append(f)
         else:
             by_root[root].members.append((f, role))
     groups.extend(g for g in by_root.values() if any(r == "kernel" for _, r in g.members))
-    groups.extend(_kernel_launch_groups(rest, notes))
+    launch_notes: list[dict] = []
+    groups.extend(_kernel_launch_groups(rest, launch_notes))
+    for note in launch_notes:
+        root = aux_root.get(note["path"])
+        if root is not None:
+            note = {"path": note["path"], "reason": f"in op project {root or '.'} but outside op_kernel/op_host"}
+        notes.append(note)
     return groups, notes
 
 

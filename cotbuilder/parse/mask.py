@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from ..paths import package_data
+from .macro_calls import mask_macro_calls, mask_statement_args, mask_type_macro_aliases
 
 
 def _names(filename: str) -> list[str]:
@@ -20,7 +21,8 @@ def _names(filename: str) -> list[str]:
 
 
 @lru_cache(maxsize=None)
-def _patterns() -> tuple[re.Pattern[bytes], frozenset[bytes], frozenset[bytes], re.Pattern[bytes]]:
+def _patterns() -> tuple[re.Pattern[bytes], re.Pattern[bytes] | None, list[bytes], frozenset[bytes],
+                         frozenset[bytes], list[bytes], re.Pattern[bytes]]:
     plain, with_args = [], []
     for name in _names("qualifiers.txt"):
         if name.endswith("(...)"):
@@ -28,12 +30,24 @@ def _patterns() -> tuple[re.Pattern[bytes], frozenset[bytes], frozenset[bytes], 
         else:
             plain.append(name)
     words = frozenset(w.encode() for w in plain + with_args)
-    # scan for any dunder word (cheap) and keep the ones listed; other listed words are matched by name
+    # scan for any dunder word (a literal "__" prefix: fast) and keep the listed ones; the few other listed words
+    # are looked for by name, and only in files that contain one of them
     others = [w for w in sorted(words, key=len, reverse=True) if not (w.startswith(b"__") and w.endswith(b"__"))]
-    qualifier_re = re.compile(rb"\b(__\w+?__" + b"".join(b"|" + re.escape(w) for w in others) + rb")(?!\w)")
-    macros = sorted(_names("statement_macros.txt"), key=len, reverse=True)
-    macro_re = re.compile(rb"(?m)^[ \t]*(" + b"|".join(re.escape(m.encode()) for m in macros) + rb")\b")
-    return qualifier_re, words, frozenset(w.encode() for w in with_args), macro_re
+    dunder_re = re.compile(rb"__\w+?__(?!\w)")
+    others_re = re.compile(b"|".join(re.escape(w) for w in others) + rb"(?!\w)") if others else None
+    macros = sorted((m.encode() for m in _names("statement_macros.txt")), key=len, reverse=True)
+    macro_re = re.compile(rb"(?m)^[ \t]*(" + b"|".join(re.escape(m) for m in macros) + rb")\b")
+    return dunder_re, others_re, others, words, frozenset(w.encode() for w in with_args), macros, macro_re
+
+
+def _word_start(data: bytes, i: int) -> bool:
+    return i == 0 or not (data[i - 1] == 0x5F or chr(data[i - 1]).isalnum())
+
+
+def _on_directive_line(data: bytes, i: int) -> bool:
+    """`#ifndef __aicore__`, `#define __aicore__ [aicore]`: there a qualifier is a macro NAME and must stay."""
+    line_start = data.rfind(b"\n", 0, i) + 1
+    return data[line_start:i].lstrip(b" \t").startswith(b"#")
 
 
 # `<<<` ... `>>>` on one statement (no ';' or '{' inside); `>>>` alone also closes nested templates, so the
@@ -43,12 +57,15 @@ _LAUNCH_RE = re.compile(rb"<<<[^;{}]*?>>>")
 
 # `if ASCEND_IS_AIV {`: the macro expands to a parenthesised condition. Rewritten, same length, to
 # `if(ASCEND_IS_AI) {` so the tree sees an if statement (the identifier inside is never read from the masked view).
-_MACRO_IF_RE = re.compile(rb"\bif([ \t]+)([A-Z][A-Z0-9_]+)(?=\s*\{)")
+_MACRO_IF_RE = re.compile(rb"if([ \t]+)([A-Z][A-Z0-9_]+)(?=\s*\{)")
 # `obj.template Method(args)`: the disambiguator without template arguments is not in tree-sitter-cpp's grammar.
-_DOT_TEMPLATE_RE = re.compile(rb"(?:\.|->)[ \t]*(template)[ \t]+(?=\w+[ \t]*[(<])")
+_DOT_TEMPLATE_RE = re.compile(rb"(template)[ \t]+(?=\w+[ \t]*[(<])")  # preceded by `.` / `->` (checked)
 # `inline [aicore] void f()`: an older spelling of the aicore qualifier.
 _BRACKET_QUALIFIER_RE = re.compile(rb"\[aicore\]")
-_DIRECTIVE_RE = re.compile(rb"(?m)^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b[^\n]*(?:\\\n[^\n]*)*")
+# `#define LOG(fmt, args...)`: GNU named variadic parameter; tree-sitter knows only the bare `...`
+_NAMED_VARIADIC_RE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*?(\w+)\.\.\.\)")
+# `(this->*fn)(x)`: a call through a pointer to member; tree-sitter-cpp has no `->*` operator
+_PTR_TO_MEMBER_RE = re.compile(rb"(?:->|(?<=[A-Za-z_)\]])\.)(\*)(?=[ \t]*[A-Za-z_(])")
 
 
 # every byte becomes a space except line breaks (so line numbers stay true)
@@ -102,20 +119,23 @@ def _statement_end(data: bytes, i: int) -> int:
 
 def mask_source(data: bytes) -> bytes:
     """The bytes tree-sitter parses: same length as `data`, AscendC-only syntax replaced by spaces."""
-    qualifier_re, words, with_args, macro_re = _patterns()
+    dunder_re, others_re, others, words, with_args, macros, macro_re = _patterns()
     buf = bytearray(data)
-    for m in qualifier_re.finditer(data):
-        if m.group(1) not in words:
+    found = [m for m in dunder_re.finditer(data) if m.group() in words]
+    if others_re is not None and any(w in data for w in others):
+        found.extend(others_re.finditer(data))
+    for m in found:
+        start, end = m.span()
+        if not _word_start(data, start) or _on_directive_line(data, start):
             continue
-        end = m.end()
-        if m.group(1) in with_args:
+        if m.group() in with_args:
             j = _skip_space(data, end)
             if j < len(data) and data[j] == 0x28:
                 end = _balanced_end(data, j)
-        _blank(buf, m.start(), end)
+        _blank(buf, start, end)
     for m in _LAUNCH_RE.finditer(data):
         _blank(buf, m.start(), m.end())
-    for m in macro_re.finditer(data):
+    for m in (macro_re.finditer(data) if any(name in data for name in macros) else ()):
         end = m.end()
         j = _skip_space(data, end)
         if j < len(data) and data[j] == 0x28:
@@ -127,38 +147,32 @@ def mask_source(data: bytes) -> bytes:
             end = j + 1
         _blank(buf, m.start(1), end)
     for m in _MACRO_IF_RE.finditer(data):
+        if not _word_start(data, m.start()):
+            continue
         name = m.group(2)
         buf[m.start(1):m.end(2)] = b"(" + b" " * (len(m.group(1)) - 1) + name[:-1] + b")"
     for m in _BRACKET_QUALIFIER_RE.finditer(data):
         _blank(buf, m.start(), m.end())
     for m in _DOT_TEMPLATE_RE.finditer(data):
-        _blank(buf, m.start(1), m.end(1))
+        before = data[max(0, m.start() - 8):m.start()].rstrip(b" \t")
+        if before.endswith((b".", b"->")):
+            _blank(buf, m.start(1), m.end(1))
+    if b"->*" in data or b".*" in data:
+        for m in _PTR_TO_MEMBER_RE.finditer(data):
+            _blank(buf, m.start(1), m.end(1))
+    if b"..." in data and b"#" in data:
+        for m in _NAMED_VARIADIC_RE.finditer(data):
+            _blank(buf, m.start(1), m.end(1))
+    if b"using" in data:
+        mask_type_macro_aliases(data, buf)
+    if b"return" in data:
+        mask_statement_args(data, buf)
     return bytes(buf)
 
 
-def first_branch_view(masked: bytes) -> bytes:
-    """`masked` with only the first branch of each `#if`/`#ifdef` kept (directives and later branches blanked).
-
-    tree-sitter-cpp cannot parse a conditional that splits a declaration or an if/else chain; keeping one branch
-    gives C++ a compiler could see. Used only as a second try for files whose normal view has errors.
-    """
+def mask_macros(data: bytes, masked: bytes, errors: list[int] | None = None) -> bytes:
+    """`masked` with the macro invocations tree-sitter cannot read also blanked (macro_calls.py); a second view,
+    used for a file whose first parse has errors (at byte offsets `errors`)."""
     buf = bytearray(masked)
-    stack: list[bool] = []  # per open conditional: are we past its first branch?
-    skip_from: int | None = None
-    for m in _DIRECTIVE_RE.finditer(masked):
-        kind = m.group(1)
-        if kind in (b"if", b"ifdef", b"ifndef"):
-            stack.append(False)
-        elif kind in (b"elif", b"else") and stack:
-            if not stack[-1] and all(not s for s in stack[:-1]) and skip_from is None:
-                skip_from = m.start()
-            stack[-1] = True
-        elif kind == b"endif" and stack:
-            stack.pop()
-            if skip_from is not None and all(not s for s in stack):
-                _blank(buf, skip_from, m.start())
-                skip_from = None
-        _blank(buf, m.start(), m.end())
-    if skip_from is not None:
-        _blank(buf, skip_from, len(buf))
+    mask_macro_calls(data, buf, errors)
     return bytes(buf)
