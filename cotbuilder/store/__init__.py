@@ -164,8 +164,28 @@ class Store:
         sql = f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({placeholders})"
         params = [[_to_db(row.get(c), c in spec.json_columns) for c in columns] for row in rows]
         with self.transaction():
-            self.con.executemany(sql, params)
+            self._write_rows(table, columns, sql, params)
         return len(rows)
+
+    def _write_rows(self, table: str, columns: list[str], sql: str, params: list[list[Any]]) -> None:
+        """Bulk path through an Arrow table (DuckDB's executemany goes row by row: ~100x slower on thousands of
+        rows); executemany stays the fallback when Arrow cannot type a column (mixed value types)."""
+        if len(params) > 1:
+            import pyarrow as pa
+
+            try:
+                data = pa.table({c: [row[i] for row in params] for i, c in enumerate(columns)})
+            except (pa.ArrowInvalid, pa.ArrowTypeError):
+                data = None
+            if data is not None:
+                self.con.register("_cotbuilder_new_rows", data)
+                try:
+                    self.con.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
+                                     f"SELECT {', '.join(columns)} FROM _cotbuilder_new_rows")
+                finally:
+                    self.con.unregister("_cotbuilder_new_rows")
+                return
+        self.con.executemany(sql, params)
 
     def execute(self, sql: str, params: Iterable[Any] | None = None) -> None:
         """A write statement from a stage module (deletes, status updates). Stages own their SQL; users get query()."""

@@ -10,6 +10,7 @@ CREATE TABLE IF NOT EXISTS sources (
     declared_license VARCHAR,           -- licence the manifest declares for the source, if any
     manifest     VARCHAR,               -- manifest file the source came from, if any
     fingerprint  VARCHAR,               -- commit sha or content hash of what was crawled; NULL until complete
+    crawl_key    VARCHAR,               -- hash of the crawl settings + parser version the source was crawled with
     status       VARCHAR NOT NULL,      -- ok | failed
     error        VARCHAR,
     n_files      INTEGER,

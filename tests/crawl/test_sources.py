@@ -1,0 +1,73 @@
+"""How --source strings and manifests become sources (kind, location, ref)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cotbuilder.crawl.sources import SourceError, load_manifest, parse_source, resolve_manifest_path
+from cotbuilder.paths import data_dir
+
+
+@pytest.mark.parametrize("text, kind, url, ref", [
+    ("https://gitcode.com/cann/ops-math.git", "git", "https://gitcode.com/cann/ops-math.git", None),
+    ("https://gitcode.com/cann/ops-math.git@v1.2", "git", "https://gitcode.com/cann/ops-math.git", "v1.2"),
+    ("https://github.com/owner/repo@feature/x", "git", "https://github.com/owner/repo", "feature/x"),
+    ("git@gitee.com:ascend/samples.git", "git", "git@gitee.com:ascend/samples.git", None),
+    ("git@gitee.com:ascend/samples.git@master", "git", "git@gitee.com:ascend/samples.git", "master"),
+    ("ssh://git@host/x/y.git@0123abc", "git", "ssh://git@host/x/y.git", "0123abc"),
+    ("https://user@host.example/docs/index.html", "docs", "https://user@host.example/docs/index.html", None),
+    ("https://www.hiascend.com/document/detail/zh/x.html", "docs", "https://www.hiascend.com/document/detail/zh/x.html",
+     None),
+    ("docs+https://github.com/owner/repo", "docs", "https://github.com/owner/repo", None),
+])
+def test_source_strings_resolve_to_kind_url_and_ref(text, kind, url, ref):
+    spec = parse_source(text)
+    assert (spec.kind, spec.url, spec.ref) == (kind, url, ref)
+
+
+def test_local_paths_are_git_local_or_docs_by_what_is_there(tmp_path):
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "page.md").write_text("# x\n")
+    assert parse_source(str(tmp_path / "repo") + "@main").kind == "git"
+    assert parse_source(str(tmp_path / "repo") + "@main").ref == "main"
+    assert parse_source(str(tmp_path / "plain")).kind == "local"
+    assert parse_source(str(tmp_path / "page.md")).kind == "docs"
+    with pytest.raises(SourceError, match="no such file"):
+        parse_source(str(tmp_path / "missing"))
+    with pytest.raises(SourceError, match="only git sources take a ref"):
+        parse_source(str(tmp_path / "plain") + "@v1")
+
+
+def test_manifest_paths_resolve_against_the_manifest_folder(tmp_path):
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "m").mkdir()
+    manifest = tmp_path / "m" / "x.toml"
+    manifest.write_text('[[source]]\nkind = "local"\nurl = "../corpus"\nlicense = "MIT"\nexclude = ["*.py"]\n')
+    (spec,) = load_manifest(manifest)
+    assert Path(spec.url) == (tmp_path / "corpus").resolve()
+    assert (spec.kind, spec.license, spec.exclude, spec.manifest) == ("local", "MIT", ["*.py"], str(manifest))
+
+
+def test_bad_manifests_are_usage_errors(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[source]]\nurl = "https://x/y.git"\ncolour = "red"\n')
+    with pytest.raises(SourceError, match="unknown key"):
+        load_manifest(bad)
+    bad.write_text("not toml [[[")
+    with pytest.raises(SourceError, match="not valid TOML"):
+        load_manifest(bad)
+
+
+def test_shipped_manifests_load_and_demo_points_at_the_examples_corpus():
+    demo = load_manifest(resolve_manifest_path("demo"))
+    assert [(s.kind, Path(s.url), s.license) for s in demo] == [("local", data_dir("examples").resolve(),
+                                                                  "Apache-2.0")]
+    public = load_manifest(resolve_manifest_path("ascend-public"))
+    names = {s.name for s in public}
+    assert {"asc-devkit", "ops-math", "ops-nn", "ops-transformer", "cann-samples", "Ascend samples", "cann-ops",
+            "op-plugin", "Ascend C docs"} <= names
+    assert all(s.license for s in public if s.kind == "git")
+    assert {s.kind for s in public} == {"git", "docs"}
