@@ -1,4 +1,9 @@
-"""One annotation from start to row: prompt -> teacher (with correction follow-ups) -> parse -> gates -> record.
+"""One annotation from start to row, in two halves.
+
+`converse` (async, on the event loop) runs the conversation: prompt -> teacher (with correction follow-ups) -> parsed
+fields. `finish` (plain CPU work, run by the background writer off the event loop) turns that into the row: the repaired
+unit for repairs, the quality gates, the record. Splitting here keeps the loop free for requests: nothing in `finish`
+can change what is sent.
 
 Failures that are the teacher's answer (invalid after the follow-ups, truncated, refused) become `status='failed'`
 rows with the reason; failures of the transport (retries exhausted) are not stored, so a re-run tries again.
@@ -6,9 +11,11 @@ rows with the reason; failures of the transport (retries exhausted) are not stor
 
 from __future__ import annotations
 
+import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
 
+from .. import records
 from ..hashing import sha256_text, stable_json
 from ..store import utcnow
 from .gates import run_gates
@@ -24,6 +31,24 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Conversation:
+    """What the teacher said for one annotation, before gates: parsed fields or the reason there are none."""
+    unit: dict[str, Any]
+    facts: dict[str, Any]
+    sample_index: int
+    lang: str
+    kind: str
+    teacher: dict[str, Any]
+    ann_id: str
+    usage: dict[str, int]
+    cost: float
+    fresh_cost: float
+    raw_hash: str | None
+    fields: dict[str, Any] | None
+    failure: str | None
+
+
 def annotation_id(*, unit_id: str, sample_index: int, lang: str, kind: str, teacher: dict[str, Any]) -> str:
     return sha256_text(stable_json({"unit": unit_id, "sample": sample_index, "lang": lang, "kind": kind,
                                     "teacher": teacher}))
@@ -33,11 +58,10 @@ def teacher_record(client: Any, prompt_version: str, params: dict[str, Any]) -> 
     return {"provider": client.provider, "model": client.model, "prompt_version": prompt_version, "params": params}
 
 
-async def annotate_item(*, requester: Requester, task: Any, unit: dict[str, Any], facts: dict[str, Any],
-                        sample_index: int, lang: str, teacher: dict[str, Any], ann_id: str,
-                        messages: list[dict[str, str]], fix_attempts: int,
-                        make_unit: Any = None) -> Outcome:
-    """Run the conversation for one annotation and return its row (and, for repairs, the new unit)."""
+async def converse(*, requester: Requester, task: Any, unit: dict[str, Any], facts: dict[str, Any],
+                   sample_index: int, lang: str, teacher: dict[str, Any], ann_id: str,
+                   messages: list[dict[str, str]], fix_attempts: int) -> Conversation:
+    """Ask the teacher, sending the validation error back (bounded) while the answer is not a valid annotation."""
     usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0, "requests": 0, "cache_hits": 0}
     cost = fresh = 0.0
     failure = None
@@ -73,7 +97,15 @@ async def annotate_item(*, requester: Requester, task: Any, unit: dict[str, Any]
                 break
             messages = messages + [{"role": "assistant", "content": response.text},
                                    task.correction_message(str(exc))]
+    return Conversation(unit=unit, facts=facts, sample_index=sample_index, lang=lang, kind=task.kind,
+                        teacher=teacher, ann_id=ann_id, usage=usage, cost=cost, fresh_cost=fresh, raw_hash=raw_hash,
+                        fields=fields, failure=failure)
 
+
+def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
+    """The annotation row (and, for repairs, the new unit) from a finished conversation: gates run here."""
+    fields, failure = conv.fields, conv.failure
+    unit = conv.unit
     new_unit = None
     target_unit = unit
     if fields is not None and make_unit is not None:
@@ -84,21 +116,35 @@ async def annotate_item(*, requester: Requester, task: Any, unit: dict[str, Any]
             target_unit = new_unit
 
     row: dict[str, Any] = {
-        "annotation_id": ann_id, "unit_id": target_unit["unit_id"], "sample_index": sample_index, "lang": lang,
-        "kind": task.kind, "source_unit_id": unit["unit_id"] if task.kind == "repair" else None,
-        "teacher": teacher, "usage": usage, "cost_usd": round(cost, 8), "raw_response_hash": raw_hash,
-        "created_at": utcnow(),
+        "annotation_id": conv.ann_id, "unit_id": target_unit["unit_id"], "sample_index": conv.sample_index,
+        "lang": conv.lang, "kind": conv.kind, "source_unit_id": unit["unit_id"] if conv.kind == "repair" else None,
+        "teacher": conv.teacher, "usage": conv.usage, "cost_usd": round(conv.cost, 8),
+        "raw_response_hash": conv.raw_hash, "created_at": utcnow(),
     }
     if fields is None:
         row.update(status="failed", failure_reason=failure or "no answer", task=None, rationale=None, gates={},
                    gates_passed=False)
     else:
-        gate_facts = facts
+        gate_facts = conv.facts
         if new_unit is not None:
             from .facts import unit_facts
 
             gate_facts = unit_facts(new_unit)
-        gates, passed = run_gates(fields["task"], fields["rationale"], target_unit, gate_facts, lang)
+        gates, passed = run_gates(fields["task"], fields["rationale"], target_unit, gate_facts, conv.lang)
         row.update(status="ok", failure_reason=None, task=fields["task"], rationale=fields["rationale"], gates=gates,
                    gates_passed=passed)
-    return Outcome(row=row, new_unit=new_unit, fresh_cost=fresh)
+    return Outcome(row=row, new_unit=new_unit, fresh_cost=conv.fresh_cost)
+
+
+def finish_validated(conv: Conversation, make_unit: Any = None) -> Outcome:
+    """`finish`, then the schema check `store.insert` would do, here, so a writer can insert with validate=False (this
+    runs in a worker process for big runs: the checking then costs the event loop's process nothing)."""
+    outcome = finish(conv, make_unit)
+    if outcome.new_unit is not None:
+        records.validate("unit", _json_safe(outcome.new_unit))
+    records.validate("annotation", _json_safe(outcome.row))
+    return outcome
+
+
+def _json_safe(row: dict[str, Any]) -> dict[str, Any]:
+    return {k: v.isoformat() if isinstance(v, _dt.datetime) else v for k, v in row.items()}

@@ -15,7 +15,8 @@ REPAIRABLE = ("failed_compile", "failed_run", "wrong_answer", "timeout")
 
 
 def table_exists(store: Store, name: str) -> bool:
-    return bool(store.scalar("SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name]))
+    # duckdb_tables() answers from the catalog; information_schema is a view that costs ~50 ms per look.
+    return bool(store.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]))
 
 
 def latest_verifications(store: Store) -> dict[str, dict[str, Any]]:

@@ -8,7 +8,9 @@ in flight, and a resumed run finds every completed answer in the cache and does 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,10 +73,16 @@ class RequestCounters:
     downgrades: list[str] = field(default_factory=list)
 
 
+def key_params(temperature: float, max_tokens: int, sample_index: int) -> dict[str, Any]:
+    """What (besides model and prompt) decides the answer; part of the cache key and the annotation id."""
+    return {"temperature": temperature, "max_tokens": max_tokens, "sample": sample_index}
+
+
 class Requester:
     def __init__(self, client: Any, *, cache: ResponseCache | None, budget: Budget, policy: RetryPolicy,
                  rpm: float | None, tpm: float | None, structured: str, max_tokens: int, temperature: float,
-                 price_table: str | None, use_cache: bool = True):
+                 price_table: str | None, use_cache: bool = True, concurrency: int | None = None,
+                 save_answer: Callable[..., None] | None = None):
         self.client = client
         self.cache = cache if use_cache else None
         self.budget = budget
@@ -88,10 +96,15 @@ class Requester:
         self.price_table = price_table
         self.counters = RequestCounters()
         self._rng = random.Random()
+        # Request slots: held only while a request (with its retries) is out, not while its answer is cached, checked
+        # and stored, so slow disks or gates never leave the server with fewer than `concurrency` requests.
+        self._slots = asyncio.Semaphore(concurrency) if concurrency else None
+        # Where a fresh answer goes to be cached: the stage hands it to its background writer (which stores it before
+        # the annotation row built from it); without one it is written here, in a worker thread.
+        self.save_answer = save_answer
 
     def key_params(self, sample_index: int) -> dict[str, Any]:
-        """What (besides model and prompt) decides the answer; part of the cache key and the annotation id."""
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "sample": sample_index}
+        return key_params(self.temperature, self.max_tokens, sample_index)
 
     def cost(self, usage: dict[str, int]) -> float:
         return cost_usd(self.client.model, usage, self.price_table)
@@ -108,18 +121,22 @@ class Requester:
             if hit is not None:
                 self.counters.cache_hits += 1
                 return hit, True
-        self.budget.reserve()
-        cost = None
-        try:
-            response = await self._send_with_retries(messages, kind, sample_index, facts)
-            cost = self.cost(response.usage)
-        finally:
-            self.budget.settle(cost)
+        async with self._slots or contextlib.nullcontext():
+            self.budget.reserve()
+            cost = None
+            try:
+                response = await self._send_with_retries(messages, kind, sample_index, facts)
+                cost = self.cost(response.usage)
+            finally:
+                self.budget.settle(cost)
         if self.cache is not None and key is not None:
-            # fsync in a worker thread: the event loop keeps serving the other requests meanwhile.
-            await asyncio.to_thread(self.cache.put, key, response, {"provider": self.client.provider, "model": self.client.model,
-                                           "params": self.key_params(sample_index), "prompt_version": prompt_version,
-                                           "kind": kind, "unit_id": unit_id})
+            meta = {"provider": self.client.provider, "model": self.client.model,
+                    "params": self.key_params(sample_index), "prompt_version": prompt_version, "kind": kind,
+                    "unit_id": unit_id}
+            if self.save_answer is not None:
+                self.save_answer(self.cache, key, response, meta)
+            else:  # fsync in a worker thread: the event loop keeps serving the other requests meanwhile
+                await asyncio.to_thread(self.cache.put, key, response, meta)
         self.counters.completed += 1
         return response, False
 
@@ -128,7 +145,7 @@ class Requester:
         while True:
             params = {"temperature": self.temperature, "max_tokens": self.max_tokens,
                       "response_format": response_format(kind, self.mode)}
-            estimate = estimate_tokens(messages, self.max_tokens)
+            estimate = estimate_tokens(messages, self.max_tokens) if self.tpm.enabled else 0
             await self.rpm.acquire(1)
             await self.tpm.acquire(estimate)
             self.counters.sent += 1

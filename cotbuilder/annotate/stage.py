@@ -1,30 +1,46 @@
 """annotate stage: `run(store, config) -> StageStats`.
 
 For every unit (x samples) that has no annotation under this teacher/prompt/params yet: ask the teacher (concurrently,
-rate-limited, cached, budgeted), check the answer with the gates, and write the row - one transaction per record.
+rate-limited, cached, budgeted), check the answer with the gates, and write the row. The event loop only builds
+prompts and talks to the server; caching answers, gates and DB writes run on the background writer's thread, in
+batches (see writer.py for why a kill loses nothing).
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
+from collections.abc import Iterator
 from typing import Any
 
 from ..stats import StageStats, stage_run
 from ..store import Store
-from .annotator import annotate_item, annotation_id, teacher_record
+from .annotator import annotation_id, converse, teacher_record
 from .cache import ResponseCache
 from .client import RequestRejected
 from .config import AnnotateConfig
 from .facts import unit_facts
 from .repair import REPAIRABLE, kernel_file, latest_verifications, make_repaired_unit
-from .requester import Budget, BudgetExhausted, FatalTeacherError, GaveUp, Requester
+from .requester import Budget, BudgetExhausted, FatalTeacherError, GaveUp, Requester, key_params
 from .retry import RetryPolicy
 from .task import AnnotateTask, RepairTask
+from .writer import BackgroundWriter
 
 
 class CannotRun(Exception):
     """The configuration cannot work (e.g. --repair with the static teacher): one line for the user, exit 2."""
+
+
+def _teacher_identity(config: AnnotateConfig) -> Any:
+    """provider and model of the teacher, known without building its client."""
+    from types import SimpleNamespace
+
+    if config.teacher == "static":
+        from .static_teacher import StaticTeacher
+
+        return SimpleNamespace(provider=StaticTeacher.provider, model=StaticTeacher.model)
+    from .client import OpenAIChatClient
+
+    return SimpleNamespace(provider=OpenAIChatClient.provider, model=config.teacher)
 
 
 def make_client(config: AnnotateConfig) -> Any:
@@ -52,93 +68,123 @@ def run(store: Store, config: AnnotateConfig | None = None) -> StageStats:
     return stats
 
 
-def _plan(store: Store, config: AnnotateConfig, verifications: dict[str, dict]) -> list[dict[str, Any]]:
-    units = store.rows("SELECT * FROM units ORDER BY unit_id")
+def _plan(store: Store, config: AnnotateConfig, verifications: dict[str, dict]) -> list[str]:
+    """The unit ids to annotate, in order. Only ids: whole units (with their files) are read for the work left."""
     if config.repair:
-        units = [u for u in units if (verifications.get(u["unit_id"]) or {}).get("status") in REPAIRABLE
-                 and kernel_file(u) is not None]
-    if config.limit is not None:
-        units = units[:config.limit]
-    return units
+        units = store.rows("SELECT * FROM units ORDER BY unit_id")
+        ids = [u["unit_id"] for u in units if (verifications.get(u["unit_id"]) or {}).get("status") in REPAIRABLE
+               and kernel_file(u) is not None]
+    else:
+        ids = [r["unit_id"] for r in store.rows("SELECT unit_id FROM units ORDER BY unit_id")]
+    return ids if config.limit is None else ids[:config.limit]
+
+
+def _load_units(store: Store, unit_ids: list[str]) -> dict[str, dict[str, Any]]:
+    if not unit_ids:
+        return {}
+    rows = store.rows("SELECT * FROM units WHERE unit_id IN (SELECT unnest(?::VARCHAR[]))", [unit_ids])
+    return {u["unit_id"]: u for u in rows}
 
 
 async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
-    client = make_client(config)
     static = config.teacher == "static"
     task = RepairTask(config.lang) if config.repair else AnnotateTask(config.lang)
     if static:
-        prompt_version, key_params = "static-v1", {"lang": config.lang}
+        prompt_version, static_params = "static-v1", {"lang": config.lang}
     else:
-        prompt_version, key_params = task.prompt_version, None
+        prompt_version, static_params = task.prompt_version, None
+    identity = _teacher_identity(config)
     budget = Budget(config.max_cost)
-    requester = Requester(
-        client, cache=ResponseCache(store.cache_dir / "annotate"), budget=budget,
-        policy=RetryPolicy(max_retries=config.max_retries, base=config.retry_base),
-        rpm=config.rpm, tpm=config.tpm, structured=config.structured, max_tokens=config.max_tokens,
-        temperature=config.temperature, price_table=config.price_table, use_cache=not static)
 
     verifications = latest_verifications(store)
-    units = _plan(store, config, verifications)
+    # Ids first: an unchanged re-run skips every item here, having read only ids (no unit, prompt or cache file).
     done = {r["annotation_id"] for r in store.rows("SELECT annotation_id FROM annotations")}
-    items = []
-    for unit in units:
+    todo = []
+    for unit_id in _plan(store, config, verifications):
         for sample in range(config.samples):
-            params = key_params if static else requester.key_params(sample)
-            teacher = teacher_record(client, prompt_version, params)
-            ann_id = annotation_id(unit_id=unit["unit_id"], sample_index=sample, lang=config.lang, kind=task.kind,
+            params = static_params if static else key_params(config.temperature, config.max_tokens, sample)
+            teacher = teacher_record(identity, prompt_version, params)
+            ann_id = annotation_id(unit_id=unit_id, sample_index=sample, lang=config.lang, kind=task.kind,
                                    teacher=teacher)
             if ann_id in done:
                 stats.skip("already annotated")
                 continue
-            items.append((unit, sample, teacher, ann_id))
+            todo.append((unit_id, sample, teacher, ann_id))
+    units = _load_units(store, sorted({t[0] for t in todo}))
+    items = [(units[unit_id], sample, teacher, ann_id) for unit_id, sample, teacher, ann_id in todo]
     stats.add("planned", len(items))
+    if not items:  # nothing to do: no client (importing `openai` alone takes seconds), no writer
+        for name in ("requests_sent", "cache_hits", "retries", "cost_usd"):
+            stats.add(name, 0)
+        return
+
+    client = make_client(config)
+    requester = Requester(
+        client, cache=ResponseCache(store.cache_dir / "annotate"), budget=budget,
+        policy=RetryPolicy(max_retries=config.max_retries, base=config.retry_base),
+        rpm=config.rpm, tpm=config.tpm, structured=config.structured, max_tokens=config.max_tokens,
+        temperature=config.temperature, price_table=config.price_table, use_cache=not static,
+        concurrency=config.concurrency)
+    writer = BackgroundWriter(store, make_unit=make_repaired_unit if config.repair else None)
+    requester.save_answer = writer.save_answer  # answers are cached by the writer, ahead of their rows
 
     progress = _Progress(len(items), enabled=config.progress and bool(items))
-    sem = asyncio.Semaphore(config.concurrency)
     state = {"fatal": None, "budget_stopped": 0}
+    facts_of: dict[str, dict[str, Any]] = {}  # per unit, shared by its samples
 
     async def one(unit: dict[str, Any], sample: int, teacher: dict[str, Any], ann_id: str) -> None:
-        async with sem:
-            if state["fatal"] or budget.exhausted:
-                state["budget_stopped"] += 0 if state["fatal"] else 1
-                return
-            verification = verifications.get(unit["unit_id"])
-            facts = unit_facts(unit, verification)
-            if config.repair:
-                kf = kernel_file(unit)
-                messages = task.format_input(unit, facts, verification=verification, kernel_path=kf["path"])
-            else:
-                messages = task.format_input(unit, facts)
-            try:
-                outcome = await annotate_item(
-                    requester=requester, task=task, unit=unit, facts=facts, sample_index=sample, lang=config.lang,
-                    teacher=teacher, ann_id=ann_id, messages=messages, fix_attempts=config.fix_attempts,
-                    make_unit=make_repaired_unit if config.repair else None)
-            except BudgetExhausted:
-                state["budget_stopped"] += 1
-                return
-            except GaveUp as exc:
-                stats.fail("teacher unreachable (retries exhausted)", item=unit["unit_id"], error=str(exc))
-                progress.advance(budget.spent)
-                return
-            except RequestRejected as exc:
-                stats.fail("request rejected by the server", item=unit["unit_id"], error=str(exc))
-                progress.advance(budget.spent)
-                return
-            except FatalTeacherError as exc:
-                state["fatal"] = str(exc)
-                return
-            await writer.add(outcome)
-            _count(stats, outcome)
+        if state["fatal"] or writer.failed:
+            return
+        if budget.exhausted:
+            state["budget_stopped"] += 1
+            return
+        verification = verifications.get(unit["unit_id"])
+        facts = facts_of.get(unit["unit_id"])
+        if facts is None:
+            facts = facts_of[unit["unit_id"]] = unit_facts(unit, verification)
+        if config.repair:
+            kf = kernel_file(unit)
+            messages = task.format_input(unit, facts, verification=verification, kernel_path=kf["path"])
+        else:
+            messages = task.format_input(unit, facts)
+        try:
+            conversation = await converse(
+                requester=requester, task=task, unit=unit, facts=facts, sample_index=sample, lang=config.lang,
+                teacher=teacher, ann_id=ann_id, messages=messages, fix_attempts=config.fix_attempts)
+        except BudgetExhausted:
+            state["budget_stopped"] += 1
+            return
+        except GaveUp as exc:
+            stats.fail("teacher unreachable (retries exhausted)", item=unit["unit_id"], error=str(exc))
             progress.advance(budget.spent)
+            return
+        except RequestRejected as exc:
+            stats.fail("request rejected by the server", item=unit["unit_id"], error=str(exc))
+            progress.advance(budget.spent)
+            return
+        except FatalTeacherError as exc:
+            state["fatal"] = str(exc)
+            return
+        writer.add(conversation)  # gates, row and DB write happen on the writer's thread
+        progress.advance(budget.spent)
 
-    writer = _BatchWriter(store)
+    async def worker(queue: Iterator[tuple]) -> None:
+        for item in queue:
+            await one(*item)
+
+    # Twice as many workers as request slots: while some wait for answers, others build the next prompts, so a free
+    # slot always finds a request ready. Unit facts and prompts exist only for the items in progress.
+    queue = iter(items)
     try:
         with progress:
-            await asyncio.gather(*(one(*item) for item in items))
+            await asyncio.gather(*(worker(queue) for _ in range(min(len(items), 2 * config.concurrency))))
     finally:
-        writer.flush()
-        await client.aclose()
+        try:
+            await asyncio.to_thread(writer.close)
+        finally:
+            await client.aclose()
+            for outcome in writer.outcomes:
+                _count(stats, outcome)
 
     c = requester.counters
     stats.add("requests_sent", c.sent)
@@ -153,42 +199,6 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
     if state["fatal"]:
         stats.fail("teacher refuses every request", error=state["fatal"])
         raise FatalTeacherError(state["fatal"])
-
-
-class _BatchWriter:
-    """Writes finished annotations in small batches, each batch one transaction (a repaired unit lands together with
-    its annotation or not at all). A commit per row would stall the event loop for every answer; a kill loses at most
-    the unflushed rows, whose answers are already in the cache, so the resumed run rebuilds them with no request."""
-
-    def __init__(self, store: Store, max_rows: int = 64, max_age_s: float = 0.5):
-        self.store = store
-        self.max_rows = max_rows
-        self.max_age_s = max_age_s
-        self.pending: list[Any] = []
-        self.oldest = 0.0
-        self._lock = asyncio.Lock()
-
-    async def add(self, outcome: Any) -> None:
-        if not self.pending:
-            self.oldest = time.monotonic()
-        self.pending.append(outcome)
-        if len(self.pending) >= self.max_rows or time.monotonic() - self.oldest >= self.max_age_s:
-            batch, self.pending = self.pending, []
-            async with self._lock:  # one writer at a time; the DB work runs off the event loop
-                await asyncio.to_thread(self._write, batch)
-
-    def flush(self) -> None:
-        """The rest, at the end of the run (the loop is done by then)."""
-        batch, self.pending = self.pending, []
-        if batch:
-            self._write(batch)
-
-    def _write(self, batch: list[Any]) -> None:
-        with self.store.transaction():
-            units = [o.new_unit for o in batch if o.new_unit is not None]
-            if units:
-                self.store.insert("units", units)
-            self.store.insert("annotations", [o.row for o in batch])
 
 
 def _count(stats: StageStats, outcome: Any) -> None:

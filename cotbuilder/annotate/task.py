@@ -152,7 +152,17 @@ def parse_json_answer(text: str) -> dict[str, Any]:
     raise OutputInvalid(last_error)
 
 
+@lru_cache(maxsize=1)
+def _answer_checker() -> Any:
+    import jsonschema
+
+    schema = records.schema_of("teacher_response")
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
 def _validate(data: dict[str, Any]) -> None:
+    if _answer_checker().is_valid(data):  # the common case, cheaply; the full report only for a broken answer
+        return
     try:
         records.validate("teacher_response", data)
     except records.RecordError as exc:
@@ -168,8 +178,10 @@ def _strip_fence(code: str) -> str:
     return m.group(1) if m else code
 
 
+@lru_cache(maxsize=None)
 def response_format(kind: str, mode: str) -> dict[str, Any] | None:
-    """The `response_format` request field for a structured-output mode (json_schema | json_object | none)."""
+    """The `response_format` request field for a structured-output mode (json_schema | json_object | none).
+    Built once per (kind, mode) and shared by every request: callers must not change it."""
     if mode == "json_object":
         return {"type": "json_object"}
     if mode != "json_schema":
