@@ -15,6 +15,12 @@
 #include "cotbuilder_emu/vec_extra.h"
 #include "cotbuilder_emu/misc.h"
 #include "cotbuilder_emu/launch.h"
+#include "cotbuilder_emu/basic_sync.h"
+#include "cotbuilder_emu/basic_debug.h"
+#include "cotbuilder_emu/basic_reduce.h"
+#include "cotbuilder_emu/basic_rearrange.h"
+#include "cotbuilder_emu/basic_gather.h"
+#include "cotbuilder_emu/hl_all.h"
 #include "register/tilingdata_base.h"
 #include "acl/acl.h"
 #endif  // COTBUILDER_KERNEL_OPERATOR_H

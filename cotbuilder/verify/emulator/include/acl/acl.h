@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../cotbuilder_emu/fp.h"
 #include "../cotbuilder_emu/runtime.h"
 
 typedef int aclError;
@@ -70,3 +71,8 @@ inline const char* aclGetRecentErrMsg() { return ""; }
 #ifndef CHECK_ACL
 #define CHECK_ACL(x) do { aclError __ret = (x); (void)__ret; } while (0)
 #endif
+
+// aclFloat16: the host's half type (raw IEEE binary16 bits) and its conversions.
+typedef uint16_t aclFloat16;
+inline float aclFloat16ToFloat(aclFloat16 value) { return (float)half::from_bits(value); }
+inline aclFloat16 aclFloatToFloat16(float value) { return half(value).bits_; }

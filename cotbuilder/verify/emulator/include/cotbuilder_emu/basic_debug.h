@@ -1,0 +1,57 @@
+// Debug macros of the kernel API: ascendc_assert (utils/debug/asc_assert.h) and the
+// ASCENDC_ASSERT / KERNEL_LOG / KERNEL_ERROR spelling that samples use for argument checks.
+#pragma once
+#include <cstdio>
+#include <utility>
+
+#include "misc.h"
+
+namespace cbemu {
+inline void asc_assert_fail(const char* file, int line, const char* text) {
+    report("assert_failed", Sev::fatal, SrcLoc{file, line}, "ascendc_assert(%s) failed", text);
+}
+inline void asc_assert_check(const char* file, int line, const char* text, bool cond) {
+    if (!cond) asc_assert_fail(file, line, text);
+}
+// The form with a message: print it (like printf) before failing.
+template <typename... Args>
+inline void asc_assert_check(const char* file, int line, const char* text, bool cond, const char* fmt,
+                             Args&&... args) {
+    if (cond) return;
+    {
+        std::lock_guard<std::mutex> g(diag_mutex());
+        std::fprintf(stderr, fmt, AscendC::detail_print::arg(args)...);
+        std::fprintf(stderr, "\n");
+    }
+    asc_assert_fail(file, line, text);
+}
+}  // namespace cbemu
+
+#ifndef ascendc_assert
+#define ascendc_assert(...) ::cbemu::asc_assert_check(__FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)
+#endif
+
+// KERNEL_LOG(level, fmt, args...): one line on stderr tagged with the level name.
+#ifndef KERNEL_LOG
+#define KERNEL_DEBUG "DEBUG"
+#define KERNEL_INFO "INFO"
+#define KERNEL_WARN "WARN"
+#define KERNEL_ERROR "ERROR"
+#define KERNEL_LOG(level, fmt, ...)                                                                        \
+    do {                                                                                                   \
+        std::lock_guard<std::mutex> cbemu_log_guard(::cbemu::diag_mutex());                                \
+        std::fprintf(stderr, "[%s] %s:%d " fmt "\n", level, __FILE__, __LINE__, ##__VA_ARGS__);             \
+    } while (0)
+#endif
+
+// ASCENDC_ASSERT(cond, { on-failure statements }): run the statements, then stop like ASSERT.
+#ifndef ASCENDC_ASSERT
+#define ASCENDC_ASSERT(cond, behavior)                                                                     \
+    do {                                                                                                   \
+        if (!(cond)) {                                                                                     \
+            behavior;                                                                                      \
+            ::cbemu::report("assert_failed", ::cbemu::Sev::fatal, ::cbemu::SrcLoc{__FILE__, __LINE__},     \
+                            "ASCENDC_ASSERT(%s) failed", #cond);                                           \
+        }                                                                                                  \
+    } while (0)
+#endif

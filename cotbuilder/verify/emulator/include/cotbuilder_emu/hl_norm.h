@@ -1,0 +1,290 @@
+// Normalisation library APIs over [B, S, H] (docs: SIMD-API/高阶API/归一化操作): LayerNorm (mean / variance
+// outputs), LayerNormGrad, LayerNormGradBeta, DeepNorm. Rows of H (stride hLength, originalHLength valid) are
+// reduced in double; mean and variance are the population statistics.
+#pragma once
+#include <vector>
+
+#include "hl_core.h"
+
+namespace cbemu {
+struct NormDims {
+    uint32_t rows, h, vh;
+};
+template <typename Tl>
+inline NormDims norm_dims(const Tl& t) {
+    NormDims d{t.bLength * t.sLength, t.hLength, t.originalHLength ? t.originalHLength : t.hLength};
+    if (d.vh > d.h) d.vh = d.h;
+    return d;
+}
+// y = gamma * (x' - mean) / sqrt(var + eps) + beta with x' = alpha * x (+ gx)
+template <typename T>
+inline void norm_rows(const AscendC::LocalTensor<T>& y, const AscendC::LocalTensor<T>& mean,
+                      const AscendC::LocalTensor<T>& var, const AscendC::LocalTensor<T>& x,
+                      const AscendC::LocalTensor<T>* gx, double alpha, const AscendC::LocalTensor<T>& gamma,
+                      const AscendC::LocalTensor<T>& beta, double eps, const NormDims& d, const SrcLoc& loc,
+                      const char* api) {
+    int64_t n = (int64_t)d.rows * d.h;
+    bool ok = check_count(y, n, loc, api) & check_count(x, n, loc, api) & check_count(mean, d.rows, loc, api) &
+              check_count(var, d.rows, loc, api) & check_count(gamma, d.vh, loc, api) & check_count(beta, d.vh, loc, api);
+    if (gx) ok &= check_count(*gx, n, loc, api);
+    if (!ok) return;
+    std::vector<double> v(d.vh);
+    for (uint32_t r = 0; r < d.rows; ++r) {
+        double m = 0, q = 0;
+        for (uint32_t j = 0; j < d.vh; ++j) {
+            uint64_t p = (uint64_t)r * d.h + j;
+            v[j] = alpha * to_double(x.addr_[p]) + (gx ? to_double(gx->addr_[p]) : 0.0);
+            m += v[j];
+        }
+        m /= d.vh;
+        for (uint32_t j = 0; j < d.vh; ++j) q += (v[j] - m) * (v[j] - m);
+        q /= d.vh;
+        double rs = 1.0 / std::sqrt(q + eps);
+        for (uint32_t j = 0; j < d.vh; ++j)
+            y.addr_[(uint64_t)r * d.h + j] = T(to_double(gamma.addr_[j]) * (v[j] - m) * rs + to_double(beta.addr_[j]));
+        mean.addr_[r] = T(m);
+        var.addr_[r] = T(q);
+    }
+}
+}  // namespace cbemu
+
+namespace AscendC {
+
+template <typename T, bool isReuseSource = false>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+               LayerNormTiling& tiling, CBEMU_LOC) {
+    cbemu::norm_rows(output, outputMean, outputVariance, inputX, (const LocalTensor<T>*)nullptr, 1.0, gamma, beta,
+                     cbemu::to_double(epsilon), cbemu::norm_dims(tiling), loc, "LayerNorm");
+}
+template <typename T, bool isReuseSource = false>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+               const LocalTensor<uint8_t>& tmp, const T epsilon, LayerNormTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "LayerNorm");
+    LayerNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, epsilon, tiling, loc);
+}
+
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+void DeepNorm(const LocalTensor<T>& dst, const LocalTensor<T>& mean, const LocalTensor<T>& rstd,
+              const LocalTensor<T>& src, const LocalTensor<T>& gx, const LocalTensor<T>& beta,
+              const LocalTensor<T>& gamma, const T alpha, const T epsilon, DeepNormTiling& tiling, CBEMU_LOC) {
+    cbemu::norm_rows(dst, mean, rstd, src, &gx, cbemu::to_double(alpha), gamma, beta, cbemu::to_double(epsilon),
+                     cbemu::norm_dims(tiling), loc, "DeepNorm");
+}
+template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
+void DeepNorm(const LocalTensor<T>& dst, const LocalTensor<T>& mean, const LocalTensor<T>& rstd,
+              const LocalTensor<T>& src, const LocalTensor<T>& gx, const LocalTensor<T>& beta,
+              const LocalTensor<T>& gamma, const LocalTensor<uint8_t>& tmp, const T alpha, const T epsilon,
+              DeepNormTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "DeepNorm");
+    DeepNorm<T, isReuseSrc, isBasicBlock>(dst, mean, rstd, src, gx, beta, gamma, alpha, epsilon, tiling, loc);
+}
+
+// LayerNormGrad: with xm = x - mean, rs = (var + eps)^-1/2, pd_xl = dy * gamma:
+//   pd_var = sum(-0.5 * pd_xl * xm * rs^3), pd_mean = sum(-pd_xl * rs) + pd_var / H * sum(-2 xm),
+//   pd_x = pd_mean / H + 2 pd_var / H * xm + pd_xl * rs; resForGamma = xm * rs.
+template <typename T, bool isReuseSource = false>
+void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                   const LocalTensor<T>& inputX, const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                   const LocalTensor<T>& inputGamma, T epsilon, LayerNormGradTiling& tiling, CBEMU_LOC) {
+    cbemu::NormDims d = cbemu::norm_dims(tiling);
+    int64_t n = (int64_t)d.rows * d.h;
+    const char* api = "LayerNormGrad";
+    if (!(cbemu::check_count(outputPdX, n, loc, api) & cbemu::check_count(resForGamma, n, loc, api) &
+          cbemu::check_count(inputDy, n, loc, api) & cbemu::check_count(inputX, n, loc, api) &
+          cbemu::check_count(inputVariance, d.rows, loc, api) & cbemu::check_count(inputMean, d.rows, loc, api) &
+          cbemu::check_count(inputGamma, d.vh, loc, api)))
+        return;
+    double eps = cbemu::to_double(epsilon), H = d.vh;
+    std::vector<double> xm(d.vh), pxl(d.vh);
+    for (uint32_t r = 0; r < d.rows; ++r) {
+        double mean = cbemu::to_double(inputMean.addr_[r]), var = cbemu::to_double(inputVariance.addr_[r]);
+        double rs = 1.0 / std::sqrt(var + eps), pd_var = 0, s1 = 0, s2 = 0;
+        for (uint32_t j = 0; j < d.vh; ++j) {
+            uint64_t p = (uint64_t)r * d.h + j;
+            xm[j] = cbemu::to_double(inputX.addr_[p]) - mean;
+            pxl[j] = cbemu::to_double(inputDy.addr_[p]) * cbemu::to_double(inputGamma.addr_[j]);
+            pd_var += -0.5 * pxl[j] * xm[j] * rs * rs * rs;
+            s1 += -pxl[j] * rs;
+            s2 += -2.0 * xm[j];
+        }
+        double pd_mean = s1 + pd_var / H * s2;
+        for (uint32_t j = 0; j < d.vh; ++j) {
+            uint64_t p = (uint64_t)r * d.h + j;
+            outputPdX.addr_[p] = T(pd_mean / H + 2.0 * pd_var / H * xm[j] + pxl[j] * rs);
+            resForGamma.addr_[p] = T(xm[j] * rs);
+        }
+    }
+}
+template <typename T, bool isReuseSource = false>
+void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                   const LocalTensor<T>& inputX, const LocalTensor<T>& inputVariance, const LocalTensor<T>& inputMean,
+                   const LocalTensor<T>& inputGamma, const LocalTensor<uint8_t>& tmp, T epsilon,
+                   LayerNormGradTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "LayerNormGrad");
+    LayerNormGrad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean, inputGamma,
+                                    epsilon, tiling, loc);
+}
+
+// LayerNormGradBeta: pd_gamma[h] = sum over B, S of dy * resForGamma; pd_beta[h] = sum of dy.
+template <typename T, bool isReuseSource = false>
+void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                       const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                       LayerNormGradBetaTiling& tiling, CBEMU_LOC) {
+    cbemu::NormDims d = cbemu::norm_dims(tiling);
+    int64_t n = (int64_t)d.rows * d.h;
+    const char* api = "LayerNormGradBeta";
+    if (!(cbemu::check_count(outputPdGamma, d.vh, loc, api) & cbemu::check_count(outputPdBeta, d.vh, loc, api) &
+          cbemu::check_count(resForGamma, n, loc, api) & cbemu::check_count(inputDy, n, loc, api)))
+        return;
+    for (uint32_t j = 0; j < d.vh; ++j) {
+        double g = 0, b = 0;
+        for (uint32_t r = 0; r < d.rows; ++r) {
+            uint64_t p = (uint64_t)r * d.h + j;
+            double dy = cbemu::to_double(inputDy.addr_[p]);
+            g += dy * cbemu::to_double(resForGamma.addr_[p]);
+            b += dy;
+        }
+        outputPdGamma.addr_[j] = T(g);
+        outputPdBeta.addr_[j] = T(b);
+    }
+}
+template <typename T, bool isReuseSource = false>
+void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
+                       const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
+                       const LocalTensor<uint8_t>& tmp, LayerNormGradBetaTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "LayerNormGradBeta");
+    LayerNormGradBeta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy, tiling, loc);
+}
+
+}  // namespace AscendC
+
+// ---- Welford online mean / variance (docs: WelfordUpdate, WelfordFinalize) ----
+namespace AscendC {
+struct WelfordUpdateConfig {
+    bool isInplace = false;
+};
+inline constexpr WelfordUpdateConfig WFUPDATE_DEFAULT_CFG = {false};
+struct WelfordUpdateParam {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t abComputeLength;
+    float nRec;
+};
+struct WelfordFinalizeConfig {
+    bool isCorrection = false;
+};
+inline constexpr WelfordFinalizeConfig WFFINALIZE_DEFAULT_CFG = {false};
+struct WelfordFinalizePara {
+    uint32_t rnLength;
+    uint32_t abLength;
+    uint32_t headCount;
+    uint32_t headCountLength;
+    uint32_t tailCount;
+    uint32_t tailCountLength;
+    float abRec;
+    float rRec;
+    float rRecWithCorrection;
+};
+
+// Update, per row of [rnLength, abLength], for the first abComputeLength columns:
+//   mean' = mean + (x - mean) * nRec;  M' = M + (x - mean) * (x - mean'). With isInplace the other columns keep
+//   the input values (the outputs share the inputs' buffers on the hardware).
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+void WelfordUpdate(const LocalTensor<U>& outMean, const LocalTensor<U>& outVar, const LocalTensor<U>& inMean,
+                   const LocalTensor<U>& inVar, const LocalTensor<T>& x, const WelfordUpdateParam& para, CBEMU_LOC) {
+    int64_t n = (int64_t)para.rnLength * para.abLength;
+    const char* api = "WelfordUpdate";
+    if (!(cbemu::check_count(outMean, n, loc, api) & cbemu::check_count(outVar, n, loc, api) &
+          cbemu::check_count(inMean, n, loc, api) & cbemu::check_count(inVar, n, loc, api) &
+          cbemu::check_count(x, n, loc, api)))
+        return;
+    double r = para.nRec;
+    for (uint32_t i = 0; i < para.rnLength; ++i)
+        for (uint32_t j = 0; j < para.abLength; ++j) {
+            uint64_t p = (uint64_t)i * para.abLength + j;
+            double m = cbemu::to_double(inMean.addr_[p]), v = cbemu::to_double(inVar.addr_[p]);
+            if (j < para.abComputeLength) {
+                // one vector instruction per step, each result rounded to U
+                auto u = [](double a) { return cbemu::to_double(U(a)); };
+                double xv = cbemu::to_double(x.addr_[p]);
+                double d = u(xv - m), m1 = u(m + u(d * r)), d2 = u(xv - m1);
+                outVar.addr_[p] = U(v + u(d * d2));
+                outMean.addr_[p] = U(m1);
+            } else if (config.isInplace) {
+                outMean.addr_[p] = U(m);
+                outVar.addr_[p] = U(v);
+            }
+        }
+}
+template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
+void WelfordUpdate(const LocalTensor<U>& outMean, const LocalTensor<U>& outVar, const LocalTensor<U>& inMean,
+                   const LocalTensor<U>& inVar, const LocalTensor<T>& x, const LocalTensor<uint8_t>& tmp,
+                   const WelfordUpdateParam& para, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "WelfordUpdate");
+    WelfordUpdate<T, U, isReuseSource, config>(outMean, outVar, inMean, inVar, x, para, loc);
+}
+
+// Finalize: combine rnLength * abLength partial (mean_i, M_i) with weights c_i (the counts tensor, or headCount
+// for the first headCountLength entries and tailCount after):
+//   mean = sum(c_i mean_i) / sum(c_i);  var = (sum(M_i) + sum(c_i (mean_i - mean)^2)) * rRec
+// (rRecWithCorrection instead when config.isCorrection). One result each, in element 0.
+namespace cbemu_hl {
+template <bool isCorrection>
+inline void welford_finalize(const LocalTensor<float>& outMean, const LocalTensor<float>& outVar,
+                             const LocalTensor<float>& inMean, const LocalTensor<float>& inVar,
+                             const LocalTensor<int32_t>* counts, const WelfordFinalizePara& para,
+                             const cbemu::SrcLoc& loc) {
+    int64_t n = (int64_t)para.rnLength * para.abLength;
+    const char* api = "WelfordFinalize";
+    bool ok = cbemu::check_count(outMean, 1, loc, api) & cbemu::check_count(outVar, 1, loc, api) &
+              cbemu::check_count(inMean, n, loc, api) & cbemu::check_count(inVar, n, loc, api);
+    if (counts) ok &= cbemu::check_count(*counts, n, loc, api);
+    if (!ok) return;
+    auto weight = [&](int64_t i) -> double {
+        if (counts) return (double)counts->addr_[i];
+        return (i % para.abLength) < para.headCountLength ? (double)para.headCount : (double)para.tailCount;
+    };
+    double sw = 0, sm = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        sw += weight(i);
+        sm += weight(i) * inMean.addr_[i];
+    }
+    double mean = sw != 0 ? sm / sw : 0.0, q = 0;
+    for (int64_t i = 0; i < n; ++i) {
+        double d = inMean.addr_[i] - mean;
+        q += inVar.addr_[i] + weight(i) * d * d;
+    }
+    outMean.addr_[0] = (float)mean;
+    outVar.addr_[0] = (float)(q * (isCorrection ? para.rRecWithCorrection : para.rRec));
+}
+}  // namespace cbemu_hl
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+void WelfordFinalize(const LocalTensor<float>& outMean, const LocalTensor<float>& outVar,
+                     const LocalTensor<float>& inMean, const LocalTensor<float>& inVar,
+                     const LocalTensor<int32_t>& counts, const LocalTensor<uint8_t>& tmp, WelfordFinalizePara& para,
+                     CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "WelfordFinalize");
+    cbemu_hl::welford_finalize<config.isCorrection>(outMean, outVar, inMean, inVar, &counts, para, loc);
+}
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+void WelfordFinalize(const LocalTensor<float>& outMean, const LocalTensor<float>& outVar,
+                     const LocalTensor<float>& inMean, const LocalTensor<float>& inVar,
+                     const LocalTensor<int32_t>& counts, WelfordFinalizePara& para, CBEMU_LOC) {
+    cbemu_hl::welford_finalize<config.isCorrection>(outMean, outVar, inMean, inVar, &counts, para, loc);
+}
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+void WelfordFinalize(const LocalTensor<float>& outMean, const LocalTensor<float>& outVar,
+                     const LocalTensor<float>& inMean, const LocalTensor<float>& inVar,
+                     const LocalTensor<uint8_t>& tmp, WelfordFinalizePara& para, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "WelfordFinalize");
+    cbemu_hl::welford_finalize<config.isCorrection>(outMean, outVar, inMean, inVar, nullptr, para, loc);
+}
+template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
+void WelfordFinalize(const LocalTensor<float>& outMean, const LocalTensor<float>& outVar,
+                     const LocalTensor<float>& inMean, const LocalTensor<float>& inVar, WelfordFinalizePara& para,
+                     CBEMU_LOC) {
+    cbemu_hl::welford_finalize<config.isCorrection>(outMean, outVar, inMean, inVar, nullptr, para, loc);
+}
+}  // namespace AscendC

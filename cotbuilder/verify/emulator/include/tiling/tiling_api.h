@@ -1,0 +1,376 @@
+// Host-side tiling helpers of the high-level APIs (docs: SIMD-API/高阶API, the Get*TmpSize and *Tiling pages):
+// TensorShape, the temporary-buffer size queries, and the library tiling structs.
+//
+// Temporary sizes. The emulated kernels compute in double and need no scratch, so these sizes only have to be
+// plausible for the sample's own UB budget. Each op is modelled as keeping `k` float-sized intermediate values
+// per element ("live nodes", the docs' GetXxxTmpBufferFactorSize notion): maxValue = align32(k * 4 * N),
+// minValue = min(maxValue, k * 256) (one 256-byte repeat per live node), N = the shape's element count.
+#pragma once
+#include <cstdint>
+#include <initializer_list>
+#include <vector>
+
+#include "../register/tilingdata_base.h"
+#include "platform/platform_ascendc.h"
+#include "hl_tiling_types.h"
+
+namespace ge {
+// The documented subset of ge::Shape used by tiling code.
+class Shape {
+public:
+    Shape() = default;
+    Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
+    size_t GetDimNum() const { return dims_.size(); }
+    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
+    void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
+    void SetDimNum(size_t n) { dims_.resize(n, 0); }
+    const std::vector<int64_t>& GetDims() const { return dims_; }
+    int64_t GetShapeSize() const {
+        if (dims_.empty()) return 0;
+        int64_t n = 1;
+        for (int64_t d : dims_) n *= d;
+        return n;
+    }
+    bool operator==(const Shape& o) const { return dims_ == o.dims_; }
+    bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
+
+private:
+    std::vector<int64_t> dims_;
+};
+}  // namespace ge
+
+namespace AscendC {
+using TensorShape = ge::Shape;
+
+namespace cbemu_tiling {
+inline uint32_t elems(const ge::Shape& s) {
+    int64_t n = s.GetShapeSize();
+    return n > 0 ? (uint32_t)n : 0;
+}
+inline uint32_t align32(uint64_t b) { return (uint32_t)((b + 31) / 32 * 32); }
+inline void sizes(const ge::Shape& s, uint32_t k, uint32_t& maxValue, uint32_t& minValue) {
+    maxValue = align32((uint64_t)k * 4 * elems(s));
+    if (maxValue < 256u * k) maxValue = 256u * k;
+    minValue = 256u * k;
+}
+}  // namespace cbemu_tiling
+
+// bool GetXxxMaxMinTmpSize(shape, typeSize, isReuseSource, maxValue, minValue), optionally with a platform first,
+// and GetXxxTmpBufferFactorSize(typeSize, maxLiveNodeCount, extraBuf).
+#define CBEMU_TMP_API(NAME, K)                                                                                    \
+    inline bool Get##NAME##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
+                                         uint32_t& maxValue, uint32_t& minValue) {                                \
+        (void)typeSize; (void)isReuseSource;                                                                      \
+        cbemu_tiling::sizes(srcShape, K, maxValue, minValue);                                                     \
+        return true;                                                                                              \
+    }                                                                                                             \
+    inline bool Get##NAME##MaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& srcShape,     \
+                                         const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,   \
+                                         uint32_t& minValue) {                                                    \
+        return Get##NAME##MaxMinTmpSize(srcShape, typeSize, isReuseSource, maxValue, minValue);                   \
+    }                                                                                                             \
+    inline void Get##NAME##TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount,               \
+                                               uint32_t& extraBuf) {                                              \
+        maxLiveNodeCount = (K) * 4 / (typeSize ? typeSize : 4);                                                   \
+        extraBuf = 0;                                                                                             \
+    }
+CBEMU_TMP_API(Acosh, 2) CBEMU_TMP_API(Asinh, 2) CBEMU_TMP_API(Atanh, 2) CBEMU_TMP_API(Acos, 3)
+CBEMU_TMP_API(Asin, 3) CBEMU_TMP_API(Atan, 3) CBEMU_TMP_API(Cosh, 2) CBEMU_TMP_API(Sinh, 2) CBEMU_TMP_API(Tanh, 2)
+CBEMU_TMP_API(Cos, 3) CBEMU_TMP_API(Sin, 3) CBEMU_TMP_API(Tan, 3) CBEMU_TMP_API(Ceil, 1) CBEMU_TMP_API(Floor, 1)
+CBEMU_TMP_API(Trunc, 1) CBEMU_TMP_API(Round, 1) CBEMU_TMP_API(Rint, 1) CBEMU_TMP_API(Frac, 1) CBEMU_TMP_API(Erf, 3)
+CBEMU_TMP_API(Erfc, 3) CBEMU_TMP_API(Sign, 1) CBEMU_TMP_API(Log, 1) CBEMU_TMP_API(Exp, 3) CBEMU_TMP_API(Sigmoid, 2)
+CBEMU_TMP_API(GeGLU, 3) CBEMU_TMP_API(ReGlu, 2) CBEMU_TMP_API(Fmod, 3) CBEMU_TMP_API(Xor, 1) CBEMU_TMP_API(Atan2, 3)
+CBEMU_TMP_API(Fma, 1) CBEMU_TMP_API(Clamp, 1) CBEMU_TMP_API(Axpy, 2) CBEMU_TMP_API(Digamma, 4)
+CBEMU_TMP_API(Lgamma, 4) CBEMU_TMP_API(IsFinite, 1) CBEMU_TMP_API(CumSum, 2)
+
+// Spellings with a different argument order or name.
+inline void GetSiluTmpSize(const ge::Shape& s, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline void GetSwishTmpSize(const ge::Shape& s, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline bool GetSwiGLUMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue,
+                                   const bool isReuseSource = false) {
+    (void)isReuseSource;
+    cbemu_tiling::sizes(s, 3, maxValue, minValue);
+    return true;
+}
+inline void GetSwiGLUTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
+    maxLiveNodeCount = 12 / (typeSize ? typeSize : 4);
+    extraBuf = 0;
+}
+inline uint32_t GetGeluMaxTmpSize(const ge::Shape& s, const uint32_t) {
+    uint32_t mx, mn;
+    cbemu_tiling::sizes(s, 2, mx, mn);
+    return mx;
+}
+inline uint32_t GetGeluMinTmpSize(const ge::Shape& s, const uint32_t) {
+    uint32_t mx, mn;
+    cbemu_tiling::sizes(s, 2, mx, mn);
+    return mn;
+}
+inline void GetGeluMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+// Power: shapes of base and exponent (a scalar side has shape {1}); typeIsInt selects the integer path.
+inline bool GetPowerMaxMinTmpSize(const ge::Shape& s0, const ge::Shape& s1, const bool typeIsInt,
+                                  const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
+                                  uint32_t& minValue) {
+    (void)typeIsInt; (void)typeSize; (void)isReuseSource;
+    cbemu_tiling::sizes(cbemu_tiling::elems(s0) >= cbemu_tiling::elems(s1) ? s0 : s1, 4, maxValue, minValue);
+    return true;
+}
+
+}  // namespace AscendC
+
+// ---- SoftMax family ----
+namespace AscendC {
+namespace cbemu_tiling {
+// [m, k]: k the last dim, m the product of the others.
+inline void mk(const ge::Shape& s, uint32_t& m, uint32_t& k) {
+    size_t n = s.GetDimNum();
+    k = n ? (uint32_t)s.GetDim(n - 1) : 0;
+    m = 1;
+    for (size_t i = 0; i + 1 < n; ++i) m *= (uint32_t)s.GetDim(i);
+    if (n == 0) m = 0;
+}
+// Scratch for one row block: the row values in float plus one 32-byte block per row for the reductions.
+inline uint32_t softmax_tmp(const ge::Shape& s, bool whole) {
+    uint32_t m, k;
+    mk(s, m, k);
+    uint32_t rows = whole ? m : (m < 8 ? m : 8);
+    return align32((uint64_t)rows * (k * 4 + 64) + 256);
+}
+inline void fill_softmax(const ge::Shape& s, uint32_t typeSize, tiling::SoftMaxTiling& t) {
+    uint32_t m, k;
+    mk(s, m, k);
+    uint32_t blk = 32 / (typeSize ? typeSize : 4);
+    t.srcM = m; t.srcK = k; t.srcSize = m * k;
+    t.outMaxM = m; t.outMaxK = blk; t.outMaxSize = m * blk;
+    t.splitM = m; t.splitK = k; t.splitSize = m * k;
+    t.reduceM = m; t.reduceK = blk; t.reduceSize = m * blk;
+    t.rangeM = 1; t.tailM = 0; t.tailSplitSize = 0; t.tailReduceSize = 0;
+}
+}  // namespace cbemu_tiling
+
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape& s, const uint32_t, const bool) { return cbemu_tiling::softmax_tmp(s, true); }
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool) { return cbemu_tiling::softmax_tmp(s, false); }
+inline void SoftMaxTilingFunc(const ge::Shape& s, const uint32_t dataTypeSize, const uint32_t, tiling::SoftMaxTiling& t) {
+    cbemu_tiling::fill_softmax(s, dataTypeSize, t);
+}
+inline bool IsBasicBlockInSoftMax(tiling::SoftMaxTiling& t, const uint32_t dataTypeSize = 2) {
+    uint32_t minK = 256 / (dataTypeSize ? dataTypeSize : 2);
+    return t.srcK < 2048 && t.srcK >= minK && t.srcK % 64 == 0 && t.srcM % 8 == 0;
+}
+inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape s, const uint32_t, const bool) { return cbemu_tiling::softmax_tmp(s, true); }
+inline uint32_t GetLogSoftMaxMinTmpSize(const ge::Shape s, const uint32_t, const bool) { return cbemu_tiling::softmax_tmp(s, false); }
+inline void LogSoftMaxTilingFunc(const ge::Shape s, const uint32_t dataTypeSize, const uint32_t, tiling::LogSoftMaxTiling& t) {
+    cbemu_tiling::fill_softmax(s, dataTypeSize, t);
+}
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const ge::Shape& s, const uint32_t, const uint32_t, const bool, const bool = false,
+                                            const bool = false) {
+    return cbemu_tiling::softmax_tmp(s, true);
+}
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const ge::Shape& s, const uint32_t, const uint32_t, const bool, const bool = false,
+                                            const bool = false) {
+    return cbemu_tiling::softmax_tmp(s, false);
+}
+inline void SoftMaxFlashV2TilingFunc(const ge::Shape& s, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                     const uint32_t, tiling::SoftMaxTiling& t, const bool, const bool = false,
+                                     const bool = false) {
+    cbemu_tiling::fill_softmax(s, dataTypeSize2 ? dataTypeSize2 : dataTypeSize1, t);
+}
+inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& s, const uint32_t, const bool, const bool) {
+    return cbemu_tiling::softmax_tmp(s, true);
+}
+inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& s, const uint32_t, const bool, const bool) {
+    return cbemu_tiling::softmax_tmp(s, false);
+}
+inline void SoftMaxGradTilingFunc(const ge::Shape& s, const uint32_t dataTypeSize, const uint32_t,
+                                  tiling::SoftMaxTiling& t, const bool isFront = false) {
+    (void)isFront;
+    cbemu_tiling::fill_softmax(s, dataTypeSize, t);
+}
+}  // namespace AscendC
+
+// ---- data types, reductions, filters, shape ops ----
+namespace ge {
+enum DataType {
+    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
+    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_INT4 = 29,
+    DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_UNDEFINED = 28
+};
+}  // namespace ge
+namespace AscendC {
+using TensorDataType = ge::DataType;
+
+CBEMU_TMP_API(DropOut, 2)
+
+inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(ge::Shape({(int64_t)n}), 1, maxValue, minValue);
+}
+inline void GetCumSumMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool isLastAxis, const bool,
+                                   uint32_t& maxValue, uint32_t& minValue) {
+    (void)isLastAxis;
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+#define CBEMU_REDUCE_TMP(NAME)                                                                                     \
+    inline void Get##NAME##MaxMinTmpSize(const ge::Shape& s, const TensorDataType, ReducePattern, bool, bool,       \
+                                         uint32_t& maxValue, uint32_t& minValue) {                                 \
+        cbemu_tiling::sizes(s, 1, maxValue, minValue);                                                             \
+    }
+CBEMU_REDUCE_TMP(ReduceMax) CBEMU_REDUCE_TMP(ReduceMin) CBEMU_REDUCE_TMP(ReduceSum) CBEMU_REDUCE_TMP(ReduceMean)
+CBEMU_REDUCE_TMP(ReduceProd) CBEMU_REDUCE_TMP(ReduceAny) CBEMU_REDUCE_TMP(ReduceAll)
+#undef CBEMU_REDUCE_TMP
+inline void GetSelectMaxMinTmpSize(const ge::Shape& src0Shape, const ge::Shape& src1Shape, const uint32_t,
+                                   const ge::Shape&, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(cbemu_tiling::elems(src0Shape) >= cbemu_tiling::elems(src1Shape) ? src0Shape : src1Shape, 1,
+                        maxValue, minValue);
+}
+inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape&, const ge::Shape& dstShape,
+                                      uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(dstShape, 1, maxValue, minValue);
+}
+inline void GetArangeMaxMinTmpSize(uint32_t& maxValue, uint32_t& minValue) { maxValue = minValue = 0; }
+}  // namespace AscendC
+
+// securec's bounded copy, which CANN's tiling headers bring along and host tiling code calls.
+#ifndef COTBUILDER_HAVE_MEMCPY_S
+#define COTBUILDER_HAVE_MEMCPY_S
+#include <cstring>
+inline int memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
+    if (!dest || !src || count > destMax) return -1;
+    std::memmove(dest, src, count);
+    return 0;
+}
+inline int memset_s(void* dest, size_t destMax, int c, size_t count) {
+    if (!dest || count > destMax) return -1;
+    std::memset(dest, c, count);
+    return 0;
+}
+#endif
+
+
+// ---- quantization ----
+namespace AscendC {
+inline void GetAscendQuantMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline void GetQuantizeMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline void GetAscendDequantMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline void GetDequantizeMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline void GetAscendAntiQuantMaxMinTmpSize(const ge::Shape& srcShape, const ge::Shape&, bool, TensorDataType,
+                                            TensorDataType, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(srcShape, 2, maxValue, minValue);
+}
+inline void GetAntiQuantizeMaxMinTmpSize(const ge::Shape& srcShape, const ge::Shape&, bool, TensorDataType,
+                                         TensorDataType, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(srcShape, 2, maxValue, minValue);
+}
+}  // namespace AscendC
+#undef CBEMU_TMP_API
+
+// ---- LayerNorm / LayerNormGrad / LayerNormGradBeta / DeepNorm ([B, S, H]) ----
+namespace AscendC {
+namespace cbemu_tiling {
+template <typename Tl>
+inline void bsh(const ge::Shape& s, const ge::Shape& orig, Tl& t) {
+    t.bLength = (uint32_t)s.GetDim(0);
+    t.sLength = (uint32_t)s.GetDim(1);
+    t.hLength = (uint32_t)s.GetDim(2);
+    t.originalHLength = orig.GetDimNum() >= 3 ? (uint32_t)orig.GetDim(2) : t.hLength;
+}
+}  // namespace cbemu_tiling
+#define CBEMU_NORM_TMP(NAME, K)                                                                                     \
+    inline void Get##NAME##MaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool, uint32_t& maxValue,        \
+                                         uint32_t& minValue) {                                                      \
+        cbemu_tiling::sizes(s, K, maxValue, minValue);                                                              \
+    }
+CBEMU_NORM_TMP(LayerNorm, 2) CBEMU_NORM_TMP(LayerNormGrad, 3) CBEMU_NORM_TMP(LayerNormGradBeta, 2)
+#undef CBEMU_NORM_TMP
+inline void GetLayerNormMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool, const bool, const bool,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline void GetLayerNormNDTilingInfo(const ge::Shape& s, const uint32_t stackBufferSize, const uint32_t, const bool,
+                                     tiling::LayerNormTiling& t) {
+    cbemu_tiling::bsh(s, s, t);
+    t.inputXSize = t.bLength * t.sLength * t.hLength;
+    t.meanVarSize = t.bLength * t.sLength;
+    t.tmpBufSize = stackBufferSize / 4;
+    t.loopRound = 1;
+    t.bshCurLength = t.inputXSize;
+    t.bsCurLength = t.meanVarSize;
+    t.lastDimValueBack = t.originalHLength ? 1.0f / (float)t.originalHLength : 0.0f;
+}
+inline void GetLayerNormGradNDTilingInfo(const ge::Shape s, const uint32_t stackBufferSize, const uint32_t, const bool,
+                                         tiling::LayerNormGradTiling& t) {
+    cbemu_tiling::bsh(s, s, t);
+    t.stackBufferSize = stackBufferSize;
+    t.loopNum = 1;
+    t.oneCalSize = t.bLength * t.sLength * t.hLength;
+}
+inline void GetLayerNormGradBetaNDTilingInfo(const ge::Shape s, const uint32_t stackBufferSize, const uint32_t,
+                                             const bool, tiling::LayerNormGradBetaTiling& t) {
+    cbemu_tiling::bsh(s, s, t);
+    t.stackBufferSize = stackBufferSize;
+    t.bshLength = t.bLength * t.sLength * t.hLength;
+    t.bsLength = t.bLength * t.sLength;
+    t.loopRound = 1;
+}
+inline bool GetDeepNormMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool, const bool, uint32_t& maxValue,
+                                     uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+    return true;
+}
+inline bool GetDeepNormTilingInfo(const ge::Shape& s, const ge::Shape& orig, const uint32_t stackBufferSize,
+                                  const uint32_t typeSize, const bool isReuseSource, const bool,
+                                  tiling::DeepNormTiling& t) {
+    GetLayerNormNDTilingInfo(s, stackBufferSize, typeSize, isReuseSource, t);
+    cbemu_tiling::bsh(s, orig, t);
+    t.lastDimValueBack = t.originalHLength ? 1.0f / (float)t.originalHLength : 0.0f;
+    return true;
+}
+}  // namespace AscendC
+
+namespace AscendC {
+inline void GetWelfordUpdateMaxMinTmpSize(const ge::Shape& s, const uint32_t, const uint32_t, const bool, const bool,
+                                          uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+inline void GetWelfordFinalizeMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool, uint32_t& maxValue,
+                                            uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+}  // namespace AscendC
+
+// ---- Pad / UnPad ([height, width]) ----
+namespace AscendC {
+inline void GetPadMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 1, maxValue, minValue);
+}
+inline void PadTilingFunc(const ge::Shape s, const ge::Shape oriS, const uint32_t stackBufferSize, const uint32_t,
+                          tiling::PadTiling& t) {
+    t.srcHeight = (uint32_t)s.GetDim(0);
+    t.srcWidth = (uint32_t)s.GetDim(1);
+    t.srcOriWidth = oriS.GetDimNum() >= 2 ? (uint32_t)oriS.GetDim(1) : t.srcWidth;
+    t.tmpBufSize = stackBufferSize;
+}
+inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const ge::Shape& s, const uint32_t,
+                                  uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 1, maxValue, minValue);
+}
+inline void UnPadTilingFunc(const ge::Shape s, const uint32_t stackBufferSize, const uint32_t, tiling::UnPadTiling& t) {
+    t.srcHeight = (uint32_t)s.GetDim(0);
+    t.srcWidth = (uint32_t)s.GetDim(1);
+    t.tmpBufSize = stackBufferSize;
+}
+}  // namespace AscendC

@@ -1,0 +1,3 @@
+// asc_printf.h: the kernel debug header; everything it declares comes with the umbrella header.
+#pragma once
+#include "../../kernel_operator.h"

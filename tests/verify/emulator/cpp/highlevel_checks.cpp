@@ -1,0 +1,256 @@
+// One test program for the high-level (library) APIs. Usage: highlevel_checks DIR
+// Reads DIR/<name>.bin inputs written by pytest (numpy), runs one small kernel per API group, writes
+// DIR/out_<name>.bin for pytest to compare against numpy, and prints host-side tiling facts as JSON lines.
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "kernel_operator.h"
+#include "tikicpulib.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+
+static std::string g_dir;
+
+static uint8_t* load(const std::string& name) {
+    std::ifstream f(g_dir + "/" + name + ".bin", std::ios::binary | std::ios::ate);
+    if (!f) { std::fprintf(stderr, "missing input %s\n", name.c_str()); std::exit(2); }
+    size_t n = (size_t)f.tellg();
+    f.seekg(0);
+    uint8_t* p = (uint8_t*)GmAlloc(n);
+    f.read((char*)p, (std::streamsize)n);
+    return p;
+}
+static uint8_t* out(size_t bytes) { return (uint8_t*)GmAlloc(bytes); }
+static void save(const std::string& name, const void* p, size_t n) {
+    std::ofstream f(g_dir + "/out_" + name + ".bin", std::ios::binary);
+    f.write((const char*)p, (std::streamsize)n);
+}
+
+constexpr uint32_t N = 256;       // element-wise length
+constexpr uint32_t R = 8, C = 64;  // rows x cols of the row-wise APIs
+
+template <typename T>
+static LocalTensor<T> ub_in(TPipe& pipe, TBuf<TPosition::VECCALC>& buf, GM_ADDR src, uint32_t n) {
+    pipe.InitBuffer(buf, n * sizeof(T));
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer((__gm__ T*)src, n);
+    LocalTensor<T> t = buf.Get<T>();
+    DataCopy(t, g, n);
+    return t;
+}
+template <typename T>
+static LocalTensor<T> ub_new(TPipe& pipe, TBuf<TPosition::VECCALC>& buf, uint32_t n) {
+    pipe.InitBuffer(buf, n * sizeof(T));
+    return buf.Get<T>();
+}
+template <typename T>
+static void ub_out(GM_ADDR dst, const LocalTensor<T>& t, uint32_t n) {
+    GlobalTensor<T> g;
+    g.SetGlobalBuffer((__gm__ T*)dst, n);
+    DataCopy(g, t, n);
+}
+
+// ---- element-wise math and activations: 24 results of N floats, one after another ----
+constexpr int kMath = 24;
+extern "C" __global__ __aicore__ void k_math(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR w, GM_ADDR mask, GM_ADDR o) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bz, bw, bm, bt, br;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, N), b = ub_in<float>(pipe, by, y, N);
+    LocalTensor<float> c = ub_in<float>(pipe, bz, z, N), d = ub_in<float>(pipe, bw, w, N);
+    LocalTensor<uint8_t> m = ub_in<uint8_t>(pipe, bm, mask, N);
+    LocalTensor<uint8_t> tmp = ub_new<uint8_t>(pipe, bt, 4096);
+    LocalTensor<float> r = ub_new<float>(pipe, br, N * kMath);
+    int k = 0;
+    Acosh<float>(r[N * k++], c, tmp, N);      // 0: c >= 1
+    Ceil<float, false>(r[N * k++], a, tmp, N);
+    Frac<float>(r[N * k++], a, N);
+    Rint<float>(r[N * k++], a);
+    Erf<float, false>(r[N * k++], a, N);
+    Fmod(r[N * k++], a, b, tmp, N);           // 5
+    Power<float, false>(r[N * k++], b, a, tmp);  // b > 0
+    Power<float, false>(r[N * k++], b, 3.0f, tmp);
+    Fma(r[N * k++], a, b, d, N);
+    ClampMin<float, false>(r[N * k++], a, tmp, -0.5f, N);
+    ClampMax<float, false>(r[N * k++], a, tmp, 0.5f, N);  // 10
+    Clamp(r[N * k++], a, d, 0.75f, N);
+    Where<float>(r[N * k++], a, -7.0f, m, N);
+    Sigmoid<float, false>(r[N * k++], a, N);
+    Gelu(r[N * k++], a, N);
+    Silu<float, false>(r[N * k++], a, N);     // 15
+    Swish(r[N * k++], a, N, 1.702f);
+    GeGLU<float, false>(r[N * k++], a, b, tmp, N);
+    SwiGLU(r[N * k++], a, b, 0.5f, tmp, N);
+    Exp<float, 10, false>(r[N * k++], a, tmp, N);
+    Log<float, false>(r[N * k++], b, N);      // 20
+    Arange<float>(r[N * k++], 1.5f, -0.25f, N);
+    CumSum<float>(r[N * k], r[N * (k + 1)], a, CumSumInfo{16, 16});  // 22: rows of 16; 23 untouched (no lastRow)
+    k++;
+    Duplicate(r[N * k], 0.0f, N);
+    Axpy(r[N * k++], a, 2.0f, tmp, N);        // 23: 0 + a * 2
+    ub_out(o, r, N * kMath);
+}
+
+// ---- int16 Xor / BitwiseAnd, bool LogicalAnd, GM Fill ----
+extern "C" __global__ __aicore__ void k_bits(GM_ADDR x, GM_ADDR y, GM_ADDR o16, GM_ADDR ob, GM_ADDR gm) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, br, bb;
+    LocalTensor<int16_t> a = ub_in<int16_t>(pipe, bx, x, N), b = ub_in<int16_t>(pipe, by, y, N);
+    LocalTensor<int16_t> r = ub_new<int16_t>(pipe, br, 2 * N);
+    LocalTensor<bool> lb = ub_new<bool>(pipe, bb, N);
+    Xor<int16_t, false>(r, a, b, N);
+    BitwiseAnd(r[N], a, b, N);
+    LogicalAnd(lb, a, b, N);
+    ub_out(o16, r, 2 * N);
+    ub_out(ob, lb.ReinterpretCast<uint8_t>(), N);
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)gm, 64);
+    Fill(g, 64, 2.5f);
+}
+
+// ---- SoftMax family on [R, C] ----
+extern "C" __global__ __aicore__ void k_softmax(GM_ADDR x, GM_ADDR gin, GM_ADDR o, GM_ADDR red) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bg, br, bs, bt;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, R * C), g = ub_in<float>(pipe, bg, gin, R * C);
+    LocalTensor<float> r = ub_new<float>(pipe, br, 5 * R * C);
+    LocalTensor<float> s = ub_new<float>(pipe, bs, 8 * R * 8);  // sum, max, expmax, gradfront, logsum, logmax, +2
+    LocalTensor<uint8_t> tmp = ub_new<uint8_t>(pipe, bt, 8192);
+    SoftMaxTiling t;
+    t.srcM = R;
+    t.srcK = C;
+    SoftMaxShapeInfo shape{R, C, R, C};
+    LocalTensor<float> sum = s, mx = s[R * 8], em = s[2 * R * 8], gf = s[3 * R * 8];
+    SoftMax<float>(r, sum, mx, a, tmp, t, shape);
+    // flash: first the left half of each row as a separate [R, C/2] pass, then the right half with update
+    SoftMaxShapeInfo half{R, C / 2, R, C / 2};
+    LocalTensor<float> fl = r[R * C], fr = r[R * C + R * C / 2];
+    TBuf<TPosition::VECCALC> bl, brt, bfs, bfm;
+    LocalTensor<float> xl = ub_new<float>(pipe, bl, R * C / 2), xr = ub_new<float>(pipe, brt, R * C / 2);
+    for (uint32_t i = 0; i < R; ++i)
+        for (uint32_t j = 0; j < C / 2; ++j) {
+            xl.SetValue(i * C / 2 + j, a.GetValue(i * C + j));
+            xr.SetValue(i * C / 2 + j, a.GetValue(i * C + C / 2 + j));
+        }
+    LocalTensor<float> fsum = ub_new<float>(pipe, bfs, R * 8), fmax = ub_new<float>(pipe, bfm, R * 8);
+    SoftmaxFlashV2<float, false>(fl, fsum, fmax, xl, em, fsum, fmax, tmp, t, half);
+    SoftmaxFlashV2<float, true>(fr, fsum, fmax, xr, em, fsum, fmax, tmp, t, half);
+    LogSoftMax<float>(r[2 * R * C], s[4 * R * 8], s[5 * R * 8], a, tmp, LogSoftMaxTiling{}, shape);
+    SoftmaxGradFront<float>(gf, g, r, tmp, t, shape);
+    SoftmaxGrad<float>(r[3 * R * C], g, r, tmp, t, false, shape);
+    // flash results land in r[R*C ...]: left half then right half, each [R, C/2]
+    DataCopy(s[6 * R * 8], fsum, R * 8);
+    DataCopy(s[7 * R * 8], fmax, R * 8);
+    Duplicate(r[4 * R * C], 0.0f, R * C);
+    ub_out(o, r, 5 * R * C);
+    ub_out(red, s, 8 * R * 8);
+}
+
+// ---- LayerNorm / DeepNorm / LayerNormGrad / LayerNormGradBeta on [2, 4, 16]; Welford update ----
+extern "C" __global__ __aicore__ void k_norm(GM_ADDR x, GM_ADDR dy, GM_ADDR gb, GM_ADDR o) {
+    constexpr uint32_t B = 2, S = 4, H = 16, NN = B * S * H;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bd, bg, br;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, NN), d = ub_in<float>(pipe, bd, dy, NN);
+    LocalTensor<float> gam = ub_in<float>(pipe, bg, gb, 2 * H), bet = gam[H];
+    LocalTensor<float> r = ub_new<float>(pipe, br, 4 * NN + 8 * 8 + 2 * H);
+    LayerNormTiling lt;
+    GetLayerNormNDTilingInfo(ge::Shape({B, S, H}), 0, 4, false, lt);
+    LocalTensor<float> y = r, pdx = r[NN], rg = r[2 * NN], dn = r[3 * NN], mv = r[4 * NN];
+    LayerNorm<float>(y, mv, mv[8], a, gam, bet, 1e-5f, lt);
+    LayerNormGradTiling gt;
+    GetLayerNormGradNDTilingInfo(ge::Shape({B, S, H}), 0, 4, false, gt);
+    LayerNormGrad<float>(pdx, rg, d, a, mv[8], mv, gam, 1e-5f, gt);
+    LayerNormGradBetaTiling bt;
+    GetLayerNormGradBetaNDTilingInfo(ge::Shape({B, S, H}), 0, 4, false, bt);
+    LayerNormGradBeta<float>(r[4 * NN + 64], r[4 * NN + 64 + H], rg, d, bt);
+    DeepNormTiling dt;
+    GetDeepNormTilingInfo(ge::Shape({B, S, H}), ge::Shape({B, S, H}), 0, 4, false, false, dt);
+    DeepNorm<float>(dn, mv[16], mv[24], a, d, bet, gam, 0.5f, 1e-5f, dt);
+    ub_out(o, r, 4 * NN + 64 + 2 * H);
+}
+
+// ---- reductions, broadcast, select / dropout, quantisation, philox ----
+extern "C" __global__ __aicore__ void k_misc(GM_ADDR x, GM_ADDR mask, GM_ADDR xi, GM_ADDR o, GM_ADDR oq, GM_ADDR op) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bm, bi, br, bq, bp;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, R * C);
+    LocalTensor<uint8_t> m = ub_in<uint8_t>(pipe, bm, mask, R * C);
+    LocalTensor<int32_t> ai = ub_in<int32_t>(pipe, bi, xi, R * C);
+    LocalTensor<float> r = ub_new<float>(pipe, br, 6 * R * C);
+    Duplicate(r, 0.0f, 6 * R * C);
+    Sum(r, a, SumParams{R, C, C - 3});                          // [0, R): rows, last 3 left out
+    uint32_t ar[2] = {R, C};
+    ReduceMax<float, Pattern::Reduce::AR>(r[R * C], a, ar, true);  // R
+    ReduceMax<float, Pattern::Reduce::RA>(r[R * C + 64], a, ar, true);  // C
+    uint32_t srcShape[2] = {R, 1}, dstShape[2] = {R, C};
+    Broadcast<float, 2, 1>(r[2 * R * C], a, dstShape, srcShape);  // first R values of a across each row
+    SelectWithBytesMaskShapeInfo si;
+    si.firstAxis = R;
+    si.srcLastAxis = C;
+    si.maskLastAxis = C;
+    TBuf<TPosition::VECCALC> bt;
+    LocalTensor<uint8_t> tmp = ub_new<uint8_t>(pipe, bt, 4096);
+    Select(r[3 * R * C], a, 9.0f, m, tmp, si);
+    DropOutShapeInfo di;
+    di.firstAxis = R;
+    di.srcLastAxis = C;
+    di.maskLastAxis = C;
+    DropOut(r[4 * R * C], a, m, tmp, 0.25f, di);
+    static constexpr DequantizeConfig dq = {DequantizePolicy::PER_CHANNEL, false, 1};
+    Dequantize<dq>(r[5 * R * C], ai, a, a, DequantizeParams{R, C, 0});  // scale = row 0 of a, per column
+    ub_out(o, r, 6 * R * C);
+    LocalTensor<int8_t> q = ub_new<int8_t>(pipe, bq, R * C);
+    AscendQuant<float>(q, a, 20.0f, 0.5f, R * C);
+    ub_out(oq, q, R * C);
+    LocalTensor<uint32_t> p = ub_new<uint32_t>(pipe, bp, 16);
+    PhiloxRandom<10>(p, {0u, 0u}, {0u, 0u, 0u, 0u}, 8);
+    PhiloxRandom<10>(p[8], {0xa4093822u, 0x299f31d0u}, {0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}, 4);
+    for (uint32_t j = 12; j < 16; ++j) p.SetValue(j, 0u);
+    ub_out(op, p, 16);
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) return 2;
+    g_dir = argv[1];
+    uint8_t* o = out(N * kMath * 4);
+    ICPU_RUN_KF(k_math, 1, load("x"), load("y"), load("z"), load("w"), load("mask"), o);
+    save("math", o, N * kMath * 4);
+
+    uint8_t *o16 = out(2 * N * 2), *ob = out(N), *gm = out(64 * 4);
+    ICPU_RUN_KF(k_bits, 1, load("i16a"), load("i16b"), o16, ob, gm);
+    save("bits16", o16, 2 * N * 2);
+    save("logical", ob, N);
+    save("fill", gm, 64 * 4);
+
+    uint8_t *os = out(5 * R * C * 4), *red = out(8 * R * 8 * 4);
+    ICPU_RUN_KF(k_softmax, 1, load("sx"), load("sg"), os, red);
+    save("softmax", os, 5 * R * C * 4);
+    save("softmax_red", red, 8 * R * 8 * 4);
+
+    size_t nn = 2 * 4 * 16;
+    uint8_t* on = out((4 * nn + 64 + 32) * 4);
+    ICPU_RUN_KF(k_norm, 1, load("nx"), load("ndy"), load("ngb"), on);
+    save("norm", on, (4 * nn + 64 + 32) * 4);
+
+    uint8_t *om = out(6 * R * C * 4), *oq = out(R * C), *op = out(16 * 4);
+    ICPU_RUN_KF(k_misc, 1, load("sx"), load("smask"), load("sxi"), om, oq, op);
+    save("misc", om, 6 * R * C * 4);
+    save("quant", oq, R * C);
+    save("philox", op, 16 * 4);
+
+    // host side: tiling helpers and the platform
+    uint32_t mx = 0, mn = 0;
+    GetAcoshMaxMinTmpSize(ge::Shape({1024}), 4, false, mx, mn);
+    SoftMaxTiling st;
+    SoftMaxTilingFunc(ge::Shape({4, 8, 64}), 4, GetSoftMaxMinTmpSize(ge::Shape({4, 8, 64}), 4, false), st);
+    uint64_t ub = 0;
+    auto* plat = platform_ascendc::PlatformAscendCManager::GetInstance();
+    plat->GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
+    std::printf("{\"acosh_max\": %u, \"acosh_min\": %u, \"sm_srcM\": %u, \"sm_srcK\": %u, \"sm_outMaxK\": %u, "
+                "\"ub\": %llu, \"aiv\": %u, \"shape_size\": %lld}\n",
+                mx, mn, st.srcM, st.srcK, st.outMaxK, (unsigned long long)ub, plat->GetCoreNumAiv(),
+                (long long)TensorShape({2, 3, 4}).GetShapeSize());
+    return 0;
+}
