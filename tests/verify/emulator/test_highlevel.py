@@ -35,7 +35,10 @@ def hl(toolchain, tmp_path_factory):
         "nx": rng.uniform(-5, 5, 128).astype(np.float32),
         "ndy": rng.uniform(-1, 1, 128).astype(np.float32),
         "ngb": rng.uniform(-2, 2, 32).astype(np.float32),
+        "nzorig": rng.uniform(-100, 100, (1, 2, 32, 32)).astype(np.float16),
     }
+    # the same data in NZ order [B, N, H/N/16, S/16, 16, 16] for Transpose NZ2ND_0213
+    inp["nz"] = np.ascontiguousarray(inp["nzorig"].reshape(1, 2, 2, 16, 2, 16).transpose(0, 1, 4, 2, 3, 5))
     inp["i16b"][:8] = 0  # LogicalAnd must see some zeros
     for k, v in inp.items():
         v.tofile(d / f"{k}.bin")
@@ -149,6 +152,7 @@ def test_reductions_broadcast_select_dropout_and_dequantize(hl):
     m = i["smask"].reshape(R, C)
     r = _out(d, "misc", np.float32).reshape(6, R * C)
     _close(r[0][:R], x[:, : C - 3].sum(axis=1), rtol=1e-6)
+    _close(r[0][64:64 + R], x[:, : C - 5].mean(axis=1), rtol=1e-6, atol=1e-6)
     _close(r[1][:R], x.max(axis=1))
     _close(r[1][64:64 + C], x.max(axis=0))
     _close(r[2].reshape(R, C), np.repeat(i["sx"][:R, None].astype(np.float64), C, axis=1))
@@ -191,3 +195,74 @@ def test_host_tiling_helpers_and_platform(hl):
     assert (facts["sm_srcM"], facts["sm_srcK"], facts["sm_outMaxK"]) == (32, 64, 8)
     assert facts["ub"] == 192 * 1024 and facts["aiv"] > 0
     assert facts["shape_size"] == 24
+
+
+def test_topk_picks_k_extremes_per_row_with_stable_ties_and_finished_rows(hl):
+    d, i, _ = hl
+    x = i["sx"].reshape(R, C)
+    v = _out(d, "topk_v", np.float32).reshape(2, R, 8)
+    ix = _out(d, "topk_i", np.int32).reshape(2, R, 8)
+    big = np.argsort(-x, axis=1, kind="stable")[:, :5]
+    np.testing.assert_array_equal(ix[0][:, :5], big)
+    np.testing.assert_array_equal(v[0][:, :5], np.take_along_axis(x, big, axis=1))
+    small = np.argsort(x, axis=1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(v[1][:, :3], np.take_along_axis(x, small, axis=1))
+    want_i = small.copy()
+    want_i[1, :] = C  # the finished row reports index n
+    np.testing.assert_array_equal(ix[1][:, :3], want_i)
+
+
+def test_sort_extract_descending_with_indices_and_shape_ops(hl):
+    d, i, _ = hl
+    x = i["sx"]
+    o = _out(d, "order", np.float32)
+    oi = o.view(np.uint32)
+    order = np.argsort(-x[:128], kind="stable")
+    np.testing.assert_array_equal(o[:128], x[:128][order])
+    t = _out(d, "transpose", np.float16)
+    np.testing.assert_array_equal(t[:2048], np.transpose(i["nzorig"], (0, 2, 1, 3)).reshape(-1))
+    np.testing.assert_array_equal(t[2048:], i["nz"].reshape(-1)[:512].reshape(16, 32).T.reshape(-1))
+    a8 = x[:64].reshape(8, 8)
+    want_pad = np.full((8, 8), -1.0, np.float32)
+    want_pad[:, 1:6] = a8[:, :5]
+    np.testing.assert_array_equal(o[128:192], want_pad.reshape(-1))
+    np.testing.assert_array_equal(o[192:448], x.reshape(8, 64)[:, 8:40].reshape(-1))
+    np.testing.assert_array_equal(oi[1024:1152], 1000 + order)  # the index paired with each score
+
+
+def test_welford_update_and_finalize_combine_partial_statistics(hl):
+    d, i, _ = hl
+    x = i["sx"].astype(np.float32)
+    o = _out(d, "order", np.float32)
+    m0 = (0.5 * np.arange(64)).astype(np.float32)
+    v0 = (2.0 + np.arange(64)).astype(np.float32)
+    n = np.float32(0.25)
+    m1, v1 = m0.copy(), v0.copy()
+    xs = x[:64]
+    m1[:40] = m0[:40] + (xs[:40] - m0[:40]) * n
+    v1[:40] = v0[:40] + (xs[:40] - m0[:40]) * (xs[:40] - m1[:40])
+    np.testing.assert_allclose(o[512:576], m1, rtol=1e-6)
+    np.testing.assert_allclose(o[576:640], v1, rtol=1e-6)
+    c = np.arange(1, 9, dtype=np.float64)
+    means, ms = x[:8].astype(np.float64), x[8:16].astype(np.float64)
+    mean = (c * means).sum() / c.sum()
+    var = (ms.sum() + (c * (means - mean) ** 2).sum()) / 36
+    np.testing.assert_allclose([o[640], o[648]], [mean, var], rtol=1e-5)
+
+
+def test_rmsnorm_ar_layernorm_with_rstd_and_normalize(hl):
+    d, i, _ = hl
+    x = i["nx"].astype(np.float64).reshape(8, 16)
+    gam, bet = i["ngb"][:16].astype(np.float64), i["ngb"][16:].astype(np.float64)
+    r = _out(d, "norm2", np.float32)
+    _close(r[:128].reshape(8, 16), x / np.sqrt((x**2).mean(axis=1, keepdims=True) + 1e-6) * gam, rtol=1e-5, atol=1e-6)
+    mean = x.mean(axis=1, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
+    rs = 1 / np.sqrt(var + 1e-5)
+    _close(r[128:256].reshape(8, 16), (x - mean) * rs * gam + bet, rtol=1e-5, atol=1e-5)
+    _close(r[384:392], mean[:, 0], atol=1e-6)
+    _close(r[392:400], rs[:, 0], rtol=1e-6)
+    v2 = 0.5 + np.arange(8)[:, None]
+    rs2 = 1 / np.sqrt(v2 + 1e-5)
+    _close(r[256:384].reshape(8, 16), (x - r[384:392, None].astype(np.float64)) * rs2 * gam, rtol=1e-5, atol=1e-5)
+    _close(r[408:416], rs2[:, 0], rtol=1e-6)

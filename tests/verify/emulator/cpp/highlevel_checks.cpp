@@ -181,6 +181,7 @@ extern "C" __global__ __aicore__ void k_misc(GM_ADDR x, GM_ADDR mask, GM_ADDR xi
     LocalTensor<float> r = ub_new<float>(pipe, br, 6 * R * C);
     Duplicate(r, 0.0f, 6 * R * C);
     Sum(r, a, SumParams{R, C, C - 3});                          // [0, R): rows, last 3 left out
+    Mean(r[64], a, MeanParams{R, C, C - 5});
     uint32_t ar[2] = {R, C};
     ReduceMax<float, Pattern::Reduce::AR>(r[R * C], a, ar, true);  // R
     ReduceMax<float, Pattern::Reduce::RA>(r[R * C + 64], a, ar, true);  // C
@@ -211,6 +212,93 @@ extern "C" __global__ __aicore__ void k_misc(GM_ADDR x, GM_ADDR mask, GM_ADDR xi
     ub_out(op, p, 16);
 }
 
+
+// ---- TopK, Sort / Extract, Transpose, Pad / UnPad, Welford ----
+static_assert(Std::is_same_v<Std::remove_cv_t<const volatile int>, int> && Std::is_floating_point<float>::value,
+              "AscendC::Std type traits");
+extern "C" __global__ __aicore__ void k_order(GM_ADDR x, GM_ADDR nz, GM_ADDR ov, GM_ADDR oi, GM_ADDR ot, GM_ADDR ow) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bi, bf, bv, bo, bs, bt, bz, bp, bw;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, R * C);
+    LocalTensor<int32_t> idx = ub_new<int32_t>(pipe, bi, C);
+    LocalTensor<bool> fin = ub_new<bool>(pipe, bf, 32);
+    for (uint32_t j = 0; j < 32; ++j) fin.SetValue(j, j == 1);  // row 1 is finished
+    LocalTensor<float> v = ub_new<float>(pipe, bv, 2 * R * 8);
+    LocalTensor<int32_t> oidx = ub_new<int32_t>(pipe, bo, 2 * R * 8);
+    TopKInfo info;
+    info.outter = R;
+    info.inner = C;
+    info.n = C;
+    TopkTiling tt;
+    TopK<float, false, false>(v, oidx, a, idx, fin, 5, tt, info, true);
+    TopK<float, false, true>(v[R * 8], oidx[R * 8], a, idx, fin, 3, tt, info, false);
+    ub_out(ov, v, 2 * R * 8);
+    ub_out(oi, oidx, 2 * R * 8);
+    // Sort: 4 repeats of 32 over the first 128 values, full sort, then Extract
+    LocalTensor<float> sorted = ub_new<float>(pipe, bs, 256), tmp = ub_new<float>(pipe, bt, 256), concat;
+    LocalTensor<uint32_t> sidx = ub_new<uint32_t>(pipe, bw, 2 * 128);
+    for (uint32_t j = 0; j < 128; ++j) sidx.SetValue(j, 1000 + j);
+    Concat(concat, a, tmp, 8);
+    Sort<float, true>(sorted, concat, sidx, tmp, 4);
+    LocalTensor<float> tout = ub_new<float>(pipe, bz, 4 * 512);
+    Extract(tout, tout[1024].ReinterpretCast<uint32_t>(), sorted, 4);
+    // Transpose NZ2ND_0213 of half data [1, 2, 32, 32] (given in NZ) and a 2-D [16, 32] transpose
+    TBuf<TPosition::VECCALC> bn, bh;
+    LocalTensor<half> hz = ub_in<half>(pipe, bn, nz, 2048), hd = ub_new<half>(pipe, bh, 2048 + 512);
+    ConfusionTransposeTiling ct;
+    GetTransposeTilingInfo(ge::Shape({1, 2, 32, 32}), 0, 2, 1, ct);
+    Transpose(hd, hz, TransposeType::TRANSPOSE_NZ2ND_0213, ct);
+    ConfusionTransposeTiling c2;
+    GetTransposeTilingInfo(ge::Shape({16, 32}), 0, 2, 7, c2);
+    Transpose(hd[2048], hz, TransposeType::TRANSPOSE_ND2ND_ONLY, c2);
+    ub_out(ot, hd, 2048 + 512);
+    // Pad rows of 5 valid (stride 8) by 1 left + 2 right to 8; UnPad rows of 64 by 8 left, 24 right
+    LocalTensor<float> pad = tout[128], unp = tout[128 + 64];
+    PadParams pp{1, 2, -1};
+    PadTiling pt;
+    PadTilingFunc(ge::Shape({8, 8}), ge::Shape({8, 5}), 0, 4, pt);
+    Pad(pad, a, pp, pt);
+    UnPadParams up{8, 24};
+    UnPadTiling ut;
+    UnPadTilingFunc(ge::Shape({8, 64}), 0, 4, ut);
+    UnPad(unp, a, up, ut);
+    // Welford: update 64 columns (the first 40 computed) with nRec 1/4, then finalize 8 partials with counts
+    LocalTensor<float> wm = tout[512], wv = tout[576], fm = tout[640], fv = tout[648];
+    LocalTensor<float> sums = ub_new<float>(pipe, bp, 128);
+    for (uint32_t j = 0; j < 64; ++j) { sums.SetValue(j, 0.5f * j); sums.SetValue(64 + j, 2.0f + j); }
+    static constexpr WelfordUpdateConfig inplace = {true};
+    WelfordUpdate<float, float, false, inplace>(wm, wv, sums, sums[64], a, WelfordUpdateParam{1, 64, 40, 0.25f});
+    LocalTensor<int32_t> cnt = idx;
+    for (uint32_t j = 0; j < 8; ++j) cnt.SetValue(j, (int32_t)(j + 1));
+    WelfordFinalizePara fp{1, 8, 0, 0, 0, 0, 0.125f, 1.0f / 36, 0.0f};
+    WelfordFinalize<false>(fm, fv, a, a[8], cnt, fp);
+    ub_out(ow, tout, 4 * 512);
+}
+
+// ---- RmsNorm, [A, R] LayerNorm with rstd, Normalize (same data as k_norm, seen as [8, 16]) ----
+extern "C" __global__ __aicore__ void k_norm2(GM_ADDR x, GM_ADDR gb, GM_ADDR o) {
+    constexpr uint32_t NN = 128;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bg, br;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, NN);
+    LocalTensor<float> gam = ub_in<float>(pipe, bg, gb, 32), bet = gam[16];
+    LocalTensor<float> r = ub_new<float>(pipe, br, 416);
+    Duplicate(r, 0.0f, 416);
+    RmsNormTiling rt;
+    GetRmsNormTilingInfo(ge::Shape({2, 4, 16}), ge::Shape({2, 4, 16}), 0, 4, rt);
+    RmsNorm<float>(r, a, gam, 1e-6f, rt);
+    LayerNormSeparateTiling st;
+    GetLayerNormNDTilingInfo(ge::Shape({8, 16}), 0, 4, false, true, st);
+    LayerNorm<float, float>(r[NN], r[3 * NN], r[3 * NN + 8], a, gam, bet, 1e-5f, LayerNormPara{8, 16, 16}, st);
+    // Normalize with the LayerNorm mean and a made-up variance (the rstd output goes after it)
+    LocalTensor<float> var = r[3 * NN + 16];
+    for (uint32_t j = 0; j < 8; ++j) var.SetValue(j, 0.5f + j);
+    static constexpr NormalizeConfig noBeta = {ReducePattern::AR, -1, true, false, false};
+    Normalize<float, float, false, noBeta>(r[2 * NN], r[3 * NN + 24], r[3 * NN], var, a, gam, bet, 1e-5f,
+                                           NormalizePara{8, 16, 16});
+    ub_out(o, r, 416);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     g_dir = argv[1];
@@ -233,12 +321,22 @@ int main(int argc, char** argv) {
     uint8_t* on = out((4 * nn + 64 + 32) * 4);
     ICPU_RUN_KF(k_norm, 1, load("nx"), load("ndy"), load("ngb"), on);
     save("norm", on, (4 * nn + 64 + 32) * 4);
+    uint8_t* on2 = out(416 * 4);
+    ICPU_RUN_KF(k_norm2, 1, load("nx"), load("ngb"), on2);
+    save("norm2", on2, 416 * 4);
 
     uint8_t *om = out(6 * R * C * 4), *oq = out(R * C), *op = out(16 * 4);
     ICPU_RUN_KF(k_misc, 1, load("sx"), load("smask"), load("sxi"), om, oq, op);
     save("misc", om, 6 * R * C * 4);
     save("quant", oq, R * C);
     save("philox", op, 16 * 4);
+
+    uint8_t *ov = out(2 * R * 8 * 4), *oi = out(2 * R * 8 * 4), *ot = out((2048 + 512) * 2), *ow = out(4 * 512 * 4);
+    ICPU_RUN_KF(k_order, 1, load("sx"), load("nz"), ov, oi, ot, ow);
+    save("topk_v", ov, 2 * R * 8 * 4);
+    save("topk_i", oi, 2 * R * 8 * 4);
+    save("transpose", ot, (2048 + 512) * 2);
+    save("order", ow, 4 * 512 * 4);
 
     // host side: tiling helpers and the platform
     uint32_t mx = 0, mn = 0;

@@ -9,3 +9,6 @@
 #include "hl_random.h"
 #include "hl_norm.h"
 #include "hl_pad.h"
+#include "hl_sort.h"
+#include "hl_transpose.h"
+#include "hl_std.h"

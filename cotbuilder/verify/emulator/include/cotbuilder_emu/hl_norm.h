@@ -288,3 +288,145 @@ void WelfordFinalize(const LocalTensor<float>& outMean, const LocalTensor<float>
     cbemu_hl::welford_finalize<config.isCorrection>(outMean, outVar, inMean, inVar, nullptr, para, loc);
 }
 }  // namespace AscendC
+
+// ---- RmsNorm ([B, S, H]): y = x / sqrt(mean(x^2) + eps) * gamma ----
+namespace AscendC {
+template <typename T, bool isBasicBlock = false>
+void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma, const T epsilon,
+             const RmsNormTiling& tiling, CBEMU_LOC) {
+    cbemu::NormDims d = cbemu::norm_dims(tiling);
+    int64_t n = (int64_t)d.rows * d.h;
+    if (!(cbemu::check_count(dst, n, loc, "RmsNorm") & cbemu::check_count(src, n, loc, "RmsNorm") &
+          cbemu::check_count(gamma, d.vh, loc, "RmsNorm")))
+        return;
+    double eps = cbemu::to_double(epsilon);
+    for (uint32_t r = 0; r < d.rows; ++r) {
+        double q = 0;
+        for (uint32_t j = 0; j < d.vh; ++j) {
+            double v = cbemu::to_double(src.addr_[(uint64_t)r * d.h + j]);
+            q += v * v;
+        }
+        double rs = 1.0 / std::sqrt(q / d.vh + eps);
+        for (uint32_t j = 0; j < d.vh; ++j) {
+            uint64_t p = (uint64_t)r * d.h + j;
+            dst.addr_[p] = T(cbemu::to_double(src.addr_[p]) * rs * cbemu::to_double(gamma.addr_[j]));
+        }
+    }
+}
+template <typename T, bool isBasicBlock = false>
+void RmsNorm(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& gamma,
+             const LocalTensor<uint8_t>& tmp, const T epsilon, const RmsNormTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "RmsNorm");
+    RmsNorm<T, isBasicBlock>(dst, src, gamma, epsilon, tiling, loc);
+}
+
+// ---- [A, R] LayerNorm (mean and rstd outputs) and Normalize (given mean and variance) ----
+struct LayerNormConfig {
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+    bool isOutputRstd = true;
+};
+inline constexpr LayerNormConfig LNCFG_NORM = {};
+struct LayerNormPara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+struct NormalizeConfig {
+    ReducePattern reducePattern = ReducePattern::AR;
+    int32_t aLength = -1;
+    bool isNoBeta = false;
+    bool isNoGamma = false;
+    bool isOnlyOutput = false;
+};
+inline constexpr NormalizeConfig NLCFG_NORM = {};
+struct NormalizePara {
+    uint32_t aLength;
+    uint32_t rLength;
+    uint32_t rLengthWithPadding;
+};
+
+namespace cbemu_hl {
+// y = (x - mean) * rstd [* gamma] [+ beta] over rows of R (stride rp); mean / var given or computed.
+template <typename U, typename T>
+inline void ar_norm(const LocalTensor<T>& y, const LocalTensor<float>* outMean, const LocalTensor<float>* outStat,
+                    bool statIsRstd, const LocalTensor<float>* inMean, const LocalTensor<float>* inVar,
+                    const LocalTensor<T>& x, const LocalTensor<U>& gamma, const LocalTensor<U>& beta, bool noGamma,
+                    bool noBeta, double eps, uint32_t A, uint32_t Rn, uint32_t rp, const cbemu::SrcLoc& loc,
+                    const char* api) {
+    int64_t n = (int64_t)(A ? A - 1 : 0) * rp + Rn;
+    bool ok = cbemu::check_count(y, n, loc, api) & cbemu::check_count(x, n, loc, api);
+    if (!noGamma) ok &= cbemu::check_count(gamma, Rn, loc, api);
+    if (!noBeta) ok &= cbemu::check_count(beta, Rn, loc, api);
+    for (auto* t : {outMean, outStat, inMean, inVar})
+        if (t) ok &= cbemu::check_count(*t, A, loc, api);
+    if (!ok) return;
+    for (uint32_t a = 0; a < A; ++a) {
+        double m = 0, v = 0;
+        if (inMean) {
+            m = inMean->addr_[a];
+            v = inVar->addr_[a];
+        } else {
+            for (uint32_t j = 0; j < Rn; ++j) m += cbemu::to_double(x.addr_[(uint64_t)a * rp + j]);
+            m /= Rn;
+            for (uint32_t j = 0; j < Rn; ++j) {
+                double dd = cbemu::to_double(x.addr_[(uint64_t)a * rp + j]) - m;
+                v += dd * dd;
+            }
+            v /= Rn;
+        }
+        double rs = 1.0 / std::sqrt(v + eps);
+        for (uint32_t j = 0; j < Rn; ++j) {
+            uint64_t p = (uint64_t)a * rp + j;
+            double o = (cbemu::to_double(x.addr_[p]) - m) * rs;
+            if (!noGamma) o *= cbemu::to_double(gamma.addr_[j]);
+            if (!noBeta) o += cbemu::to_double(beta.addr_[j]);
+            y.addr_[p] = T(o);
+        }
+        if (outMean) outMean->addr_[a] = (float)m;
+        if (outStat) outStat->addr_[a] = (float)(statIsRstd ? rs : v);
+    }
+}
+}  // namespace cbemu_hl
+
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean, const LocalTensor<float>& outputRstd,
+               const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+               const float epsilon, const LayerNormPara& para, const LayerNormSeparateTiling& tiling, CBEMU_LOC) {
+    (void)tiling;
+    cbemu_hl::ar_norm<U, T>(output, config.isOnlyOutput ? nullptr : &outputMean,
+                            config.isOnlyOutput ? nullptr : &outputRstd, config.isOutputRstd, nullptr, nullptr, inputX,
+                            gamma, beta, config.isNoGamma, config.isNoBeta, epsilon, para.aLength, para.rLength,
+                            para.rLengthWithPadding ? para.rLengthWithPadding : para.rLength, loc, "LayerNorm");
+}
+template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
+void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean, const LocalTensor<float>& outputRstd,
+               const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
+               const float epsilon, const LocalTensor<uint8_t>& tmp, const LayerNormPara& para,
+               const LayerNormSeparateTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "LayerNorm");
+    LayerNorm<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon, para, tiling,
+                                           loc);
+}
+
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean,
+               const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+               const LocalTensor<U>& beta, const float epsilon, const NormalizePara& para, CBEMU_LOC) {
+    static_assert(config.reducePattern == ReducePattern::AR, "cotbuilder emulator: Normalize supports the AR pattern");
+    cbemu_hl::ar_norm<U, T>(output, nullptr, config.isOnlyOutput ? nullptr : &outputRstd, true, &inputMean,
+                            &inputVariance, inputX, gamma, beta, config.isNoGamma, config.isNoBeta, epsilon,
+                            para.aLength, para.rLength, para.rLengthWithPadding ? para.rLengthWithPadding : para.rLength,
+                            loc, "Normalize");
+}
+template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
+void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd, const LocalTensor<float>& inputMean,
+               const LocalTensor<float>& inputVariance, const LocalTensor<T>& inputX, const LocalTensor<U>& gamma,
+               const LocalTensor<U>& beta, const LocalTensor<uint8_t>& tmp, const float epsilon,
+               const NormalizePara& para, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "Normalize");
+    Normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX, gamma, beta, epsilon,
+                                           para, loc);
+}
+}  // namespace AscendC

@@ -32,6 +32,32 @@ void Sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor
     Sum<T, reduceDim, isReuseSource, isBasicBlock>(dst, src, p, loc);
 }
 
+// ---- Mean: per row of [outter, inner] (inner padded to 32 bytes), the mean of the first n elements ----
+struct MeanParams {
+    uint32_t outter = 1;
+    uint32_t inner = 0;
+    uint32_t n = 0;
+};
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const MeanParams& p, CBEMU_LOC) {
+    if (!cbemu::check_count(src, (int64_t)p.outter * p.inner, loc, "Mean") ||
+        !cbemu::check_count(dst, (int64_t)p.outter, loc, "Mean"))
+        return;
+    for (uint32_t i = 0; i < p.outter; ++i) {
+        double s = 0;
+        for (uint32_t j = 0; j < p.n; ++j) s += cbemu::to_double(src.addr_[(uint64_t)i * p.inner + j]);
+        dst.addr_[i] = T(p.n ? s / p.n : 0.0);
+    }
+}
+template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,
+          int32_t reduceDim = -1>
+void Mean(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& tmp, const MeanParams& p,
+          CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "Mean");
+    Mean<T, accType, isReuseSource, isBasicBlock, reduceDim>(dst, src, p, loc);
+}
+
 // ---- Reduce<Op> with a 2-D pattern: AR reduces each row, RA each column ----
 namespace Pattern {
 namespace Reduce {

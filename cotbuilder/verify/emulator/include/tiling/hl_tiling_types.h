@@ -104,3 +104,72 @@ namespace optiling {
 using AscendC::tiling::PadTiling;
 using AscendC::tiling::UnPadTiling;
 }  // namespace optiling
+
+namespace AscendC {
+namespace tiling {
+// TopK over rows of `inner` elements (our own field list).
+struct TopkTiling {
+    uint32_t inner = 0, outter = 0, k = 0, kAlign = 0, tmpBufSize = 0, isLargest = 0, reserved0 = 0, reserved1 = 0;
+};
+}  // namespace tiling
+using tiling::TopkTiling;
+enum class TopKMode { TOPK_NORMAL = 0, TOPK_NSMALL };
+}  // namespace AscendC
+using AscendC::tiling::TopkTiling;
+namespace optiling {
+using AscendC::tiling::TopkTiling;
+}  // namespace optiling
+
+namespace AscendC {
+namespace tiling {
+// ConfusionTranspose / Transpose: 18 words as in CANN (samples size their tiling buffers by it); the emulator keeps
+// the source shape in the first four.
+struct ConfusionTransposeTiling {
+    uint32_t param0 = 0, param1 = 0, param2 = 0, param3 = 0, param4 = 0, param5 = 0, param6 = 0, param7 = 0,
+             param8 = 0, param9 = 0, param10 = 0, param11 = 0, param12 = 0, param13 = 0, param14 = 0, param15 = 0,
+             param16 = 0, param17 = 0;
+};
+}  // namespace tiling
+using tiling::ConfusionTransposeTiling;
+}  // namespace AscendC
+using AscendC::tiling::ConfusionTransposeTiling;
+namespace optiling {
+using AscendC::tiling::ConfusionTransposeTiling;
+}  // namespace optiling
+
+namespace AscendC {
+enum class SortType { RADIX_SORT, MERGE_SORT };
+struct SortConfig {
+    SortType type = SortType::RADIX_SORT;
+    bool isDescend = false;
+};
+}  // namespace AscendC
+
+namespace AscendC {
+namespace tiling {
+// RmsNorm over [B, S, H] and the [A, R] LayerNorm: the docs' field lists.
+struct RmsNormTiling {
+    uint32_t bLength = 0, sLength = 0, hLength = 0, originalHLength = 0;
+    float reciprocalOfHLength = 0;
+    uint32_t mainBshLength = 0, mainBsLength = 0, mainBsLengthAlign = 0, loopRound = 0, inputTailPos = 0,
+             tailBshLength = 0, tailBsLength = 0;
+};
+struct LayerNormSeparateTiling {
+    uint32_t aLength = 0, rLength = 0, halfAddRepeatTimes = 0, rHeadLength = 0;
+    float k2Rec = 0, k2RRec = 0;
+    uint32_t inputXSize = 0, meanVarSize = 0, numberOfTmpBuf = 0, varianceTmpTensorPos = 0,
+             varianceTmpTensorSize = 0, tmpBufSize = 0, oneTmpSize = 0, firstTmpStartPos = 0, secondTmpStartPos = 0,
+             thirdTmpStartPos = 0, loopRound = 0, inputRoundSize = 0, inputTailSize = 0, inputTailPos = 0,
+             meanVarRoundSize = 0, meanVarTailSize = 0, meanVarTailPos = 0, arCurLength = 0, aCurLength = 0;
+    float rValueBack = 0;
+};
+}  // namespace tiling
+using tiling::LayerNormSeparateTiling;
+using tiling::RmsNormTiling;
+}  // namespace AscendC
+using AscendC::tiling::LayerNormSeparateTiling;
+using AscendC::tiling::RmsNormTiling;
+namespace optiling {
+using AscendC::tiling::LayerNormSeparateTiling;
+using AscendC::tiling::RmsNormTiling;
+}  // namespace optiling

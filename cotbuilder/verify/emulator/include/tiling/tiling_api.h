@@ -77,7 +77,7 @@ inline void sizes(const ge::Shape& s, uint32_t k, uint32_t& maxValue, uint32_t& 
     }
 CBEMU_TMP_API(Acosh, 2) CBEMU_TMP_API(Asinh, 2) CBEMU_TMP_API(Atanh, 2) CBEMU_TMP_API(Acos, 3)
 CBEMU_TMP_API(Asin, 3) CBEMU_TMP_API(Atan, 3) CBEMU_TMP_API(Cosh, 2) CBEMU_TMP_API(Sinh, 2) CBEMU_TMP_API(Tanh, 2)
-CBEMU_TMP_API(Cos, 3) CBEMU_TMP_API(Sin, 3) CBEMU_TMP_API(Tan, 3) CBEMU_TMP_API(Ceil, 1) CBEMU_TMP_API(Floor, 1)
+CBEMU_TMP_API(Cos, 3) CBEMU_TMP_API(Tan, 3) CBEMU_TMP_API(Ceil, 1) CBEMU_TMP_API(Floor, 1)
 CBEMU_TMP_API(Trunc, 1) CBEMU_TMP_API(Round, 1) CBEMU_TMP_API(Rint, 1) CBEMU_TMP_API(Frac, 1) CBEMU_TMP_API(Erf, 3)
 CBEMU_TMP_API(Erfc, 3) CBEMU_TMP_API(Sign, 1) CBEMU_TMP_API(Log, 1) CBEMU_TMP_API(Exp, 3) CBEMU_TMP_API(Sigmoid, 2)
 CBEMU_TMP_API(GeGLU, 3) CBEMU_TMP_API(ReGlu, 2) CBEMU_TMP_API(Fmod, 3) CBEMU_TMP_API(Xor, 1) CBEMU_TMP_API(Atan2, 3)
@@ -209,6 +209,10 @@ using TensorDataType = ge::DataType;
 CBEMU_TMP_API(DropOut, 2)
 
 inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t, const bool, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(ge::Shape({(int64_t)n}), 1, maxValue, minValue);
+}
+inline void GetMeanMaxMinTmpSize(const uint32_t n, const uint32_t, const uint32_t, const bool, uint32_t& maxValue,
+                                 uint32_t& minValue) {
     cbemu_tiling::sizes(ge::Shape({(int64_t)n}), 1, maxValue, minValue);
 }
 inline void GetCumSumMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool isLastAxis, const bool,
@@ -372,5 +376,101 @@ inline void UnPadTilingFunc(const ge::Shape s, const uint32_t stackBufferSize, c
     t.srcHeight = (uint32_t)s.GetDim(0);
     t.srcWidth = (uint32_t)s.GetDim(1);
     t.tmpBufSize = stackBufferSize;
+}
+}  // namespace AscendC
+
+// ---- TopK ----
+namespace AscendC {
+inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC&, const int32_t inner, const int32_t outter,
+                           const int32_t k, const uint32_t dataTypeSize, const bool, TopKMode, const bool isLargest,
+                           tiling::TopkTiling& t) {
+    t.inner = (uint32_t)inner;
+    t.outter = (uint32_t)outter;
+    t.k = (uint32_t)k;
+    uint32_t epb = 32 / (dataTypeSize ? dataTypeSize : 4);
+    t.kAlign = (t.k + epb - 1) / epb * epb;
+    t.isLargest = isLargest ? 1 : 0;
+    return true;
+}
+inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, const int32_t inner, const int32_t outter,
+                                 const bool, const bool, TopKMode, const bool, const uint32_t, uint32_t& maxValue,
+                                 uint32_t& minValue) {
+    cbemu_tiling::sizes(ge::Shape({(int64_t)inner, (int64_t)outter}), 4, maxValue, minValue);
+    return true;
+}
+}  // namespace AscendC
+
+// ---- Transpose (ConfusionTranspose) ----
+namespace AscendC {
+inline void GetTransposeMaxMinTmpSize(const ge::Shape& s, const uint32_t, const uint32_t, uint32_t& maxValue,
+                                      uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 1, maxValue, minValue);
+}
+inline void GetConfusionTransposeMaxMinTmpSize(const ge::Shape& s, const uint32_t typeSize, const uint32_t type,
+                                               uint32_t& maxValue, uint32_t& minValue) {
+    GetTransposeMaxMinTmpSize(s, typeSize, type, maxValue, minValue);
+}
+inline void GetTransposeTilingInfo(const ge::Shape& s, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                   const uint32_t transposeTypeIn, tiling::ConfusionTransposeTiling& t) {
+    uint32_t* f = &t.param0;
+    for (size_t i = 0; i < 4; ++i) f[i] = i < s.GetDimNum() ? (uint32_t)s.GetDim(i) : 1;
+    t.param4 = (uint32_t)s.GetDimNum();
+    t.param5 = stackBufferSize;
+    t.param6 = typeSize;
+    t.param7 = transposeTypeIn;
+}
+inline void GetConfusionTransposeTilingInfo(const ge::Shape& s, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                            const uint32_t transposeTypeIn, tiling::ConfusionTransposeTiling& t) {
+    GetTransposeTilingInfo(s, stackBufferSize, typeSize, transposeTypeIn, t);
+}
+inline void GetConfusionTransposeOnlyTilingInfo(const ge::Shape& s, const uint32_t stackBufferSize,
+                                                const uint32_t typeSize, tiling::ConfusionTransposeTiling& t) {
+    GetTransposeTilingInfo(s, stackBufferSize, typeSize, 7, t);
+}
+}  // namespace AscendC
+
+// ---- Sort ----
+namespace AscendC {
+inline void GetSortMaxMinTmpSize(const ge::Shape& s, TensorDataType, TensorDataType, bool, const SortConfig&,
+                                 uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+}  // namespace AscendC
+
+// ---- RmsNorm, [A, R] LayerNorm, Normalize ----
+namespace AscendC {
+inline bool GetRmsNormMaxMinTmpSize(const ge::Shape& s, const uint32_t, uint32_t& maxValue, uint32_t& minValue,
+                                    const bool = false) {
+    cbemu_tiling::sizes(s, 1, maxValue, minValue);
+    return true;
+}
+inline bool GetRmsNormTilingInfo(const ge::Shape& s, const ge::Shape& orig, const uint32_t stackBufferByteSize,
+                                 const uint32_t, tiling::RmsNormTiling& t, const bool = false) {
+    cbemu_tiling::bsh(s, orig, t);
+    t.reciprocalOfHLength = t.originalHLength ? 1.0f / (float)t.originalHLength : 0.0f;
+    t.mainBshLength = t.bLength * t.sLength * t.hLength;
+    t.mainBsLength = t.bLength * t.sLength;
+    t.mainBsLengthAlign = (t.mainBsLength + 7) / 8 * 8;
+    t.loopRound = 1;
+    (void)stackBufferByteSize;
+    return true;
+}
+inline void GetLayerNormNDTilingInfo(const ge::Shape& s, const uint32_t stackBufferSize, const uint32_t, const bool,
+                                     const bool, tiling::LayerNormSeparateTiling& t) {
+    uint32_t a = 1;
+    for (size_t i = 0; i + 1 < s.GetDimNum(); ++i) a *= (uint32_t)s.GetDim(i);
+    t.aLength = a;
+    t.rLength = s.GetDimNum() ? (uint32_t)s.GetDim(s.GetDimNum() - 1) : 0;
+    t.inputXSize = t.aLength * t.rLength;
+    t.meanVarSize = t.aLength;
+    t.tmpBufSize = stackBufferSize / 4;
+    t.loopRound = 1;
+    t.arCurLength = t.inputXSize;
+    t.aCurLength = t.aLength;
+    t.rValueBack = t.rLength ? 1.0f / (float)t.rLength : 0.0f;
+}
+inline void GetNormalizeMaxMinTmpSize(const ge::Shape& s, const uint32_t, const uint32_t, const bool, const bool,
+                                      const bool, uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 2, maxValue, minValue);
 }
 }  // namespace AscendC

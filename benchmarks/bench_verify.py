@@ -1,0 +1,100 @@
+"""Verify-stage speed on the demo corpus (examples/kernel_launch/*), measured in one run against its own baselines.
+
+    python benchmarks/bench_verify.py [--units N] [--compile-samples N]
+
+Prints
+- kernels per minute with --jobs 1 and --jobs 2, each from a fresh workspace (fresh build cache; the precompiled
+  header build is included and also shown on its own), and the ratio jobs2 / jobs1;
+- compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache) with and without the
+  precompiled emulator header, and the ratio without / with (goal: <= 1.5 s per vector kernel with it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "tests" / "verify"))
+
+from cotbuilder.store import Store  # noqa: E402
+from cotbuilder.verify import build as buildmod  # noqa: E402
+from cotbuilder.verify import harness_own, sandbox, steps  # noqa: E402
+from cotbuilder.verify.stage import VerifyConfig, run  # noqa: E402
+from unitdir import unit_from_dir  # noqa: E402
+
+DEMO = REPO / "examples" / "kernel_launch"
+
+
+def demo_units(limit: int | None) -> list[dict]:
+    folders = sorted(p for p in DEMO.iterdir() if p.is_dir() and any(p.iterdir()))
+    return [unit_from_dir(p) for p in folders[:limit]]
+
+
+def throughput(units: list[dict], jobs: int, tmp: Path) -> tuple[float, float, dict]:
+    ws = tmp / f"ws-jobs{jobs}"
+    with Store(ws) as store:
+        store.insert("units", units)
+        start = time.monotonic()
+        stats = run(store, VerifyConfig(jobs=jobs, seeds=[0], progress=False))
+        seconds = time.monotonic() - start
+    return len(units) / seconds * 60, seconds, {"passed": stats.counts["passed"]}
+
+
+def compile_seconds(units: list[dict], use_pch: bool, tmp: Path) -> list[float]:
+    cache = tmp / ("cache-pch" if use_pch else "cache-nopch")
+    ctx = steps.Context(cache_dir=cache, use_cache=False)
+    if use_pch:
+        ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+    times = []
+    for unit in units:
+        workdir = sandbox.new_workdir("bench-")
+        try:
+            result, _ = harness_own.build_unit(unit, workdir, ctx)
+            if result.ok:
+                times.append(result.seconds)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--units", type=int, default=None, help="use the first N demo units (default: all)")
+    parser.add_argument("--compile-samples", type=int, default=6, help="kernels timed for the PCH comparison")
+    args = parser.parse_args()
+    units = demo_units(args.units)
+    print(f"demo kernel_launch units: {len(units)}; machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp_name:
+        tmp = Path(tmp_name)
+        pch_start = time.monotonic()
+        buildmod.ensure_pch(tmp / "pch-only", "ascend910b")
+        pch_s = time.monotonic() - pch_start
+        print(f"precompiled header build (once per emulator version + flags): {pch_s:.1f} s")
+        per_min = {}
+        for jobs in (1, 2):
+            kpm, seconds, info = throughput(units, jobs, tmp)
+            per_min[jobs] = kpm
+            print(f"--jobs {jobs}: {kpm:.1f} kernels/min ({seconds:.1f} s for {len(units)}, {info['passed']} passed, "
+                  "fresh cache incl. PCH build)")
+        print(f"ratio jobs2/jobs1: {per_min[2] / per_min[1]:.2f}x")
+        sample = units[:args.compile_samples]
+        with_pch = compile_seconds(sample, True, tmp)
+        without = compile_seconds(sample, False, tmp)
+        m_with, m_without = statistics.mean(with_pch), statistics.mean(without)
+        print(f"compile s/kernel with PCH:    {m_with:.2f} (median {statistics.median(with_pch):.2f}, n={len(with_pch)})"
+              f" goal <= 1.5")
+        print(f"compile s/kernel without PCH: {m_without:.2f} (median {statistics.median(without):.2f}, n={len(without)})")
+        print(f"ratio without/with PCH: {m_without / m_with:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,146 @@
+"""Building a unit against the CPU emulator: flags, the precompiled header, the build cache keyed by source + flags."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..paths import package_data
+from . import sandbox
+
+EMULATOR_DIR = package_data("verify/emulator")
+INCLUDE_DIR = EMULATOR_DIR / "include"
+PCH_NAME = "cotbuilder_pch.h"
+# The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
+PCH_INCLUDES = ("kernel_operator.h", "tikicpulib.h")
+SOC_DEFINES = {"ascend910b": "COTBUILDER_SOC_ASCEND910B", "ascend310p": "COTBUILDER_SOC_ASCEND310P"}
+
+
+def emulator_version() -> str:
+    path = EMULATOR_DIR / "VERSION"
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else "0-unversioned"
+
+
+def emulator_digest() -> str:
+    """Hash of every emulator header: a header edited without a VERSION bump still invalidates PCH and builds."""
+    h = hashlib.sha256(emulator_version().encode())
+    if INCLUDE_DIR.is_dir():
+        for path in sorted(INCLUDE_DIR.rglob("*")):
+            if path.is_file():
+                h.update(str(path.relative_to(INCLUDE_DIR)).encode())
+                h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def base_flags(soc: str, opt: str = "-O1") -> list[str]:
+    return ["-std=c++17", opt, "-g0", "-pthread", "-DASCENDC_CPU_DEBUG", f"-D{SOC_DEFINES[soc]}",
+            f"-DCOTBUILDER_SOC=\"{soc}\"", "-w", "-fno-diagnostics-color", "-I", str(INCLUDE_DIR)]
+
+
+@dataclass
+class Pch:
+    header: Path | None  # pass as `-include header`; None = build without a precompiled header
+    seconds: float = 0.0
+    error: str = ""
+
+
+def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1") -> Pch:
+    """Build (once, under a file lock so parallel workers wait instead of racing) the precompiled emulator header."""
+    flags = base_flags(soc, opt)
+    available = [h for h in PCH_INCLUDES if (INCLUDE_DIR / h).is_file()]
+    if not available:
+        return Pch(None, error="emulator headers not found")
+    key = hashlib.sha256((emulator_digest() + "\0".join(flags)).encode()).hexdigest()[:16]
+    folder = cache_dir / "pch" / key
+    header = folder / PCH_NAME
+    gch = folder / (PCH_NAME + ".gch")
+    if gch.is_file():
+        return Pch(header)
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if gch.is_file():
+            return Pch(header)
+        header.write_text("".join(f'#include "{h}"\n' for h in available) + "#include <cstdio>\n#include <cstdlib>\n"
+                          "#include <cstring>\n#include <cstdint>\n#include <string>\n#include <vector>\n",
+                          encoding="utf-8")
+        start = time.monotonic()
+        tmp = folder / f"{PCH_NAME}.gch.tmp{os.getpid()}"
+        done = subprocess.run(["g++", *flags, "-x", "c++-header", str(header), "-o", str(tmp)], capture_output=True,
+                              text=True, timeout=600)
+        if done.returncode != 0:
+            tmp.unlink(missing_ok=True)
+            return Pch(None, time.monotonic() - start, done.stderr[-2000:])
+        tmp.rename(gch)
+        return Pch(header, time.monotonic() - start)
+
+
+def compile_argv(sources: list[str], include_dirs: list[str], output: str, soc: str, pch: Pch | None,
+                 opt: str = "-O1", forced_includes: tuple[str, ...] = ()) -> list[str]:
+    """g++ command building `sources` (relative to the work dir) into `output`; `.asc` and friends are C++.
+    The PCH must be the first forced include; per-unit macros come after it (so one PCH serves every unit)."""
+    argv = ["g++", *base_flags(soc, opt)]
+    if pch is not None and pch.header is not None:
+        argv += ["-include", str(pch.header)]
+    for header in forced_includes:
+        argv += ["-include", header]
+    for inc in include_dirs:
+        argv += ["-I", inc]
+    for src in sources:
+        if src.endswith((".asc", ".cce")):
+            argv += ["-x", "c++", src, "-x", "none"]
+        else:
+            argv.append(src)
+    return argv + ["-o", output]
+
+
+def build_key(workdir: Path, sources_digest: str, argv: list[str]) -> str:
+    flags = [a for a in argv if not a.startswith(str(workdir))]
+    return hashlib.sha256((emulator_digest() + sources_digest + "\0".join(flags)).encode()).hexdigest()[:24]
+
+
+@dataclass
+class BuildResult:
+    ok: bool
+    log: str
+    seconds: float
+    cached: bool
+    binary: Path | None
+    outcome: str = "ok"  # sandbox outcome of the compiler run (timeout, limit...)
+
+
+COMPILE_LIMITS = sandbox.Limits(cpu_s=120, wall_s=180, memory_mb=4096, file_mb=512, nproc=64)
+
+
+def build(workdir: Path, sources: list[str], include_dirs: list[str], soc: str, cache_dir: Path,
+          sources_digest: str, pch: Pch | None, binary_name: str = "cotbuilder_kernel",
+          opt: str = "-O1", use_cache: bool = True, forced_includes: tuple[str, ...] = ()) -> BuildResult:
+    """Compile in the sandbox (the compiler reads crawled code); reuse a cached binary for the same key."""
+    argv = compile_argv(sources, include_dirs, binary_name, soc, pch, opt, forced_includes)
+    key = build_key(workdir, sources_digest, argv)
+    entry = cache_dir / "builds" / key
+    target = workdir / binary_name
+    if use_cache and (entry / "done").is_file():
+        log = (entry / "log").read_text(encoding="utf-8", errors="replace")
+        if (entry / "bin").is_file():
+            shutil.copy2(entry / "bin", target)
+            return BuildResult(True, log, 0.0, True, target)
+        return BuildResult(False, log, 0.0, True, None)
+    result = sandbox.run(argv, workdir, COMPILE_LIMITS, env={"LC_ALL": "C"})  # ASCII quotes in messages
+    log = (result.stderr + result.stdout).strip()
+    ok = result.ok and target.is_file()
+    if result.outcome not in ("ok", "exit"):
+        log = f"{log}\n[compiler stopped: {result.reason}]".strip()
+    if use_cache and result.outcome in ("ok", "exit"):  # never cache a compile that a limit cut short
+        entry.mkdir(parents=True, exist_ok=True)
+        (entry / "log").write_text(log, encoding="utf-8")
+        if ok:
+            shutil.copy2(target, entry / "bin")
+        (entry / "done").write_text("1")
+    return BuildResult(ok, log, result.wall_s, False, target if ok else None, result.outcome)

@@ -1,0 +1,122 @@
+"""What the compiler and the emulator tell us: emulator diagnostics on stderr, and missing AscendC APIs in g++ errors."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from typing import Any
+
+from ..paths import package_data
+
+DIAG_PREFIX = "COTBUILDER_DIAG "
+MAX_DIAGS = 200
+
+# g++ messages that name something the emulator does not provide
+_Q = "['\u2018\u2019]"  # g++ quotes names with ' or, in a UTF-8 locale, with curly quotes
+_NOT_MEMBER = re.compile(rf"error: {_Q}(?:struct |class )?([A-Za-z_][\w:]*){_Q} is not a member of {_Q}(AscendC[\w:]*){_Q}")
+_NOT_DECLARED = re.compile(rf"error: {_Q}([A-Za-z_]\w*){_Q} was not declared in this scope")
+_NO_TEMPLATE = re.compile(rf"error: {_Q}([A-Za-z_]\w*){_Q} (?:does not name a type|has not been declared)")
+_MISSING_HEADER = re.compile(r"fatal error: ([\w./+-]+): No such file or directory")
+_NOT_IN_NAMESPACE = re.compile(rf"error: {_Q}(\w+){_Q} in namespace {_Q}(AscendC[\w:]*){_Q} does not name a")
+_QUALIFIED_UNDECLARED = re.compile(rf"error: {_Q}(AscendC::[\w:]+){_Q} has not been declared")
+_NO_MEMBER = re.compile(rf"error: {_Q}(?:class |struct )?(AscendC::\w+)(?:<[^'\u2019]*>)?{_Q} has no member named "
+                        rf"{_Q}(\w+){_Q}")
+_EMULATOR_REFUSES = re.compile(r"static assertion failed: cotbuilder emulator: ([^\n]+)")
+_NO_MATCH = re.compile(rf"error: no matching function for call to {_Q}(AscendC::\w+)")
+
+
+@functools.lru_cache(maxsize=1)
+def known_apis() -> frozenset[str]:
+    """AscendC API names: the parse stage's list when it exists, else ours."""
+    names: set[str] = set()
+    for path in (package_data("parse/data/ascendc_apis.txt"), package_data("verify/data/ascendc_apis.txt")):
+        if path.is_file():
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip() and not line.startswith("#"):
+                    names.add(line.split("\t")[0].strip())
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=1)
+def _known_header_prefixes() -> tuple[str, ...]:
+    text = package_data("verify/data/known_headers.txt").read_text(encoding="utf-8")
+    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def missing_apis(compile_log: str) -> list[str]:
+    """AscendC APIs / toolkit headers a failed build needed and the backend lacks, in order of first mention."""
+    found: dict[str, None] = {}
+    apis = known_apis()
+    for line in compile_log.splitlines():
+        if m := _NOT_MEMBER.search(line):
+            found[f"{m.group(2)}::{m.group(1)}"] = None
+        elif (m := _NOT_DECLARED.search(line)) or (m := _NO_TEMPLATE.search(line)):
+            if m.group(1) in apis:
+                found[f"AscendC::{m.group(1)}"] = None
+            elif m.group(1).startswith(("acl", "ACL_")):  # the host runtime (acl/acl.h) is part of the toolkit
+                found[f"acl::{m.group(1)}"] = None
+        elif m := _NOT_IN_NAMESPACE.search(line):
+            found[f"{m.group(2)}::{m.group(1)}"] = None
+        elif m := _QUALIFIED_UNDECLARED.search(line):
+            found[m.group(1)] = None
+        elif m := _NO_MEMBER.search(line):
+            found[f"{m.group(1)}::{m.group(2)}"] = None
+        elif m := _EMULATOR_REFUSES.search(line):  # the emulator's own "not supported" static_asserts
+            found[m.group(1).strip()[:120]] = None
+        elif m := _MISSING_HEADER.search(line):
+            header = m.group(1)
+            if header.startswith(_known_header_prefixes()):
+                found[f"<{header}>"] = None
+        elif m := _NO_MATCH.search(line):
+            found[f"{m.group(1)} (this overload)"] = None
+    return list(found)
+
+
+def first_error(log: str, limit: int = 300) -> str:
+    for line in log.splitlines():
+        if "error" in line:
+            if "/verify/emulator/include/" in line:  # not the unit's fault: say so
+                return "emulator header error: " + line.split("/verify/emulator/include/", 1)[1].strip()[:limit]
+            return line.strip()[:limit]
+    lines = [ln for ln in log.strip().splitlines() if ln.strip()]
+    return lines[-1][:limit] if lines else ""
+
+
+def parse_emulator_diagnostics(stderr: str) -> tuple[list[dict[str, Any]], str]:
+    """Split stderr into the emulator's COTBUILDER_DIAG records and the rest (the run log)."""
+    diags: list[dict[str, Any]] = []
+    rest: list[str] = []
+    seen: set[tuple] = set()
+    for line in stderr.splitlines():
+        idx = line.find(DIAG_PREFIX)
+        if idx < 0:
+            rest.append(line)
+            continue
+        try:
+            raw = json.loads(line[idx + len(DIAG_PREFIX):])
+        except json.JSONDecodeError:
+            rest.append(line)
+            continue
+        diag = {"kind": str(raw.get("kind", "unknown")), "severity": str(raw.get("severity", "error")),
+                "message": str(raw.get("message", "")), "file": raw.get("file"),
+                "line": raw.get("line") if isinstance(raw.get("line"), int) else None}
+        for extra in ("api", "core", "count"):
+            if extra in raw:
+                diag[extra] = raw[extra]
+        key = (diag["kind"], diag["message"], diag["file"], diag["line"])
+        if key in seen:  # the same check firing on every core / every tile: keep one
+            continue
+        seen.add(key)
+        if len(diags) < MAX_DIAGS:
+            diags.append(diag)
+    return diags, "\n".join(rest)
+
+
+def errors(diags: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [d for d in diags if d.get("severity") == "error"]
+
+
+def unsupported(diags: list[dict[str, Any]]) -> list[str]:
+    """APIs the emulator reported at run time as not implemented (kind 'unsupported')."""
+    return [str(d.get("api") or d["message"]) for d in diags if d["kind"] == "unsupported"]

@@ -1,0 +1,57 @@
+"""g++ errors name the AscendC API the emulator lacks; emulator diagnostics are parsed from stderr."""
+
+from cotbuilder.verify import diagnostics
+
+
+def test_not_a_member_of_ascendc_is_a_missing_api():
+    log = "k.cpp:10:14: error: 'Gelu' is not a member of 'AscendC'\nk.cpp:11: error: 'Foo' is not a member of 'AscendC'"
+    assert diagnostics.missing_apis(log) == ["AscendC::Gelu", "AscendC::Foo"]
+
+
+def test_undeclared_name_counts_only_when_it_is_a_known_ascendc_api():
+    log = "k.cpp:3:5: error: 'Duplicate' was not declared in this scope\nk.cpp:4:5: error: 'myHelper' was not declared in this scope"
+    assert diagnostics.missing_apis(log) == ["AscendC::Duplicate"]
+
+
+def test_missing_toolkit_header_is_unsupported_but_a_missing_user_header_is_not():
+    log = ("k.cpp:2:10: fatal error: lib/matmul_intf.h: No such file or directory\n"
+           "m.cpp:2:10: fatal error: my_util.h: No such file or directory")
+    assert diagnostics.missing_apis(log) == ["<lib/matmul_intf.h>"]
+
+
+def test_emulator_diag_lines_are_parsed_deduplicated_and_removed_from_the_log():
+    stderr = ('hello\nCOTBUILDER_DIAG {"kind":"ub_overflow","severity":"error","message":"InitBuffer over UB",'
+              '"file":"k.cpp","line":12}\nCOTBUILDER_DIAG {"kind":"ub_overflow","severity":"error","message":'
+              '"InitBuffer over UB","file":"k.cpp","line":12}\nCOTBUILDER_DIAG not json\n')
+    diags, rest = diagnostics.parse_emulator_diagnostics(stderr)
+    assert diags == [{"kind": "ub_overflow", "severity": "error", "message": "InitBuffer over UB", "file": "k.cpp",
+                      "line": 12}]
+    assert rest.splitlines() == ["hello", "COTBUILDER_DIAG not json"]
+
+
+def test_curly_quotes_of_a_utf8_locale_are_understood():
+    log = "k.cpp:10:14: error: \u2018Gelu\u2019 is not a member of \u2018AscendC\u2019"
+    assert diagnostics.missing_apis(log) == ["AscendC::Gelu"]
+
+
+def test_missing_acl_runtime_names_are_unsupported():
+    log = "data_utils.h:130:28: error: 'aclFloat16' does not name a type"
+    assert diagnostics.missing_apis(log) == ["acl::aclFloat16"]
+
+
+def test_missing_members_qualified_names_and_emulator_refusals_are_unsupported():
+    log = ("add.asc:247:13: error: 'class AscendC::GlobalTensor<half>' has no member named 'SetL2CacheHint'\n"
+           "where.asc:51:18: error: 'AscendC::AscendCUtils' has not been declared\n"
+           "pipe.h:291:24: error: static assertion failed: cotbuilder emulator: LocalMemAllocator supports Hardware::UB only\n")
+    assert diagnostics.missing_apis(log) == ["AscendC::GlobalTensor::SetL2CacheHint", "AscendC::AscendCUtils",
+                                             "LocalMemAllocator supports Hardware::UB only"]
+
+
+def test_an_error_inside_the_emulator_headers_is_labelled_as_such():
+    log = "/x/cotbuilder/verify/emulator/include/tiling/tiling_api.h:147:65: error: 'tiling' has not been declared"
+    assert diagnostics.first_error(log).startswith("emulator header error: tiling/tiling_api.h:147")
+
+
+def test_unknown_template_in_the_ascendc_namespace_is_a_missing_api():
+    log = "k.cpp:3:10: error: 'Matmul' in namespace 'AscendC' does not name a template type"
+    assert diagnostics.missing_apis(log) == ["AscendC::Matmul"]
