@@ -72,7 +72,8 @@ def prepare(config: VerifyConfig) -> tuple[str, int | None, Any, str]:
         raise ValueError("--jobs must be at least 1")
     backend, device_id = backend_of(config.device)
     if backend == "cpu-emulator":
-        return backend, None, None, buildmod.emulator_version()
+        # the header digest is part of the version: an emulator edit without a VERSION bump still re-verifies
+        return backend, None, None, f"{buildmod.emulator_version()}+{buildmod.emulator_digest()[:8]}"
     info = npu.detect_cann()
     if backend == "npu":
         npu.check_device(device_id or 0)

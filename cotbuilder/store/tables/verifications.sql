@@ -3,7 +3,7 @@ CREATE TABLE IF NOT EXISTS verifications (
     verification_id VARCHAR PRIMARY KEY, -- sha256 of unit_id + backend + backend_version + soc + source_hash
     unit_id         VARCHAR NOT NULL,
     backend         VARCHAR NOT NULL,    -- cpu-emulator | npu | cann-cpu
-    backend_version VARCHAR NOT NULL,    -- emulator VERSION, or the CANN version
+    backend_version VARCHAR NOT NULL,    -- emulator VERSION+header digest, or the CANN version
     soc             VARCHAR NOT NULL,    -- ascend910b | ascend310p
     source_hash     VARCHAR NOT NULL,    -- sha256 over the unit's files (path + text)
     status          VARCHAR NOT NULL,    -- passed | failed_compile | failed_run | wrong_answer | unsupported | timeout | sandbox_violation
