@@ -15,7 +15,7 @@ class KernelLayerNorm {
 public:
     __aicore__ inline KernelLayerNorm() {}
 
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, const LayerNormTiling &tiling)
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, const LayerNormRowTiling &tiling)
     {
         cols = tiling.cols;
         epsilon = tiling.epsilon;
@@ -117,7 +117,7 @@ private:
 
 extern "C" __global__ __aicore__ void layer_norm(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, GM_ADDR tiling)
 {
-    LayerNormTiling tilingData = *reinterpret_cast<__gm__ LayerNormTiling *>(tiling);
+    LayerNormRowTiling tilingData = *reinterpret_cast<__gm__ LayerNormRowTiling *>(tiling);
     KernelLayerNorm op;
     op.Init(x, gamma, beta, y, tilingData);
     op.Process();

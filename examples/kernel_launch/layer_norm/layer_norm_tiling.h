@@ -3,7 +3,7 @@
 #define LAYER_NORM_TILING_H
 #include <cstdint>
 
-struct LayerNormTiling {
+struct LayerNormRowTiling {
     uint32_t rows;         // rows of x, a multiple of the core count
     uint32_t cols;         // normalised (last) axis, a multiple of 8
     float epsilon;         // added to the variance

@@ -26,8 +26,8 @@ int32_t main(int32_t argc, char *argv[])
     size_t gammaByteSize = 256 * sizeof(float);
     size_t betaByteSize = 256 * sizeof(float);
     size_t yByteSize = 32 * 256 * sizeof(float);
-    size_t tilingByteSize = sizeof(LayerNormTiling);
-    LayerNormTiling tilingHost{};
+    size_t tilingByteSize = sizeof(LayerNormRowTiling);
+    LayerNormRowTiling tilingHost{};
     tilingHost.rows = 32;
     tilingHost.cols = 256;
     tilingHost.epsilon = 1e-5f;

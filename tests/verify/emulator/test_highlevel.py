@@ -79,10 +79,15 @@ def test_elementwise_math_and_activation_apis_match_numpy(hl):
 def test_bitwise_logical_and_gm_fill(hl):
     d, i, _ = hl
     a, b = i["i16a"], i["i16b"]
-    r = _out(d, "bits16", np.int16).reshape(2, N)
+    r = _out(d, "bits16", np.int16).reshape(3, N)
     np.testing.assert_array_equal(r[0], a ^ b)
     np.testing.assert_array_equal(r[1], a & b)
-    np.testing.assert_array_equal(_out(d, "logical", np.uint8), ((a != 0) & (b != 0)).astype(np.uint8))
+    np.testing.assert_array_equal(r[2], ~a)
+    lg = _out(d, "logical", np.uint8).reshape(4, N)
+    np.testing.assert_array_equal(lg[0], ((a != 0) & (b != 0)).astype(np.uint8))
+    np.testing.assert_array_equal(lg[1], ((a != 0) ^ (b != 0)).astype(np.uint8))
+    np.testing.assert_array_equal(lg[2], (b == 0).astype(np.uint8))
+    np.testing.assert_array_equal(lg[3], np.zeros(N, np.uint8))
     np.testing.assert_array_equal(_out(d, "fill", np.float32), np.full(64, 2.5, np.float32))
 
 
@@ -195,6 +200,7 @@ def test_host_tiling_helpers_and_platform(hl):
     assert (facts["sm_srcM"], facts["sm_srcK"], facts["sm_outMaxK"]) == (32, 64, 8)
     assert facts["ub"] == 192 * 1024 and facts["aiv"] > 0
     assert facts["shape_size"] == 24
+    assert facts["shapeinfo"] == [70, 3, 0]
 
 
 def test_topk_picks_k_extremes_per_row_with_stable_ties_and_finished_rows(hl):
@@ -266,3 +272,33 @@ def test_rmsnorm_ar_layernorm_with_rstd_and_normalize(hl):
     rs2 = 1 / np.sqrt(v2 + 1e-5)
     _close(r[256:384].reshape(8, 16), (x - r[384:392, None].astype(np.float64)) * rs2 * gam, rtol=1e-5, atol=1e-5)
     _close(r[408:416], rs2[:, 0], rtol=1e-6)
+
+
+def test_isinf_isnan_flag_specials_and_hypot(hl):
+    d, i, _ = hl
+    x = i["x"].astype(np.float64).copy()
+    x[:3] = [np.inf, -np.inf, np.nan]
+    r = _out(d, "special", np.float32).reshape(3, N)
+    np.testing.assert_array_equal(r[0], np.isinf(x).astype(np.float32))
+    np.testing.assert_array_equal(r[1], np.isnan(x).astype(np.float32))
+    _close(r[2][3:], np.hypot(x[3:], i["y"][3:].astype(np.float64)))
+
+
+def test_batchnorm_over_the_batch_and_groupnorm_per_group(hl):
+    d, i, _ = hl
+    x = i["nx"].astype(np.float64)
+    g = i["ngb"].astype(np.float64)
+    r = _out(d, "norm2", np.float32)
+    xb = x.reshape(4, 32)
+    m, v = xb.mean(axis=0), xb.var(axis=0)
+    want = g[:4, None] * (xb - m) / np.sqrt(v + 1e-5) + g[8:12, None]
+    _close(r[416:544].reshape(4, 32), want, rtol=1e-5, atol=1e-5)
+    _close(r[544:576], m, atol=1e-6)
+    _close(r[576:608], v, rtol=1e-6)
+    xg = x.reshape(2, 2, 2, 16)  # [N, G, C/G, HW]
+    gm, gv = xg.mean(axis=(2, 3)), xg.var(axis=(2, 3))
+    norm = ((xg - gm[:, :, None, None]) / np.sqrt(gv[:, :, None, None] + 1e-5)).reshape(2, 4, 16)
+    want = g[:4][None, :, None] * norm + g[16:20][None, :, None]
+    _close(r[608:736].reshape(2, 4, 16), want, rtol=1e-5, atol=1e-5)
+    _close(r[736:740], gm.reshape(-1), atol=1e-6)
+    _close(r[744:748], gv.reshape(-1), rtol=1e-6)

@@ -97,13 +97,17 @@ extern "C" __global__ __aicore__ void k_bits(GM_ADDR x, GM_ADDR y, GM_ADDR o16, 
     TPipe pipe;
     TBuf<TPosition::VECCALC> bx, by, br, bb;
     LocalTensor<int16_t> a = ub_in<int16_t>(pipe, bx, x, N), b = ub_in<int16_t>(pipe, by, y, N);
-    LocalTensor<int16_t> r = ub_new<int16_t>(pipe, br, 2 * N);
-    LocalTensor<bool> lb = ub_new<bool>(pipe, bb, N);
+    LocalTensor<int16_t> r = ub_new<int16_t>(pipe, br, 3 * N);
+    LocalTensor<bool> lb = ub_new<bool>(pipe, bb, 4 * N);
     Xor<int16_t, false>(r, a, b, N);
     BitwiseAnd(r[N], a, b, N);
+    BitwiseNot(r[2 * N], a, N);
     LogicalAnd(lb, a, b, N);
-    ub_out(o16, r, 2 * N);
-    ub_out(ob, lb.ReinterpretCast<uint8_t>(), N);
+    LogicalXor(lb[N], a, b, N);
+    LogicalNot(lb[2 * N], b, N);
+    LogicalAnds(lb[3 * N], a, (int16_t)0, N);
+    ub_out(o16, r, 3 * N);
+    ub_out(ob, lb.ReinterpretCast<uint8_t>(), 4 * N);
     GlobalTensor<float> g;
     g.SetGlobalBuffer((__gm__ float*)gm, 64);
     Fill(g, 64, 2.5f);
@@ -282,8 +286,8 @@ extern "C" __global__ __aicore__ void k_norm2(GM_ADDR x, GM_ADDR gb, GM_ADDR o) 
     TBuf<TPosition::VECCALC> bx, bg, br;
     LocalTensor<float> a = ub_in<float>(pipe, bx, x, NN);
     LocalTensor<float> gam = ub_in<float>(pipe, bg, gb, 32), bet = gam[16];
-    LocalTensor<float> r = ub_new<float>(pipe, br, 416);
-    Duplicate(r, 0.0f, 416);
+    LocalTensor<float> r = ub_new<float>(pipe, br, 752);
+    Duplicate(r, 0.0f, 752);
     RmsNormTiling rt;
     GetRmsNormTilingInfo(ge::Shape({2, 4, 16}), ge::Shape({2, 4, 16}), 0, 4, rt);
     RmsNorm<float>(r, a, gam, 1e-6f, rt);
@@ -296,7 +300,29 @@ extern "C" __global__ __aicore__ void k_norm2(GM_ADDR x, GM_ADDR gb, GM_ADDR o) 
     static constexpr NormalizeConfig noBeta = {ReducePattern::AR, -1, true, false, false};
     Normalize<float, float, false, noBeta>(r[2 * NN], r[3 * NN + 24], r[3 * NN], var, a, gam, bet, 1e-5f,
                                            NormalizePara{8, 16, 16});
-    ub_out(o, r, 416);
+    // BatchNorm of [4, 2, 16] (gamma / beta per batch); GroupNorm of [2, 4, 16] in 2 groups
+    BatchNormTiling bt;
+    GetBatchNormNDTilingInfo(ge::Shape({4, 2, 16}), ge::Shape({4, 2, 16}), 0, 4, false, bt);
+    BatchNorm<float>(r[416], r[544], r[576], a, gam, gam[8], 1e-5f, bt);
+    GroupNormTiling gt;
+    GetGroupNormNDTilingInfo(ge::Shape({2, 4, 4, 4}), 0, 4, false, 2, gt);
+    GroupNorm<float>(r[608], r[736], r[744], a, gam, bet, 1e-5f, gt);
+    ub_out(o, r, 752);
+}
+
+// ---- IsInf / IsNan on specials, Hypot ----
+extern "C" __global__ __aicore__ void k_special(GM_ADDR x, GM_ADDR y, GM_ADDR o) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, br;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, N), b = ub_in<float>(pipe, by, y, N);
+    LocalTensor<float> r = ub_new<float>(pipe, br, 3 * N);
+    a.SetValue(0, INFINITY);
+    a.SetValue(1, -INFINITY);
+    a.SetValue(2, NAN);
+    IsInf(r, a, N);
+    IsNan(r[N], a, N);
+    Hypot<float>(r[2 * N], a, b, N);
+    ub_out(o, r, 3 * N);
 }
 
 int main(int argc, char** argv) {
@@ -306,11 +332,14 @@ int main(int argc, char** argv) {
     ICPU_RUN_KF(k_math, 1, load("x"), load("y"), load("z"), load("w"), load("mask"), o);
     save("math", o, N * kMath * 4);
 
-    uint8_t *o16 = out(2 * N * 2), *ob = out(N), *gm = out(64 * 4);
+    uint8_t *o16 = out(3 * N * 2), *ob = out(4 * N), *gm = out(64 * 4);
     ICPU_RUN_KF(k_bits, 1, load("i16a"), load("i16b"), o16, ob, gm);
-    save("bits16", o16, 2 * N * 2);
-    save("logical", ob, N);
+    save("bits16", o16, 3 * N * 2);
+    save("logical", ob, 4 * N);
     save("fill", gm, 64 * 4);
+    uint8_t* osp = out(3 * N * 4);
+    ICPU_RUN_KF(k_special, 1, load("x"), load("y"), osp);
+    save("special", osp, 3 * N * 4);
 
     uint8_t *os = out(5 * R * C * 4), *red = out(8 * R * 8 * 4);
     ICPU_RUN_KF(k_softmax, 1, load("sx"), load("sg"), os, red);
@@ -321,9 +350,9 @@ int main(int argc, char** argv) {
     uint8_t* on = out((4 * nn + 64 + 32) * 4);
     ICPU_RUN_KF(k_norm, 1, load("nx"), load("ndy"), load("ngb"), on);
     save("norm", on, (4 * nn + 64 + 32) * 4);
-    uint8_t* on2 = out(416 * 4);
+    uint8_t* on2 = out(752 * 4);
     ICPU_RUN_KF(k_norm2, 1, load("nx"), load("ngb"), on2);
-    save("norm2", on2, 416 * 4);
+    save("norm2", on2, 752 * 4);
 
     uint8_t *om = out(6 * R * C * 4), *oq = out(R * C), *op = out(16 * 4);
     ICPU_RUN_KF(k_misc, 1, load("sx"), load("smask"), load("sxi"), om, oq, op);
@@ -346,7 +375,10 @@ int main(int argc, char** argv) {
     uint64_t ub = 0;
     auto* plat = platform_ascendc::PlatformAscendCManager::GetInstance();
     plat->GetCoreMemSize(platform_ascendc::CoreMemType::UB, ub);
-    std::printf("{\"acosh_max\": %u, \"acosh_min\": %u, \"sm_srcM\": %u, \"sm_srcK\": %u, \"sm_outMaxK\": %u, "
+    uint32_t dims[3] = {2, 5, 7};
+    ShapeInfo si(3, dims, DataFormat::ND);
+    std::printf("{\"shapeinfo\": [%d, %d, %d], ", GetShapeSize(si), (int)si.originalShapeDim, GetShapeSize(ShapeInfo()));
+    std::printf("\"acosh_max\": %u, \"acosh_min\": %u, \"sm_srcM\": %u, \"sm_srcK\": %u, \"sm_outMaxK\": %u, "
                 "\"ub\": %llu, \"aiv\": %u, \"shape_size\": %lld}\n",
                 mx, mn, st.srcM, st.srcK, st.outMaxK, (unsigned long long)ub, plat->GetCoreNumAiv(),
                 (long long)TensorShape({2, 3, 4}).GetShapeSize());

@@ -2,6 +2,7 @@
 #pragma once
 #include "../tiling/hl_tiling_types.h"
 #include "hl_core.h"
+#include "hl_shapeinfo.h"
 #include "hl_math.h"
 #include "hl_softmax.h"
 #include "hl_reduce.h"

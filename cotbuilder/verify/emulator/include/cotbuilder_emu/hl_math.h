@@ -26,7 +26,7 @@ inline constexpr LogicalAndConfig DEFAULT_LOGICAL_AND_CONFIG = {};
 // One-input functions: dst = f(src). Template parameters after T are accepted as documented
 // (isReuseSource and the like) and do not change the exact result computed here.
 #define CBEMU_HL_UNARY(NAME, EXPR)                                                                              \
-    template <typename T, bool isReuseSource = false, typename... Cfg>                                          \
+    template <typename T, bool isReuseSource = false>                                                           \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& tmp,            \
               const uint32_t calCount, CBEMU_LOC) {                                                             \
         cbemu::hl_tmp(tmp, loc, #NAME);                                                                         \
@@ -96,19 +96,6 @@ template <typename T, bool highPrecision = false, bool highPerformance = false>
 void Gelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dataSize, CBEMU_LOC) {
     cbemu::hl_map(dst, dataSize, loc, "Gelu", [](auto v) { return cbemu_gelu((double)v); }, src);
 }
-// FasterGelu: x / (1 + exp(-1.702 x)).
-template <typename T, bool highPrecision = false, bool highPerformance = false>
-void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dataSize, CBEMU_LOC) {
-    cbemu::hl_map(dst, dataSize, loc, "FasterGelu",
-                  [](auto v) { double x = (double)v; return x / (1.0 + std::exp(-1.702 * x)); }, src);
-}
-template <typename T, bool highPrecision = false, bool highPerformance = false>
-void FasterGelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& tmp,
-                const uint32_t dataSize, CBEMU_LOC) {
-    cbemu::hl_tmp(tmp, loc, "FasterGelu");
-    FasterGelu<T, highPrecision, highPerformance>(dst, src, dataSize, loc);
-}
-
 // Swish: x / (1 + exp(-beta x)).
 template <typename T, bool isReuseSource = false>
 void Swish(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t dataSize, const T scalarValue, CBEMU_LOC) {
@@ -201,7 +188,7 @@ void SwiGLU(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTenso
 #define CBEMU_COMMA ,
 CBEMU_HL_BINARY(Fmod, CBEMU_COMMA const FmodConfig& config = DEFAULT_FMOD_CONFIG, std::fmod((double)x, (double)y))
 CBEMU_HL_BINARY(Xor, , x ^ y)
-CBEMU_HL_BINARY(Atan2, , std::atan2((double)x, (double)y))
+CBEMU_HL_BINARY(Hypot, , std::hypot((double)x, (double)y))
 #undef CBEMU_HL_BINARY
 
 // Power: tensor^tensor, tensor^scalar, scalar^tensor; with or without sharedTmpBuffer / calCount.
@@ -307,31 +294,86 @@ void Where(const LocalTensor<T>& dst, const U& src0, const S& src1, const LocalT
                   [](auto a, auto b, auto c) { return c ? (cbemu::calc_t<T>)a : (cbemu::calc_t<T>)b; }, src0, src1, cond);
 }
 
-// Bitwise and logical element ops.
-template <typename T>
-void BitwiseAnd(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, const uint32_t count,
-                CBEMU_LOC) {
-    cbemu::hl_map(dst, count, loc, "BitwiseAnd", [](auto x, auto y) { return (T)(x & y); }, a, b);
+// Bitwise and logical element ops (a config struct first, as documented; it selects nothing here).
+#define CBEMU_HL_CFG(NAME, DEF) \
+    struct NAME { bool reserved = false; }; \
+    inline constexpr NAME DEF = {};
+CBEMU_HL_CFG(BitwiseAndConfig, DEFAULT_BITWISE_AND_CONFIG)
+CBEMU_HL_CFG(BitwiseOrConfig, DEFAULT_BITWISE_OR_CONFIG)
+CBEMU_HL_CFG(BitwiseXorConfig, DEFAULT_BITWISE_XOR_CONFIG)
+CBEMU_HL_CFG(BitwiseNotConfig, DEFAULT_BITWISE_NOT_CONFIG)
+CBEMU_HL_CFG(LogicalOrConfig, DEFAULT_LOGICAL_OR_CONFIG)
+CBEMU_HL_CFG(LogicalXorConfig, DEFAULT_LOGICAL_XOR_CONFIG)
+CBEMU_HL_CFG(LogicalNotConfig, DEFAULT_LOGICAL_NOT_CONFIG)
+CBEMU_HL_CFG(LogicalAndsConfig, DEFAULT_LOGICAL_ANDS_CONFIG)
+CBEMU_HL_CFG(LogicalOrsConfig, DEFAULT_LOGICAL_ORS_CONFIG)
+CBEMU_HL_CFG(IsInfConfig, DEFAULT_IS_INF_CONFIG)
+CBEMU_HL_CFG(IsNanConfig, DEFAULT_IS_NAN_CONFIG)
+#undef CBEMU_HL_CFG
+
+#define CBEMU_HL_BITWISE(NAME, CFG, DEF, OP)                                                                     \
+    template <const CFG& config = DEF, typename T>                                                              \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, const uint32_t count, \
+              CBEMU_LOC) {                                                                                      \
+        static_assert(std::is_integral<T>::value, #NAME ": integer types only");                               \
+        cbemu::hl_map(dst, count, loc, #NAME, [](auto x, auto y) { return (T)(x OP y); }, a, b);                \
+    }
+CBEMU_HL_BITWISE(BitwiseAnd, BitwiseAndConfig, DEFAULT_BITWISE_AND_CONFIG, &)
+CBEMU_HL_BITWISE(BitwiseOr, BitwiseOrConfig, DEFAULT_BITWISE_OR_CONFIG, |)
+CBEMU_HL_BITWISE(BitwiseXor, BitwiseXorConfig, DEFAULT_BITWISE_XOR_CONFIG, ^)
+#undef CBEMU_HL_BITWISE
+template <const BitwiseNotConfig& config = DEFAULT_BITWISE_NOT_CONFIG, typename T>
+void BitwiseNot(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count, CBEMU_LOC) {
+    static_assert(std::is_integral<T>::value, "BitwiseNot: integer types only");
+    cbemu::hl_map(dst, count, loc, "BitwiseNot", [](auto x) { return (T)(~x); }, src);
 }
-template <typename T>
-void BitwiseOr(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, const uint32_t count,
-               CBEMU_LOC) {
-    cbemu::hl_map(dst, count, loc, "BitwiseOr", [](auto x, auto y) { return (T)(x | y); }, a, b);
+
+// Logical ops: zero is false, anything else true; the result is 1 / 0 (or true / false) in dst's type.
+#define CBEMU_HL_LOGICAL(NAME, CFG, DEF, EXPR)                                                                   \
+    template <const CFG& config = DEF, typename T, typename U>                                                  \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<U>& a, const LocalTensor<U>& b, const uint32_t count, \
+              CBEMU_LOC) {                                                                                      \
+        cbemu::hl_map(dst, count, loc, #NAME, [](auto x, auto y) { bool p = x != 0, q = y != 0; return (T)(EXPR); }, \
+                      a, b);                                                                                    \
+    }
+CBEMU_HL_LOGICAL(LogicalAnd, LogicalAndConfig, DEFAULT_LOGICAL_AND_CONFIG, p && q)
+CBEMU_HL_LOGICAL(LogicalOr, LogicalOrConfig, DEFAULT_LOGICAL_OR_CONFIG, p || q)
+CBEMU_HL_LOGICAL(LogicalXor, LogicalXorConfig, DEFAULT_LOGICAL_XOR_CONFIG, p != q)
+#undef CBEMU_HL_LOGICAL
+template <const LogicalNotConfig& config = DEFAULT_LOGICAL_NOT_CONFIG, typename T, typename U>
+void LogicalNot(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count, CBEMU_LOC) {
+    cbemu::hl_map(dst, count, loc, "LogicalNot", [](auto x) { return (T)(x == 0); }, src);
 }
-template <typename T>
-void BitwiseXor(const LocalTensor<T>& dst, const LocalTensor<T>& a, const LocalTensor<T>& b, const uint32_t count,
-                CBEMU_LOC) {
-    cbemu::hl_map(dst, count, loc, "BitwiseXor", [](auto x, auto y) { return (T)(x ^ y); }, a, b);
+// LogicalAnds / LogicalOrs: either operand may be a scalar.
+template <const LogicalAndsConfig& config = DEFAULT_LOGICAL_ANDS_CONFIG, typename T, typename U, typename S>
+void LogicalAnds(const LocalTensor<T>& dst, const U& a, const S& b, const uint32_t count, CBEMU_LOC) {
+    cbemu::hl_map(dst, count, loc, "LogicalAnds", [](auto x, auto y) { return (T)((x != 0) && (y != 0)); }, a, b);
 }
-template <const LogicalAndConfig& config = DEFAULT_LOGICAL_AND_CONFIG, typename T, typename U>
-void LogicalAnd(const LocalTensor<T>& dst, const LocalTensor<U>& a, const LocalTensor<U>& b, const uint32_t count,
-                CBEMU_LOC) {
-    cbemu::hl_map(dst, count, loc, "LogicalAnd", [](auto x, auto y) { return (T)((x != 0) && (y != 0)); }, a, b);
+template <const LogicalOrsConfig& config = DEFAULT_LOGICAL_ORS_CONFIG, typename T, typename U, typename S>
+void LogicalOrs(const LocalTensor<T>& dst, const U& a, const S& b, const uint32_t count, CBEMU_LOC) {
+    cbemu::hl_map(dst, count, loc, "LogicalOrs", [](auto x, auto y) { return (T)((x != 0) || (y != 0)); }, a, b);
 }
-template <const LogicalAndConfig& config = DEFAULT_LOGICAL_AND_CONFIG, typename T, typename U>
-void LogicalOr(const LocalTensor<T>& dst, const LocalTensor<U>& a, const LocalTensor<U>& b, const uint32_t count,
-               CBEMU_LOC) {
-    cbemu::hl_map(dst, count, loc, "LogicalOr", [](auto x, auto y) { return (T)((x != 0) || (y != 0)); }, a, b);
+
+// IsInf / IsNan: 1 / true where the input is +-inf / NaN.
+template <const IsInfConfig& config = DEFAULT_IS_INF_CONFIG, typename T, typename U>
+void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count, CBEMU_LOC) {
+    cbemu::hl_map(dst, count, loc, "IsInf", [](auto x) { return (T)(std::isinf((double)x) ? 1 : 0); }, src);
+}
+template <const IsInfConfig& config = DEFAULT_IS_INF_CONFIG, typename T, typename U>
+void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<uint8_t>& tmp, const uint32_t count,
+           CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "IsInf");
+    IsInf<config>(dst, src, count, loc);
+}
+template <const IsNanConfig& config = DEFAULT_IS_NAN_CONFIG, typename T, typename U>
+void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count, CBEMU_LOC) {
+    cbemu::hl_map(dst, count, loc, "IsNan", [](auto x) { return (T)(std::isnan((double)x) ? 1 : 0); }, src);
+}
+template <const IsNanConfig& config = DEFAULT_IS_NAN_CONFIG, typename T, typename U>
+void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTensor<uint8_t>& tmp, const uint32_t count,
+           CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "IsNan");
+    IsNan<config>(dst, src, count, loc);
 }
 
 // IsFinite: 1 / true where the input is neither NaN nor +-inf.

@@ -430,3 +430,97 @@ void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRst
                                            para, loc);
 }
 }  // namespace AscendC
+
+// ---- BatchNorm: x [B, S, H]; mean / variance per (s, h) over B; y = gamma[b] * (x - mean) / sqrt(var + eps) + beta[b]
+//      GroupNorm: x [N, C, HW] (each channel's HW padded to 32 bytes, hwAlignSize); statistics per (n, group of
+//      C / g channels); y = gamma[c] * (x - mean) / sqrt(var + eps) + beta[c] ----
+namespace AscendC {
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamm, const LocalTensor<T>& beta, const T epsilon,
+               BatchNormTiling& tiling, CBEMU_LOC) {
+    uint32_t B = tiling.originalBLength, SH = tiling.meanVarSize;
+    int64_t n = (int64_t)B * SH;
+    const char* api = "BatchNorm";
+    if (!(cbemu::check_count(output, n, loc, api) & cbemu::check_count(inputX, n, loc, api) &
+          cbemu::check_count(outputMean, SH, loc, api) & cbemu::check_count(outputVariance, SH, loc, api) &
+          cbemu::check_count(gamm, B, loc, api) & cbemu::check_count(beta, B, loc, api)))
+        return;
+    double eps = cbemu::to_double(epsilon);
+    for (uint32_t f = 0; f < SH; ++f) {
+        double m = 0, v = 0;
+        for (uint32_t b = 0; b < B; ++b) m += cbemu::to_double(inputX.addr_[(uint64_t)b * SH + f]);
+        m /= B;
+        for (uint32_t b = 0; b < B; ++b) {
+            double d = cbemu::to_double(inputX.addr_[(uint64_t)b * SH + f]) - m;
+            v += d * d;
+        }
+        v /= B;
+        double rs = 1.0 / std::sqrt(v + eps);
+        for (uint32_t b = 0; b < B; ++b) {
+            uint64_t p = (uint64_t)b * SH + f;
+            output.addr_[p] = T(cbemu::to_double(gamm.addr_[b]) * (cbemu::to_double(inputX.addr_[p]) - m) * rs +
+                                cbemu::to_double(beta.addr_[b]));
+        }
+        outputMean.addr_[f] = T(m);
+        outputVariance.addr_[f] = T(v);
+    }
+}
+template <typename T, bool isReuseSource = false, bool isBasicBlock = false>
+void BatchNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamm, const LocalTensor<T>& beta,
+               const LocalTensor<uint8_t>& tmp, const T epsilon, BatchNormTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "BatchNorm");
+    BatchNorm<T, isReuseSource, isBasicBlock>(output, outputMean, outputVariance, inputX, gamm, beta, epsilon, tiling,
+                                              loc);
+}
+
+template <typename T, bool isReuseSource = false>
+void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
+               GroupNormTiling& tiling, CBEMU_LOC) {
+    uint32_t N = tiling.n, Cc = tiling.c, HW = tiling.hw, G = tiling.g;
+    uint32_t hs = tiling.hwAlignSize ? tiling.hwAlignSize : HW, D = G ? Cc / G : 0;
+    int64_t n = (int64_t)N * Cc * hs;
+    const char* api = "GroupNorm";
+    if (G == 0 || Cc % G) {
+        cbemu::report("assert_failed", cbemu::Sev::error, loc, "GroupNorm: C=%u is not a multiple of groupNum=%u", Cc, G);
+        return;
+    }
+    if (!(cbemu::check_count(output, n, loc, api) & cbemu::check_count(inputX, n, loc, api) &
+          cbemu::check_count(outputMean, (int64_t)N * G, loc, api) &
+          cbemu::check_count(outputVariance, (int64_t)N * G, loc, api) & cbemu::check_count(gamma, Cc, loc, api) &
+          cbemu::check_count(beta, Cc, loc, api)))
+        return;
+    double eps = cbemu::to_double(epsilon), cnt = (double)D * HW;
+    for (uint32_t i = 0; i < N; ++i)
+        for (uint32_t g = 0; g < G; ++g) {
+            double m = 0, v = 0;
+            for (uint32_t c = g * D; c < (g + 1) * D; ++c)
+                for (uint32_t j = 0; j < HW; ++j) m += cbemu::to_double(inputX.addr_[((uint64_t)i * Cc + c) * hs + j]);
+            m /= cnt;
+            for (uint32_t c = g * D; c < (g + 1) * D; ++c)
+                for (uint32_t j = 0; j < HW; ++j) {
+                    double d = cbemu::to_double(inputX.addr_[((uint64_t)i * Cc + c) * hs + j]) - m;
+                    v += d * d;
+                }
+            v /= cnt;
+            double rs = 1.0 / std::sqrt(v + eps);
+            for (uint32_t c = g * D; c < (g + 1) * D; ++c)
+                for (uint32_t j = 0; j < HW; ++j) {
+                    uint64_t p = ((uint64_t)i * Cc + c) * hs + j;
+                    output.addr_[p] = T(cbemu::to_double(gamma.addr_[c]) * (cbemu::to_double(inputX.addr_[p]) - m) * rs +
+                                        cbemu::to_double(beta.addr_[c]));
+                }
+            outputMean.addr_[i * G + g] = T(m);
+            outputVariance.addr_[i * G + g] = T(v);
+        }
+}
+template <typename T, bool isReuseSource = false>
+void GroupNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,
+               const LocalTensor<T>& inputX, const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
+               const LocalTensor<uint8_t>& tmp, const T epsilon, GroupNormTiling& tiling, CBEMU_LOC) {
+    cbemu::hl_tmp(tmp, loc, "GroupNorm");
+    GroupNorm<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, epsilon, tiling, loc);
+}
+}  // namespace AscendC

@@ -7,10 +7,9 @@
 #include <vector>
 
 #include "hl_core.h"
+#include "hl_shapeinfo.h"
 
 namespace AscendC {
-
-enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
 
 struct SoftMaxShapeInfo {
     uint32_t srcM = 0;

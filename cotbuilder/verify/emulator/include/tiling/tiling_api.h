@@ -80,7 +80,7 @@ CBEMU_TMP_API(Asin, 3) CBEMU_TMP_API(Atan, 3) CBEMU_TMP_API(Cosh, 2) CBEMU_TMP_A
 CBEMU_TMP_API(Cos, 3) CBEMU_TMP_API(Tan, 3) CBEMU_TMP_API(Ceil, 1) CBEMU_TMP_API(Floor, 1)
 CBEMU_TMP_API(Trunc, 1) CBEMU_TMP_API(Round, 1) CBEMU_TMP_API(Rint, 1) CBEMU_TMP_API(Frac, 1) CBEMU_TMP_API(Erf, 3)
 CBEMU_TMP_API(Erfc, 3) CBEMU_TMP_API(Sign, 1) CBEMU_TMP_API(Log, 1) CBEMU_TMP_API(Exp, 3) CBEMU_TMP_API(Sigmoid, 2)
-CBEMU_TMP_API(GeGLU, 3) CBEMU_TMP_API(ReGlu, 2) CBEMU_TMP_API(Fmod, 3) CBEMU_TMP_API(Xor, 1) CBEMU_TMP_API(Atan2, 3)
+CBEMU_TMP_API(GeGLU, 3) CBEMU_TMP_API(ReGlu, 2) CBEMU_TMP_API(Fmod, 3) CBEMU_TMP_API(Xor, 1) CBEMU_TMP_API(Hypot, 2)
 CBEMU_TMP_API(Fma, 1) CBEMU_TMP_API(Clamp, 1) CBEMU_TMP_API(Axpy, 2) CBEMU_TMP_API(Digamma, 4)
 CBEMU_TMP_API(Lgamma, 4) CBEMU_TMP_API(IsFinite, 1) CBEMU_TMP_API(CumSum, 2)
 
@@ -472,5 +472,47 @@ inline void GetLayerNormNDTilingInfo(const ge::Shape& s, const uint32_t stackBuf
 inline void GetNormalizeMaxMinTmpSize(const ge::Shape& s, const uint32_t, const uint32_t, const bool, const bool,
                                       const bool, uint32_t& maxValue, uint32_t& minValue) {
     cbemu_tiling::sizes(s, 2, maxValue, minValue);
+}
+}  // namespace AscendC
+
+// ---- BatchNorm / GroupNorm ----
+namespace AscendC {
+inline bool GetBatchNormMaxMinTmpSize(const ge::Shape& s, const ge::Shape&, const uint32_t, const bool,
+                                      uint32_t& maxValue, uint32_t& minValue, const bool = false) {
+    cbemu_tiling::sizes(s, 3, maxValue, minValue);
+    return true;
+}
+inline bool GetBatchNormNDTilingInfo(const ge::Shape& s, const ge::Shape& orig, const uint32_t stackBufferByteSize,
+                                     const uint32_t, const bool, tiling::BatchNormTiling& t, const bool = false) {
+    const ge::Shape& o = orig.GetDimNum() >= 3 ? orig : s;
+    t.originalBLength = (uint32_t)o.GetDim(0);
+    t.meanVarSize = (uint32_t)(s.GetDim(1) * s.GetDim(2));
+    t.tmpBufSize = stackBufferByteSize / 4;
+    t.loopRound = 1;
+    t.bshCurLength = t.originalBLength * t.meanVarSize;
+    t.shCurLength = t.meanVarSize;
+    t.firstDimValueBack = t.originalBLength ? 1.0f / (float)t.originalBLength : 0.0f;
+    return true;
+}
+inline void GetGroupNormMaxMinTmpSize(const ge::Shape& s, const uint32_t, const bool, const uint32_t,
+                                      uint32_t& maxValue, uint32_t& minValue) {
+    cbemu_tiling::sizes(s, 3, maxValue, minValue);
+}
+inline void GetGroupNormNDTilingInfo(const ge::Shape& s, const uint32_t stackBufferSize, const uint32_t typeSize,
+                                     const bool, const uint32_t groupNum, tiling::GroupNormTiling& t) {
+    t.n = (uint32_t)s.GetDim(0);
+    t.c = (uint32_t)s.GetDim(1);
+    t.hw = 1;
+    for (size_t i = 2; i < s.GetDimNum(); ++i) t.hw *= (uint32_t)s.GetDim(i);
+    t.g = groupNum;
+    t.d = groupNum ? t.c / groupNum : 0;
+    uint32_t epb = 32 / (typeSize ? typeSize : 4);
+    t.hwAlignSize = (t.hw + epb - 1) / epb * epb;
+    t.dhwAlignSize = t.d * t.hwAlignSize;
+    t.inputXSize = t.n * t.c * t.hwAlignSize;
+    t.meanVarSize = t.n * t.g;
+    t.tmpBufSize = stackBufferSize / 4;
+    t.loopRound = 1;
+    t.factor = (t.d * t.hw) ? 1.0f / (float)(t.d * t.hw) : 0.0f;
 }
 }  // namespace AscendC
