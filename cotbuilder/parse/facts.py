@@ -112,7 +112,8 @@ def extract_facts(data: bytes) -> FileFacts:
     for node in caps.get("type", ()):
         facts.types[data[node.start_byte:node.end_byte].decode("utf-8", "replace")] += 1
     for node in caps.get("targ", ()):
-        facts.template_types.add(_squash(_text(node, data)))
+        if not _is_cast_argument(node, data):  # static_cast<int32_t>(eventId) says nothing about the data's dtype
+            facts.template_types.add(_squash(_text(node, data)))
     for node in caps.get("function", ()):
         fn = _function(node, data)
         if fn is not None:
@@ -179,6 +180,12 @@ def _squash(text: str) -> str:
 
 
 _ARG_CALLS = frozenset({"InitBuffer", "ICPU_RUN_KF", "SetBlockDim"})
+
+
+def _is_cast_argument(targ_node, data: bytes) -> bool:
+    owner = targ_node.parent.parent if targ_node.parent is not None else None
+    name = owner.child_by_field_name("name") if owner is not None else None
+    return name is not None and data[name.start_byte:name.end_byte].endswith(b"_cast")
 
 
 def _call_args(facts: FileFacts, name: str, name_node: Node, data: bytes) -> None:

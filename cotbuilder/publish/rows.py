@@ -38,6 +38,16 @@ def _verification_summary(f: UnitFacts) -> dict[str, Any]:
     }
 
 
+def public_location(source: dict[str, Any] | None) -> str:
+    """Where a row came from, as the public may read it: a git or doc URL as crawled; a local folder only by its name
+    (`local:examples`), so a builder's home directory never ends up in a published dataset."""
+    if not source:
+        return ""
+    if source.get("kind") == "local" or "://" not in source.get("url", "") and source.get("url", "").startswith("/"):
+        return f"local:{source['url'].rstrip('/').rsplit('/', 1)[-1]}"
+    return source.get("url", "")
+
+
 def build_row(unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[str, Any], fmt: str) -> dict[str, Any]:
     f: UnitFacts = picked["facts"]
     a = f.annotation or {}
@@ -56,7 +66,7 @@ def build_row(unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[
         "kernel_code": unit["kernel_code"],
         "host_code": unit["host_code"],
         "provenance": {
-            "repo": (source or {}).get("url", ""), "commit": (source or {}).get("commit") or "",
+            "repo": public_location(source), "commit": (source or {}).get("commit") or "",
             "path": f"{root}/{kernel_file}" if root else kernel_file, "license": unit["license"],
         },
         "verification": _verification_summary(f),
@@ -85,6 +95,6 @@ def build_rows(store: Store, picked: list[dict[str, Any]], fmt: str) -> list[dic
         return []
     units = {u["unit_id"]: u for u in store.rows(
         f"SELECT * FROM units WHERE unit_id IN ({', '.join('?' for _ in ids)})", ids)}
-    sources = {s["source_id"]: s for s in store.rows("SELECT source_id, url, commit FROM sources")}
+    sources = {s["source_id"]: s for s in store.rows("SELECT source_id, kind, url, commit FROM sources")}
     return [build_row(units[p["facts"].unit_id], sources.get(units[p["facts"].unit_id]["source_id"]), p, fmt)
             for p in picked]

@@ -241,3 +241,17 @@ def test_demo_corpus_yields_enough_units_of_both_layouts_without_errors_in_eight
     assert all(u["entry"] for u in units)
     for u in units:
         records.validate("unit", u)
+
+
+def test_dtypes_come_from_tensor_templates_not_from_casts_of_event_ids():
+    source = (
+        '#include "kernel_operator.h"\n'
+        "using namespace AscendC;\n"
+        'extern "C" __global__ __aicore__ void k(GM_ADDR x) {\n'
+        "    GlobalTensor<half> xGm;\n"
+        "    int32_t ev = static_cast<int32_t>(pipe.FetchEventID(HardEvent::V_S));\n"
+        "    LocalTensor<float> t = q.AllocTensor<float>();\n"
+        "}\n")
+    units, _ = extract_units(SRC, [{"path": "k/k.cpp", "text": source, "file_id": None, "license": "MIT",
+                                    "language": "cpp"}])
+    assert units[0]["features"]["dtypes"] == ["float", "half"]

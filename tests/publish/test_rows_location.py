@@ -1,0 +1,14 @@
+"""Published provenance never carries the builder's local paths."""
+
+from cotbuilder.publish.rows import public_location
+
+
+def test_local_sources_are_published_by_folder_name_only():
+    assert public_location({"kind": "local", "url": "/home/alice/secret-project/examples/"}) == "local:examples"
+    assert public_location({"kind": "git", "url": "/srv/mirrors/ops-math"}) == "local:ops-math"
+
+
+def test_remote_sources_keep_their_url():
+    url = "https://gitcode.com/cann/ops-math.git"
+    assert public_location({"kind": "git", "url": url}) == url
+    assert public_location({"kind": "docs", "url": "https://www.hiascend.com/doc"}) == "https://www.hiascend.com/doc"
