@@ -88,6 +88,8 @@ def script_args(unit: dict[str, Any], script_path: str, soc: str = "ascend910b",
     texts = [f["text"] for f in unit["files"] if f["path"].endswith((".sh", ".md", ".txt")) or f.get("role") == "build"]
     for text in texts:
         for m in pattern.finditer(text):
+            if _other_configuration(text, m.start(), variables):
+                continue
             line = re.sub(r"\$\{?(\w+)\}?", lambda v: variables.get(v.group(1), "$" + v.group(1)), m.group(1))
             if "$" in line:  # an argument we cannot resolve: this line is no use (a flag would lose its value)
                 continue
@@ -106,6 +108,55 @@ def script_args(unit: dict[str, Any], script_path: str, soc: str = "ascend910b",
             if bins:
                 return tokens[:tokens.index(bins[-1]) + 1]
     return None
+
+
+_CMAKE_LINE = re.compile(r"^[^\n]*\bcmake\b[^\n]*$", re.M)
+
+
+def _other_configuration(text: str, at: int, variables: dict[str, str]) -> bool:
+    """Whether the command at `at` follows a `cmake -DVAR=VALUE` (in the same code block) that selects another
+    configuration than the default one we build (`-DUSE_SILU_MODE=ON` then `gen_data.py --silu-mode`)."""
+    block_start = text.rfind("```", 0, at)
+    cmakes = list(_CMAKE_LINE.finditer(text, block_start + 1 if block_start >= 0 else 0, at))
+    if not cmakes:
+        return False
+    for m in cmake_defines.CLI_DEF.finditer(cmakes[-1].group(0)):
+        name, value = m.group(1), m.group(2)
+        if name.startswith("CMAKE_"):
+            continue
+        if name in variables and variables[name].upper() != value.upper():
+            return True
+    return False
+
+
+_EXECUTABLE = re.compile(r"\badd_executable\s*\(\s*([\w.\-]+)")
+
+
+def binary_args(unit: dict[str, Any], soc: str = "ascend910b") -> list[str]:
+    """The arguments the docs run the sample's executable with (`./demo $TESTCASE` -> ["1"]), variables resolved;
+    [] when the docs run it bare or not at all."""
+    cmake = "\n".join(f["text"] for f in unit["files"] if f["path"].endswith("CMakeLists.txt"))
+    names = {m.group(1) for m in _EXECUTABLE.finditer(cmake)}
+    if not names:
+        return []
+    variables = cmake_defines.docs_variables(unit, soc)
+    pattern = re.compile(r"^[ \t]*\./(?:" + "|".join(map(re.escape, sorted(names))) + r")[ \t]+([^\n;&|#`]+)", re.M)
+    for f in unit["files"]:
+        if not f["path"].endswith((".md", ".sh")):
+            continue
+        for m in pattern.finditer(f["text"]):
+            if _other_configuration(f["text"], m.start(), variables):
+                continue
+            line = re.sub(r"\$\{?(\w+)\}?", lambda v: variables.get(v.group(1), "$" + v.group(1)), m.group(1))
+            if "$" in line:
+                continue
+            try:
+                tokens = shlex.split(line)
+            except ValueError:
+                continue
+            if tokens:
+                return tokens
+    return []
 
 
 def checker_args(unit: dict[str, Any], checker_path: str, soc: str = "ascend910b") -> list[str] | None:
@@ -164,6 +215,44 @@ def _compare_files(workdir: Path, pairs: list[tuple[str, str]], dtype: str) -> l
         expected = np.fromfile(gold_p, dtype=np_dtype) if gold_p.is_file() else np.zeros(0)
         results.append({"name": out, **compare.compare(actual, expected, dtype)})
     return results
+
+
+def _hollow_outputs(workdir: Path, pairs: list[tuple[str, str]]) -> list[str]:
+    """Outputs that were never computed at all: every byte still the emulator's 0xFF UB fill while the golden is
+    not (a checker comparing `abs(a - b) > tol` accepts the NaNs that reads as). Judged on bytes, not values, so a
+    wrong dtype guess cannot raise a false alarm; a partly unwritten output is left to the checker, since samples
+    legitimately leave padding lanes of their last 32-byte block unwritten (a reduction writing 1 of 16 halves)."""
+    hollow = []
+    for out, gold in pairs:
+        out_p, gold_p = workdir / out, workdir / gold
+        if not (out_p.is_file() and gold_p.is_file()) or out_p.stat().st_size != gold_p.stat().st_size:
+            continue
+        a = np.fromfile(out_p, dtype=np.uint8)
+        e = np.fromfile(gold_p, dtype=np.uint8)
+        if a.size and bool((a == 0xFF).all()) and not bool((e == 0xFF).all()):
+            hollow.append(out)
+    return hollow
+
+
+_C_DTYPES = {"float": "float32", "half": "float16", "aclFloat16": "float16", "bfloat16_t": "bfloat16",
+             "double": "float64", "int32_t": "int32", "int16_t": "int16", "int8_t": "int8", "uint8_t": "uint8",
+             "uint16_t": "uint16", "uint32_t": "uint32", "int64_t": "int64"}
+# how a self-checking main reads its output buffer: reinterpret_cast<const float*>(outputData), (half*)output
+_HOST_READ = re.compile(r"reinterpret_cast<\s*(?:const\s+)?(\w+)\s*\*\s*>\s*\(\s*\w*[oO]ut\w*\s*\)|"
+                        r"\(\s*(?:const\s+)?(\w+)\s*\*\s*\)\s*\w*[oO]ut\w*")
+
+
+def _output_dtype(unit: dict[str, Any], generator: dict[str, Any] | None) -> str:
+    """The output's dtype: the type the host main reads its output buffer as (its own comparison), else the dtype
+    the generator names most often, else float32."""
+    sources = set(compiled_sources(unit))
+    for f in unit["files"]:
+        if f["path"] in sources:
+            for m in _HOST_READ.finditer(f["text"]):
+                ctype = m.group(1) or m.group(2)
+                if ctype in _C_DTYPES:
+                    return _C_DTYPES[ctype]
+    return _guess_dtype(generator["text"]) if generator else "float32"
 
 
 UNITY_NAME = "cotbuilder_unity.cpp"
@@ -231,7 +320,7 @@ def verify_own(unit: dict[str, Any], workdir: Path, ctx: steps.Context, prebuilt
                 verdict.status, verdict.reason = stop
                 verdict.run_log = (gen.stdout + gen.stderr)[-5000:]
                 break
-        run, diags, log = steps.run_binary(workdir, BINARY, ctx)
+        run, diags, log = steps.run_binary(workdir, BINARY, ctx, binary_args(unit, ctx.soc))
         run_s += run.wall_s
         verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
         logs.append(f"[seed {seed}] {log}" if seed is not None else log)
@@ -244,7 +333,7 @@ def verify_own(unit: dict[str, Any], workdir: Path, ctx: steps.Context, prebuilt
         args = checker_args(unit, checker["path"], ctx.soc) if checker else None
         bins = [a for a in args or [] if a.endswith(".bin")]
         pairs = [(bins[0], bins[1])] if len(bins) >= 2 else _default_pairs(workdir)
-        dtype = _guess_dtype(generator["text"]) if generator else "float32"
+        dtype = _output_dtype(unit, generator)
         missing = [out for out, _ in pairs if not (workdir / out).is_file()] + \
             [b for b in bins[:1] if not (workdir / b).is_file()]
         if missing:
@@ -257,6 +346,11 @@ def verify_own(unit: dict[str, Any], workdir: Path, ctx: steps.Context, prebuilt
                                 workdir, CHECKER_LIMITS)
             case["checker_output"] = (check.stdout + check.stderr).strip()[-1500:]
             case["ok"] = check.ok
+            hollow = _hollow_outputs(workdir, pairs) if check.ok else []
+            if hollow:  # a checker that compares with `abs(a - b) > tol` accepts NaN: do not let that pass
+                case["ok"] = False
+                case["checker_output"] += f"\n[cotbuilder] checker accepted {hollow[0]}: never written " \
+                                          "(all bytes the emulator's 0xFF UB fill)"
             stop = steps.stopped(check, "checker")
             if stop is not None and (check.outcome != "exit" or stop[0] == "unsupported"):
                 verdict.status, verdict.reason = stop

@@ -65,9 +65,11 @@ def run_env(ctx: Context) -> dict[str, str]:
     return {"COTBUILDER_SOC": ctx.soc, **ctx.extra_env}
 
 
-def run_binary(workdir: Path, binary: str, ctx: Context) -> tuple[sandbox.SandboxResult, list[dict[str, Any]], str]:
-    """Run the built kernel; returns the sandbox result, the emulator diagnostics, and the rest of the output."""
-    result = sandbox.run([f"./{binary}"], workdir, ctx.limits, env=run_env(ctx))
+def run_binary(workdir: Path, binary: str, ctx: Context,
+               args: list[str] | None = None) -> tuple[sandbox.SandboxResult, list[dict[str, Any]], str]:
+    """Run the built kernel (with the command-line arguments its docs give it); returns the sandbox result, the
+    emulator diagnostics, and the rest of the output."""
+    result = sandbox.run([f"./{binary}", *(args or [])], workdir, ctx.limits, env=run_env(ctx))
     diags, rest = diagnostics.parse_emulator_diagnostics(result.stderr)
     log = (result.stdout + ("\n" if result.stdout and rest else "") + rest).strip()
     return result, diags, log

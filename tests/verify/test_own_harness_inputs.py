@@ -33,9 +33,50 @@ def test_cmake_definitions_resolve_variables_per_soc_and_drop_unresolved_ones():
     assert defs == [("SCENARIO", "2"), ("NPU_ARCH", "2201"), ("USE_FAST_PATH", None), ("CYCLES", "3")]
 
 
-def test_defines_header_sets_the_device_arch_macro_of_the_soc():
-    header = cmake_defines.defines_header(_unit({"CMakeLists.txt": CMAKE}), "ascend310p")
+def test_defines_header_sets_the_device_arch_macro_of_the_soc_when_the_sample_names_no_arch():
+    header = cmake_defines.defines_header(_unit({"CMakeLists.txt": CMAKE.replace("dav-2201", "")}), "ascend310p")
     assert "#define __NPU_ARCH__ 2002" in header and "#define USE_FAST_PATH 1" in header
+
+
+def test_the_device_arch_macro_follows_the_samples_own_arch():
+    only_2201 = _unit({"CMakeLists.txt": CMAKE})
+    assert "#define __NPU_ARCH__ 2201" in cmake_defines.defines_header(only_2201, "ascend310p")
+    flag = _unit({"CMakeLists.txt": "target_compile_options(demo PRIVATE --npu-arch=dav-3510)\n"})
+    assert "#define __NPU_ARCH__ 3510" in cmake_defines.defines_header(flag, "ascend910b")
+    both = _unit({"CMakeLists.txt": 'set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "")\n',
+                  "README.md": "cmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 ..\n"})
+    assert cmake_defines.unit_arch(both, "ascend910b") == "dav-2201"  # the SoC's arch when the sample supports it
+    assert cmake_defines.unit_arch(both, "ascend310p") == "dav-3510"  # else the sample's default
+
+
+def test_option_guarded_definitions_follow_the_option_default():
+    cmake = """
+option(USE_SILU_MODE "Enable Silu mode (default: OFF)" OFF)
+option(FAST "fast" ON)  # a comment (with parentheses)
+if(USE_SILU_MODE)
+    target_compile_definitions(demo PRIVATE USE_SILU_MODE)
+else()
+    target_compile_definitions(demo PRIVATE USE_SWISH)
+endif()
+if(FAST AND NOT USE_SILU_MODE)
+    add_compile_definitions(FAST_PATH=1)
+endif()
+if(EXISTS "${SOME_DIR}/x")
+    add_definitions(-DUNKNOWN_CONDITION_KEPT)
+endif()
+"""
+    assert cmake_defines.definitions(cmake, [], "ascend910b") == [
+        ("USE_SWISH", None), ("FAST_PATH", "1"), ("UNKNOWN_CONDITION_KEPT", None)]
+
+
+def test_cmake_conditions_on_scenarios_and_arches():
+    var = {"SCENARIO_NUM": "3", "CMAKE_ASC_ARCHITECTURES": "dav-2201"}
+    lists = {"VALID_SCENARIOS": ["1", "2", "3"]}
+    assert cmake_defines.condition('NOT SCENARIO_NUM MATCHES "^([1-9]|1[0-4])$"', var) is False
+    assert cmake_defines.condition('SCENARIO_NUM EQUAL 3 AND CMAKE_ASC_ARCHITECTURES STREQUAL "dav-2201"', var)
+    assert cmake_defines.condition("NOT SCENARIO_NUM IN_LIST VALID_SCENARIOS", var, lists) is False
+    assert cmake_defines.condition("SCENARIO_NUM LESS 1 OR SCENARIO_NUM GREATER 14", var) is False
+    assert cmake_defines.condition('EXISTS "${X}/y"', var) is None
 
 
 def test_checker_arguments_come_from_the_readme_with_variables_resolved():
@@ -82,3 +123,75 @@ def test_a_readme_file_tree_is_not_mistaken_for_a_command_line():
     readme = ("│   │   ├── gen_data.py             // input and golden generator\n"
               "  python3 ../scripts/gen_data.py   # generate inputs\n")
     assert script_args(_unit({"README.md": readme}), "scripts/gen_data.py", need_bin=False) is None
+
+
+def test_a_checker_pass_on_unwritten_output_is_caught_as_hollow(tmp_path):
+    import numpy as np
+
+    from cotbuilder.verify.harness_own import _hollow_outputs
+
+    out = tmp_path / "output"
+    out.mkdir()
+    golden = np.linspace(-1, 1, 64, dtype=np.float32)
+    golden.tofile(out / "golden.bin")
+    pair = [("output/output.bin", "output/golden.bin")]
+    (out / "output.bin").write_bytes(b"\xff" * 256)  # the emulator's UB fill, whatever the dtype
+    assert _hollow_outputs(tmp_path, pair) == ["output/output.bin"]
+    partly = golden.copy()
+    partly[1:] = np.frombuffer(b"\xff" * 252, dtype=np.float32)  # a reduction's padding lanes: left to the checker
+    partly.tofile(out / "output.bin")
+    assert _hollow_outputs(tmp_path, pair) == []
+    golden.tofile(out / "output.bin")
+    assert _hollow_outputs(tmp_path, pair) == []  # bytes, not values: no dtype guess involved
+    np.full(64, -1, dtype=np.int8).tofile(out / "out8.bin")  # legitimately all 0xFF bytes, and so is the golden
+    np.full(64, -1, dtype=np.int8).tofile(out / "gold8.bin")
+    assert _hollow_outputs(tmp_path, [("output/out8.bin", "output/gold8.bin")]) == []
+
+
+def test_the_output_dtype_is_the_type_the_host_main_compares_in():
+    from cotbuilder.verify.harness_own import _output_dtype
+
+    main = "float a = (reinterpret_cast<const float*>(outputData))[i];\nint main() {}\n"
+    gen = {"path": "scripts/gen_data.py", "role": "generator", "text": "x.astype(np.float16)\nnp.float16\n"}
+    unit = _unit({"main.cpp": main})
+    unit["files"].append(gen)
+    assert _output_dtype(unit, gen) == "float32"
+    assert _output_dtype(_unit({"main.cpp": "int main() {}\n"}), gen) == "float16"
+
+
+def test_generator_arguments_of_a_non_default_configuration_are_not_used():
+    from cotbuilder.verify.harness_own import script_args
+
+    cmake = 'option(USE_SILU_MODE "silu" OFF)\n'
+    readme = ("```bash\ncmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 ..; make -j;\npython3 ../scripts/gen_data.py\n```\n"
+              "```bash\ncmake -DUSE_SILU_MODE=ON ..; make -j;\npython3 ../scripts/gen_data.py --silu-mode\n```\n")
+    unit = _unit({"CMakeLists.txt": cmake, "README.md": readme})
+    assert script_args(unit, "scripts/gen_data.py", need_bin=False) is None  # the default block has no arguments
+    on = _unit({"CMakeLists.txt": cmake.replace("OFF", "ON"), "README.md": readme})
+    assert script_args(on, "scripts/gen_data.py", need_bin=False) == ["--silu-mode"]
+
+
+def test_the_executable_gets_the_arguments_its_readme_runs_it_with():
+    from cotbuilder.verify.harness_own import binary_args
+
+    cmake = "add_executable(demo sample.asc)\n"
+    readme = "```bash\nTESTCASE=1   # 0 or 1\ncmake ..;make -j;\npython3 ../scripts/gen_data.py --testcase $TESTCASE\n" \
+             "./demo $TESTCASE              # run\n```\n"
+    assert binary_args(_unit({"CMakeLists.txt": cmake, "README.md": readme})) == ["1"]
+    bare = "```bash\n./demo   # run it\n```\n"
+    assert binary_args(_unit({"CMakeLists.txt": cmake, "README.md": bare})) == []
+    assert binary_args(_unit({"README.md": readme})) == []  # no CMake target: nothing to match
+
+
+def test_a_second_cache_set_of_the_arch_is_not_an_offered_arch():
+    cmake = 'set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "")\nset(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "")\n'
+    assert cmake_defines.unit_arch(_unit({"CMakeLists.txt": cmake}), "ascend910b") == "dav-3510"
+
+
+def test_an_arch_offered_only_in_the_readme_table_or_the_cache_help_text_counts():
+    cmake = 'set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "NPU architecture: dav-3510")\n'
+    table = "| `CMAKE_ASC_ARCHITECTURES` | `dav-3510` (default), `dav-2201` | NPU arch |\n"
+    assert cmake_defines.unit_arch(_unit({"CMakeLists.txt": cmake, "README.md": table}), "ascend910b") == "dav-2201"
+    helped = cmake.replace("dav-3510\")\n", "dav-2201, dav-3510\")\n")
+    assert cmake_defines.unit_arch(_unit({"CMakeLists.txt": helped}), "ascend910b") == "dav-2201"
+    assert cmake_defines.unit_arch(_unit({"CMakeLists.txt": cmake}), "ascend910b") == "dav-3510"

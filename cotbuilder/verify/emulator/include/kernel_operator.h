@@ -20,7 +20,10 @@
 #include "cotbuilder_emu/basic_reduce.h"
 #include "cotbuilder_emu/basic_rearrange.h"
 #include "cotbuilder_emu/basic_gather.h"
+#include "cotbuilder_emu/basic_sort.h"
 #include "cotbuilder_emu/hl_all.h"
+#include "cotbuilder_emu/basic_transpose.h"
+#include "cotbuilder_emu/basic_slice.h"
 #include "register/tilingdata_base.h"
 #include "acl/acl.h"
 #endif  // COTBUILDER_KERNEL_OPERATOR_H

@@ -187,7 +187,10 @@ inline void cbemu_antiquant(const LocalTensor<OutputDataType>& dst, const LocalT
     static_assert(!isTranspose, "cotbuilder emulator: transposed AscendAntiQuant is not emulated");
     uint32_t n = k ? src.GetSize() / k : 0;
     cbemu_hl::rowcol(dst, src, k, n, [&](double x, uint32_t j) {
-        return OutputDataType((x + (offset ? cbemu_hl::qparam(*offset, j) : 0.0)) * cbemu_hl::qparam(scale, j));
+        double shifted = x + (offset ? cbemu_hl::qparam(*offset, j) : 0.0);
+        // a half result is computed in half: the shifted value is rounded before the scale multiplies it
+        if constexpr (std::is_same<OutputDataType, half>::value) shifted = (double)(float)half(shifted);
+        return OutputDataType(shifted * cbemu_hl::qparam(scale, j));
     }, loc, "AscendAntiQuant");
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>

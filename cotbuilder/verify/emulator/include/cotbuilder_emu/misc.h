@@ -83,6 +83,22 @@ inline void printf(const char* fmt, Args... args) {
     std::printf(fmt, detail_print::arg(args)...);
     std::fflush(stdout);
 }
+// docs: 系统资源与变量/GetDataBlockSizeInBytes: one data block (the 32-byte unit of DataCopy and repeat strides).
+inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
+
+// AscendCUtils::SetOverflow(1|0): switch the vector unit's saturation / inf-nan overflow mode around library calls.
+// The emulator computes IEEE results (inf/nan kept) in both modes; the setting is recorded for GetOverflow.
+struct AscendCUtils {
+    static void SetOverflow(uint32_t mode) { overflow_mode() = mode; }
+    static uint32_t GetOverflow() { return overflow_mode(); }
+
+private:
+    static uint32_t& overflow_mode() {
+        thread_local uint32_t m = 0;
+        return m;
+    }
+};
+
 template <typename... Args>
 inline void PRINTF(const char* fmt, Args... args) { AscendC::printf(fmt, args...); }
 

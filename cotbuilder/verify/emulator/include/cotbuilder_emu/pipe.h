@@ -188,6 +188,12 @@ public:
     LocalTensor<T> Get(uint32_t count, CBEMU_LOC) { return get<T>(count, 0, loc); }
     template <typename T>
     LocalTensor<T> GetWithOffset(uint32_t count, uint32_t bufOffset, CBEMU_LOC) { return get<T>(count, bufOffset, loc); }
+    // Samples also take a TBuf's whole space with AllocTensor and hand it back with FreeTensor; a TBuf has no
+    // queue, so these are Get and a no-op.
+    template <typename T>
+    LocalTensor<T> AllocTensor(CBEMU_LOC) { return get<T>(len / (uint32_t)sizeof(T), 0, loc); }
+    template <typename T>
+    void FreeTensor(LocalTensor<T>&, CBEMU_LOC) {}
 
 private:
     template <typename T>
@@ -332,6 +338,24 @@ private:
     bool reported_ = false;
 };
 
+}  // namespace AscendC
+
+namespace AscendC {
+// docs: 资源管理/PopStackBuffer: all UB the current TPipe has not handed out yet, as one tensor.
+template <typename T, TPosition pos>
+inline bool PopStackBuffer(LocalTensor<T>& popLocal) {
+    cbemu::BlockCtx& c = cbemu::ctx();
+    if (!c.ub || !c.pipe) return false;
+    size_t used = ((TPipe*)c.pipe)->used_bytes(), cap = cbemu::soc_ub_bytes();
+    if (used >= cap) return false;
+    popLocal = LocalTensor<T>();
+    popLocal.addr_ = (T*)(c.ub + used);
+    popLocal.size_ = (uint32_t)((cap - used) / sizeof(T));
+    popLocal.buf_ = c.ub + used;
+    popLocal.buf_len_ = (uint32_t)(cap - used);
+    popLocal.pos_ = pos;
+    return true;
+}
 }  // namespace AscendC
 
 // Kernels call it unqualified as well as AscendC::GetTPipePtr().

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "fp.h"
+#include "hl_shapeinfo.h"
 #include "runtime.h"
 #include "types.h"
 
@@ -25,6 +26,7 @@ public:
     cbemu::QueueCore* owner_ = nullptr;
     TPosition pos_ = TPosition::VECCALC;
     uint32_t user_tag_ = 0;
+    ShapeInfo shape_info_;
 
     LocalTensor() = default;
     // A tensor placed by hand: `bufferAddr` is a byte offset into this block's UB, `bufferSize` elements.
@@ -61,10 +63,14 @@ public:
     uint32_t GetLength() const { return size_ * (uint32_t)sizeof(T); }
     void SetSize(uint32_t n) { size_ = n; }
     TPosition GetPosition() const { return pos_; }
-    uint64_t GetPhyAddr() const { return cbemu::ub_offset(addr_); }
-    uint64_t GetPhyAddr(uint32_t offset) const { return cbemu::ub_offset(addr_ + offset); }
+    // The address the kernel can dereference (`(__ubuf__ T*)t.GetPhyAddr()`), as on the device and in CPU debug.
+    uint64_t GetPhyAddr() const { return (uint64_t)(uintptr_t)addr_; }
+    uint64_t GetPhyAddr(uint32_t offset) const { return (uint64_t)(uintptr_t)(addr_ + offset); }
     void SetUserTag(uint32_t tag) { user_tag_ = tag; }
     uint32_t GetUserTag() const { return user_tag_; }
+    // The shape record library APIs read (docs: LocalTensor/SetShapeInfo); travels with copies of this view.
+    void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
+    ShapeInfo GetShapeInfo() const { return shape_info_; }
 
     template <typename U>
     LocalTensor<U> ReinterpretCast() const {
@@ -101,6 +107,8 @@ public:
     const uint8_t* lo_ = nullptr;
     const uint8_t* hi_ = nullptr;
     bool checked_ = false;
+    ShapeInfo shape_info_;
+    CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
 
     GlobalTensor() = default;
 
@@ -119,6 +127,11 @@ public:
     void SetValue(uint64_t i, const U& v, CBEMU_LOC) const { *elem(i, loc, "SetValue") = T(v); }
     uint64_t GetSize() const { return size_; }
     T* GetPhyAddr() const { return addr_; }
+    void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
+    ShapeInfo GetShapeInfo() const { return shape_info_; }
+    // docs: GlobalTensor/SetL2CacheHint. A cache hint changes speed, never values: recorded, not acted on.
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode mode) { cache_mode_ = mode; }
     T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
     template <typename U>
     GlobalTensor<U> ReinterpretCast() const {

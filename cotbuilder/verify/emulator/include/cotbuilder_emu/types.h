@@ -15,6 +15,16 @@ enum class KernelMode : uint8_t { MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1 
 
 namespace AscendC {
 
+// 4-bit signed integer (docs: int4b_t): tensors of it pack two elements per byte, element 2k in the low nibble.
+// Only Cast into it is emulated; the struct is the storage byte so ReinterpretCast byte arithmetic stays simple.
+struct int4b_t {
+    uint8_t raw;
+};
+
+// GlobalTensor::SetL2CacheHint modes (docs: GlobalTensor/SetL2CacheHint).
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode : uint8_t { READ = 1, WRITE = 2, RW = 3 };
+
 enum class TPosition : uint8_t {
     GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM, SHM = SPM, TSCM,
     C2PIPE2GM, C2PIPE2LOCAL, MAX

@@ -1,6 +1,10 @@
 // Vector instructions: element-wise binary / unary / scalar ops in the count form and the
 // mask + repeat form, Cast, Duplicate, Compare / Compares / Select, reductions, Brcb, Axpy.
 #pragma once
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 #include "vec_core.h"
 
 namespace cbemu {
@@ -167,26 +171,74 @@ void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask, c
 }
 
 // ---- Cast with a rounding mode ----
+}  // namespace AscendC
+namespace cbemu {
+// Cast into int4b_t: round as for int8, saturate to [-8, 7], pack element i into nibble i (low nibble first).
+// Element i of a repeat lies in 32-byte blocks of 64 nibbles, like any narrower destination type.
+template <typename U>
+void cast_int4(const AscendC::LocalTensor<AscendC::int4b_t>& d, const AscendC::LocalTensor<U>& s, const Mask* m,
+               uint32_t repeat, const AscendC::UnaryRepeatParams& p, int64_t count, AscendC::RoundMode mode,
+               const SrcLoc& loc) {
+    std::vector<std::pair<uint64_t, uint64_t>> moves;  // (dst nibble, src element)
+    if (!m) {
+        for (int64_t i = 0; i < count; ++i) moves.push_back({(uint64_t)i, (uint64_t)i});
+    } else {
+        for_each_active(*m, repeat, 256 / sizeof(U), [&](uint32_t r, uint32_t j) {
+            uint64_t dn = ((uint64_t)r * p.dstRepStride + (uint64_t)(j / 64) * p.dstBlkStride) * 64 + j % 64;
+            moves.push_back({dn, rep_index<U>(r, j, p.srcBlkStride, p.srcRepStride)});
+        });
+    }
+    uint64_t dmax = 0, smax = 0;
+    for (auto& mv : moves) {
+        dmax = std::max(dmax, mv.first / 2 + 1);
+        smax = std::max(smax, mv.second + 1);
+    }
+    if (!check_ub(d, 0, dmax, loc, "Cast") | !check_ub(s, 0, smax * sizeof(U), loc, "Cast")) return;
+    uint8_t* bytes = (uint8_t*)d.addr_;
+    for (auto& mv : moves) {
+        int v = convert<int8_t>(to_double(s.addr_[mv.second]), mode);
+        uint8_t nib = (uint8_t)((v < -8 ? -8 : v > 7 ? 7 : v) & 0xF);
+        uint8_t& b = bytes[mv.first / 2];
+        b = (mv.first % 2) ? (uint8_t)((b & 0x0F) | (nib << 4)) : (uint8_t)((b & 0xF0) | nib);
+    }
+}
+}  // namespace cbemu
+namespace AscendC {
+
 template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count,
           CBEMU_LOC) {
     RoundMode m = roundMode;
-    cbemu::unary_count(dst, src, count, [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc,
-                       "Cast");
+    if constexpr (std::is_same<T, int4b_t>::value) {
+        cbemu::cast_int4(dst, src, nullptr, 0, UnaryRepeatParams{}, count, m, loc);
+    } else {
+        cbemu::unary_count(dst, src, count, [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc,
+                           "Cast");
+    }
 }
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
           const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
     RoundMode m = roundMode;
-    cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
-                     [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+    if constexpr (std::is_same<T, int4b_t>::value) {
+        cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
+        cbemu::cast_int4(dst, src, &mk, repeatTime, p, 0, m, loc);
+    } else {
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                         [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+    }
 }
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask,
           const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
     RoundMode m = roundMode;
-    cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
-                     [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+    if constexpr (std::is_same<T, int4b_t>::value) {
+        cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
+        cbemu::cast_int4(dst, src, &mk, repeatTime, p, 0, m, loc);
+    } else {
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                         [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+    }
 }
 
 // ---- Axpy: dst = src * scalar + dst (dst may be wider than src) ----
