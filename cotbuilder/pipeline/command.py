@@ -16,7 +16,7 @@ def command(
         None, help="Pipeline recipe (TOML). Default: the embedded pipelines/demo.toml (offline demo).",
         show_default=False),
 ) -> None:
-    """Run a whole pipeline recipe: crawl, annotate, verify, dedup, decontaminate, push — the stages the recipe
+    """Run a whole pipeline recipe: crawl, verify, annotate, dedup, decontaminate, push — the stages the recipe
     names, in that order. Each stage only does what is missing, so a re-run is cheap. Ends with a summary table.
     Exit 0 all stages ok; 1 some items failed or a stage crashed; 2 bad recipe."""
     from ..paths import data_dir

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# verb -> (stage module, config class). Order is the order stages run in.
+# verb -> (stage module, config class). Order is the order stages run in. verify runs before annotate (DESIGN draws
+# them side by side): a teacher's tokens are not spent guessing about kernels that do not build, and the teacher's
+# prompt can cite what the verifier measured; `annotate --repair` needs verification results too.
 STAGES: dict[str, tuple[str, str]] = {
     "crawl": ("cotbuilder.crawl.stage", "CrawlConfig"),
-    "annotate": ("cotbuilder.annotate.stage", "AnnotateConfig"),
     "verify": ("cotbuilder.verify.stage", "VerifyConfig"),
+    "annotate": ("cotbuilder.annotate.stage", "AnnotateConfig"),
     "dedup": ("cotbuilder.dedup.stage", "DedupConfig"),
     "decontaminate": ("cotbuilder.decontam.stage", "DecontamConfig"),
     "push": ("cotbuilder.publish.stage", "PushConfig"),

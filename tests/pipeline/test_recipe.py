@@ -33,7 +33,7 @@ def test_bad_recipe_is_refused_with_its_reason(tmp_path, text, message):
 def test_relative_paths_resolve_against_the_recipe_and_workspace_expands(tmp_path):
     recipe = load_recipe(REPO / "pipelines" / "demo.toml", tmp_path / "ws")
     by_verb = {s.verb: s.config for s in recipe.steps}
-    assert [s.verb for s in recipe.steps] == ["crawl", "annotate", "verify", "dedup", "decontaminate", "push"]
+    assert [s.verb for s in recipe.steps] == ["crawl", "verify", "annotate", "dedup", "decontaminate", "push"]
     assert by_verb["crawl"].manifests == [str(REPO / "crawlers" / "demo.toml")]
     assert by_verb["push"].local_dir == str(tmp_path / "ws" / "dataset")
 
