@@ -16,7 +16,7 @@ from .store import ReadOnlyQueryError, StoreError
 
 HELP = """Build verified AscendC chain-of-thought training data.
 
-Flow: crawl -> annotate -> verify -> dedup -> decontaminate -> push (or all at once: run PIPELINE.toml).
+Flow: crawl -> verify -> annotate -> dedup -> decontaminate -> push (or all at once: run PIPELINE.toml).
 Every stage is resumable: a re-run does only what is missing.
 
 Exit status: 0 all good; 1 some sources or items failed (see the stage's stats table and the `runs` table);
@@ -80,7 +80,7 @@ def query(
     store = open_store(ctx, read_only=True)
     with store:
         try:
-            names, rows = store.query_readonly(sql)
+            names, rows, json_columns = store.query_readonly(sql)
         except ReadOnlyQueryError as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(EXIT_USAGE) from exc
@@ -89,7 +89,8 @@ def query(
             raise typer.Exit(EXIT_USAGE) from exc
     if as_json:
         for row in rows:
-            print(json.dumps(dict(zip(names, row)), default=str, ensure_ascii=False))
+            record = {n: (json.loads(v) if n in json_columns and isinstance(v, str) else v) for n, v in zip(names, row)}
+            print(json.dumps(record, default=str, ensure_ascii=False))
         return
     from rich.table import Table
 

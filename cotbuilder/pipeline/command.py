@@ -18,7 +18,8 @@ def command(
 ) -> None:
     """Run a whole pipeline recipe: crawl, verify, annotate, dedup, decontaminate, push — the stages the recipe
     names, in that order. Each stage only does what is missing, so a re-run is cheap. Ends with a summary table.
-    Exit 0 all stages ok; 1 some items failed or a stage crashed; 2 bad recipe."""
+    Exit 0 all stages ok; 1 some items failed or a stage crashed; 2 a bad recipe, or a stage refused its settings
+    or cannot run on this machine."""
     from ..paths import data_dir
     from ..store import resolve_workspace
     from .recipe import RecipeError, load_recipe
@@ -36,6 +37,8 @@ def command(
     with store:
         results = run_recipe(store, loaded, console)
     console.print(summary_table(loaded, results))
+    if any(r.refused for r in results):
+        raise typer.Exit(EXIT_USAGE)
     crashed = any(r.stats is None for r in results)
     partial = any(r.stats is not None and r.stats.derived_status != "ok" for r in results)
     raise typer.Exit(EXIT_PARTIAL if crashed or partial else EXIT_OK)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import tomllib
+import types
+import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,12 +72,43 @@ def _config_class(verb: str) -> tuple[Any, Any]:
     return module, getattr(module, class_name)
 
 
+def _fits(value: Any, hint: Any) -> bool:
+    """Does a TOML value fit a config field's type hint (str, int, float, bool, list[...], dict[...], X | None)?"""
+    origin = typing.get_origin(hint)
+    if hint is Any:
+        return True
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if origin is list:
+        (item,) = typing.get_args(hint) or (Any,)
+        return isinstance(value, list) and all(_fits(v, item) for v in value)
+    if origin is dict:
+        return isinstance(value, dict)
+    if hint is float:  # TOML writes 2 for 2.0
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint) if isinstance(hint, type) else True
+
+
+def _type_name(hint: Any) -> str:
+    if typing.get_origin(hint) is None and hasattr(hint, "__name__"):
+        return hint.__name__
+    return str(hint).replace("typing.", "")
+
+
 def build_config(verb: str, table: dict[str, Any]) -> tuple[Any, Any]:
     module, cls = _config_class(verb)
     known = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(table) - known)
     if unknown:
         raise RecipeError(f"[{verb}] has unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    hints = typing.get_type_hints(cls)
+    for key, value in table.items():
+        if not _fits(value, hints.get(key, Any)):
+            raise RecipeError(f"[{verb}] {key} must be {_type_name(hints[key])}, not {value!r}")
     try:
         return module, cls(**table)
     except (TypeError, ValueError) as exc:

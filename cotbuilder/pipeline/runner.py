@@ -20,6 +20,19 @@ class StageResult:
     stats: StageStats | None
     seconds: float
     error: str | None = None
+    refused: bool = False  # the stage refused its config or cannot run here (exit 2), as opposed to crashing
+
+
+def usage_errors() -> tuple[type[BaseException], ...]:
+    """The exceptions by which stages refuse their input or say they cannot run here: the same ones each verb's
+    command turns into exit 2."""
+    from ..annotate.stage import CannotRun
+    from ..decontam.benchmarks import BenchmarkError
+    from ..publish.select import RefusedError
+    from ..publish.stage import PushError
+    from ..verify.npu import CannMissing
+
+    return (ValueError, CannotRun, BenchmarkError, RefusedError, PushError, CannMissing)
 
 
 def run_recipe(store: Store, recipe: Recipe, console: Console) -> list[StageResult]:
@@ -31,6 +44,10 @@ def run_recipe(store: Store, recipe: Recipe, console: Console) -> list[StageResu
         start = time.perf_counter()
         try:
             stats = step.module.run(store, step.config)
+        except usage_errors() as exc:
+            results.append(StageResult(step.verb, None, time.perf_counter() - start, str(exc), refused=True))
+            console.print(f"[red]{step.verb} refused:[/red] {exc}")
+            break
         except Exception as exc:  # the stage already wrote its failed `runs` row
             results.append(StageResult(step.verb, None, time.perf_counter() - start, f"{type(exc).__name__}: {exc}"))
             console.print(f"[red]{step.verb} crashed:[/red] {type(exc).__name__}: {exc}")
@@ -47,7 +64,7 @@ def summary_table(recipe: Recipe, results: list[StageResult]) -> Table:
         table.add_column(col, justify="left" if col in ("stage", "status") else "right")
     for r in results:
         if r.stats is None:
-            table.add_row(r.verb, "crashed", "", "", "", f"{r.seconds:.1f}")
+            table.add_row(r.verb, "refused" if r.refused else "crashed", "", "", "", f"{r.seconds:.1f}")
             continue
         c = r.stats.counts
         table.add_row(r.verb, r.stats.derived_status, str(c.get("kept", 0)), str(c.get("skipped", 0)),

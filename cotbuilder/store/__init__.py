@@ -211,8 +211,9 @@ class Store:
         self._spec(table)
         return int(self.scalar(f"SELECT count(*) FROM {table} {('WHERE ' + where) if where else ''}", params))
 
-    def query_readonly(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-        """User SQL (`cotbuilder query`): refused unless every statement only reads."""
+    def query_readonly(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]], set[str]]:
+        """User SQL (`cotbuilder query`): refused unless every statement only reads. Returns column names, rows and
+        the names of JSON-typed columns (so `--json` can nest them instead of printing JSON inside a string)."""
         try:
             statements = duckdb.extract_statements(sql)
         except duckdb.Error as exc:
@@ -230,8 +231,11 @@ class Store:
         for st in statements:
             cur = self.con.execute(st)
         assert cur is not None
-        names = [d[0] for d in cur.description] if cur.description else []
-        return names, cur.fetchall() if cur.description else []
+        if not cur.description:
+            return [], [], set()
+        names = [d[0] for d in cur.description]
+        json_columns = {d[0] for d in cur.description if str(d[1]).upper() == "JSON"}
+        return names, cur.fetchall(), json_columns
 
     def close(self) -> None:
         self.con.close()

@@ -23,6 +23,9 @@ def _write(tmp_path: Path, text: str) -> Path:
     ("[crawl]\nmanifests = ['x.toml']\nnot_a_field = 3\n", "[crawl] has unknown key(s) not_a_field"),
     ("[crawl\n", "not valid TOML"),
     ("[pipeline]\nname = 'empty'\n", "names no stage"),
+    ("[crawl]\nmanifests = 'demo'\n", "[crawl] manifests must be list[str], not 'demo'"),
+    ("[verify]\njobs = 'two'\n", "[verify] jobs must be int, not 'two'"),
+    ("[dedup]\nthreshold = true\n", "[dedup] threshold must be float, not True"),
 ])
 def test_bad_recipe_is_refused_with_its_reason(tmp_path, text, message):
     with pytest.raises(RecipeError) as err:
@@ -44,3 +47,17 @@ def test_run_with_a_bad_recipe_exits_2_and_stores_nothing(tmp_path, cli, workspa
     assert res.returncode == 2
     assert "bogus" in res.stderr
     assert not (workspace / "store.duckdb").exists() or Store(workspace).count("runs") == 0
+
+
+def test_recipe_values_of_the_right_type_are_accepted(tmp_path):
+    text = "[dedup]\nthreshold = 1\nnum_perm = 128\n[verify]\nlimit = 3\nseeds = [0, 5]\n"
+    recipe = load_recipe(_write(tmp_path, text), tmp_path / "ws")
+    by_verb = {s.verb: s.config for s in recipe.steps}
+    assert by_verb["dedup"].threshold == 1 and by_verb["verify"].seeds == [0, 5]
+
+
+def test_a_stage_refusing_its_settings_makes_run_exit_2_not_crash(tmp_path, cli, workspace):
+    path = _write(tmp_path, "[crawl]\nsources = ['./no/such/folder']\n[verify]\nsoc = 'ascend999'\n")
+    res = cli("run", str(path), workspace=workspace)
+    assert res.returncode == 2, res.stderr[-2000:]
+    assert "refused" in res.stderr and "crashed" not in res.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from cotbuilder.records import RecordError
@@ -62,3 +64,11 @@ def test_status_lists_every_table(workspace, cli):
     assert res.returncode == 0, res.stderr
     for table in ("sources", "files", "units", "runs"):
         assert table in res.stdout
+
+
+def test_query_json_nests_json_columns_instead_of_quoting_them(workspace, cli):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1, skipped=[{"path": "a.bin", "reason": "binary"}])])
+    res = cli("query", "SELECT skipped FROM sources", "--json", workspace=workspace)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout) == {"skipped": [{"path": "a.bin", "reason": "binary"}]}
