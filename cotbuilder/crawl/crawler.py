@@ -10,7 +10,7 @@ import hashlib
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Callable
 
 from ..hashing import sha256_text
@@ -19,7 +19,9 @@ from . import filefilter, gitsource, secrets
 from .codeblocks import ascendc_blocks, html_blocks, markdown_blocks
 from .docsite import HostPacer, HostUnreachable, SiteLimits, crawl_site
 from .licenses import LicenseResolver
+from .licenses import table as license_table
 from .sources import SourceSpec
+from .urlredact import redact_url
 
 
 @dataclass
@@ -79,12 +81,12 @@ def _unchanged(prev: Previous | None, fingerprint: str | None, ctx: CrawlContext
 
 # -- git -------------------------------------------------------------------------------------------------------------
 def _crawl_git(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None) -> SourceResult:
-    commit = gitsource.probe(spec.url, spec.ref)
+    commit = gitsource.probe(spec.access_url, spec.ref)
     if _unchanged(prev, commit, ctx):
         return SourceResult(spec, "unchanged", commit=commit, fingerprint=commit)
     # One folder per URL and ref, so two refs of one repository can be crawled in parallel.
     dest = gitsource.cache_dir_for(ctx.cache_root, f"{spec.url}@{spec.ref or ''}")
-    co = gitsource.checkout(spec.url, spec.ref, dest, expected=commit or None)
+    co = gitsource.checkout(spec.access_url, spec.ref, dest, expected=commit or None, public_url=spec.url)
     if _unchanged(prev, co.commit, ctx):
         return SourceResult(spec, "unchanged", commit=co.commit, fingerprint=co.commit, cloned=co.cloned)
     result = _collect_tree(spec, ctx, co.path, commit=co.commit)
@@ -99,7 +101,7 @@ def _crawl_local(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None) -> 
     if not root.is_dir():
         return SourceResult(spec, "failed", error=f"not a folder: {root}")
     walk = filefilter.walk(root, include=spec.include, exclude=spec.exclude)
-    fingerprint = _stat_fingerprint(walk)
+    fingerprint = _stat_fingerprint(walk, license_root=root)
     if _unchanged(prev, fingerprint, ctx):
         return SourceResult(spec, "unchanged", fingerprint=fingerprint)
     result = _collect_tree(spec, ctx, root, commit=None, walk=walk)
@@ -107,15 +109,36 @@ def _crawl_local(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None) -> 
     return result
 
 
-def _stat_fingerprint(walk: filefilter.WalkResult) -> str:
-    """Hash over (path, size, mtime) of every file the crawl would read: a cheap 'did anything change' check."""
+def _stat_fingerprint(walk: filefilter.WalkResult, license_root: Path | None = None) -> str:
+    """Hash over (path, size, mtime) of every file the crawl would read: a cheap 'did anything change' check.
+
+    With `license_root`, also of every LICENSE/COPYING file the licence lookup may read (in each candidate's folder
+    and its parents up to the root), present or not: adding, editing or removing one changes the files' licences."""
     h = hashlib.sha256()
     for c in walk.candidates:
         st = c.abs_path.stat()
         h.update(f"{c.rel_path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
     for s in walk.skipped:
         h.update(f"skip\0{s['path']}\n".encode("utf-8", "surrogateescape"))
+    if license_root is not None:
+        for rel in _license_file_paths(walk):
+            try:
+                st = (license_root / rel).lstat()
+            except OSError:
+                continue  # absent: the same as every other absent name
+            h.update(f"license\0{rel}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n"
+                     .encode("utf-8", "surrogateescape"))
     return "stat:" + h.hexdigest()
+
+
+def _license_file_paths(walk: filefilter.WalkResult) -> list[str]:
+    """Every path LicenseResolver may read for these candidates (see licenses.LicenseResolver.nearest_license_file)."""
+    folders = {""}
+    for c in walk.candidates:
+        parts = PurePosixPath(c.rel_path).parts[:-1]
+        folders.update("/".join(parts[:depth]) for depth in range(1, len(parts) + 1))
+    names = license_table().file_names
+    return [f"{folder}/{name}" if folder else name for folder in sorted(folders) for name in names]
 
 
 def _reader(root: Path) -> Callable[[str], str | None]:
@@ -233,12 +256,13 @@ def _crawl_docs_http(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None)
         if ctx.progress:
             ctx.progress(spec.label(), done[0])
 
-    site = crawl_site(spec.url, prefix=spec.prefix, limits=site_limits, pacer=pacer, on_page=on_page)
+    site = crawl_site(spec.access_url, prefix=spec.prefix, limits=site_limits, pacer=pacer, on_page=on_page)
     result = SourceResult(spec, "ok", skipped=list(site.skipped))
     result.counts["http requests"] += site.requests
     crawled_at = utcnow()
     for page in site.pages:
-        _doc_page(spec, ctx, result, url=page.url, path=_url_path(page.url), text=page.text,
+        url = redact_url(page.url)  # the start page is the URL as given, credentials and all
+        _doc_page(spec, ctx, result, url=url, path=_url_path(url), text=page.text,
                   language=page.language, size=page.size, crawled_at=crawled_at)
     result.fingerprint = "pages:" + sha256_text("\n".join(sorted(f"{f['url']} {f['blob_sha']}" for f in result.files)))
     return result

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..hashing import sha256_text
+from .urlredact import redact_urls_in
 
 _FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 GIT_TIMEOUT_S = 600
@@ -47,7 +48,8 @@ def _run(args: list[str], *, cwd: Path | None = None, timeout: float = GIT_TIMEO
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} timed out after {timeout:.0f} s") from None
     if proc.returncode != 0:
-        tail = " ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:])
+        # git may quote the URL back, credentials and all.
+        tail = redact_urls_in(" ".join((proc.stderr or proc.stdout).strip().splitlines()[-3:]))
         raise GitError(f"git {args[0]} failed: {tail or f'exit {proc.returncode}'}")
     return proc.stdout
 
@@ -92,29 +94,36 @@ def cache_dir_for(cache_root: Path, url: str) -> Path:
     return cache_root / "git" / sha256_text(url)[:24]
 
 
-def checkout(url: str, ref: str | None, dest: Path, expected: str | None = None) -> Checkout:
-    """Make `dest` a shallow checkout of `url@ref` (or exactly `expected` when the probe resolved it)."""
+def checkout(url: str, ref: str | None, dest: Path, expected: str | None = None,
+             public_url: str | None = None) -> Checkout:
+    """Make `dest` a shallow checkout of `url@ref` (or exactly `expected` when the probe resolved it).
+
+    `url` may carry credentials: it is only passed on git's command line, never written to the clone's config
+    (`origin` is `public_url`, the redacted URL), so nothing on disk keeps the token."""
     dest.mkdir(parents=True, exist_ok=True)
     if not (dest / ".git").is_dir():
         _run(["init", "--quiet", str(dest)])
     source = fetch_url(url)
+    public = fetch_url(public_url) if public_url else source
     try:
-        _run(["remote", "set-url", "origin", source], cwd=dest)
+        _run(["remote", "set-url", "origin", public], cwd=dest)
     except GitError:
-        _run(["remote", "add", "origin", source], cwd=dest)
+        _run(["remote", "add", "origin", public], cwd=dest)
+    # Fetch from the URL itself rather than the remote's name: the credentials stay off the disk.
+    remote = source if source != public else "origin"
     if expected and _has_commit(dest, expected):
         _run(["checkout", "--quiet", "--force", "--detach", expected], cwd=dest)
         _clean(dest)
         return Checkout(dest, expected, cloned=False)
     want = ref or "HEAD"
     try:
-        _run(["fetch", "--quiet", "--depth", "1", "--no-tags", "origin", expected or want], cwd=dest)
+        _run(["fetch", "--quiet", "--depth", "1", "--no-tags", remote, expected or want], cwd=dest)
     except GitError as first:
         if not (ref or expected):
             raise
         # Servers that refuse a sha in `want`, or an abbreviated sha: fetch the history and look it up.
         try:
-            _run(["fetch", "--quiet", "--tags", "origin"], cwd=dest)
+            _run(["fetch", "--quiet", "--tags", remote, "+refs/heads/*:refs/remotes/origin/*"], cwd=dest)
             _run(["checkout", "--quiet", "--force", "--detach", f"{expected or want}^{{commit}}"], cwd=dest)
         except GitError:
             raise first from None

@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..hashing import sha256_text
+from .urlredact import redact_url
 
 KINDS = ("git", "local", "docs")
 _SCP_LIKE = re.compile(r"^[\w.-]+@[\w.-]+:")  # user@host:path (ssh)
@@ -26,7 +27,7 @@ class SourceError(ValueError):
 @dataclass
 class SourceSpec:
     kind: str  # git | local | docs
-    url: str  # as given (URL, or path resolved to absolute)
+    url: str  # as given (URL, or path resolved to absolute), credentials removed: what is stored, hashed and shown
     ref: str | None = None
     license: str | None = None  # licence the manifest declares
     manifest: str | None = None
@@ -38,6 +39,12 @@ class SourceSpec:
     max_bytes: int | None = None
     rate_limit: float | None = None
     name: str | None = None
+    # The URL as given when it carries credentials (user info, ?token=): only ever handed to git / HTTP, in memory.
+    secret_url: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def access_url(self) -> str:
+        return self.secret_url or self.url
 
     @property
     def is_remote(self) -> bool:
@@ -112,13 +119,14 @@ def parse_source(text: str, *, base: Path | None = None) -> SourceSpec:
         forced, text = m.group(1), text[m.end():]
     location, ref = _split_ref(text)
     location = _absolute(location, base)
+    public = redact_url(location)
     kind = forced or guess_kind(location)
     if ref and kind != "git":
-        raise SourceError(f"@{ref}: only git sources take a ref ({location} is a {kind} source)")
+        raise SourceError(f"@{ref}: only git sources take a ref ({public} is a {kind} source)")
     if kind in ("local",) or (kind in ("docs", "git") and "://" not in location and not _SCP_LIKE.match(location)):
         if not Path(location).exists():
             raise SourceError(f"no such file or folder: {location}")
-    return SourceSpec(kind=kind, url=location, ref=ref)
+    return SourceSpec(kind=kind, url=public, ref=ref, secret_url=location if location != public else None)
 
 
 def _absolute(location: str, base: Path | None) -> str:

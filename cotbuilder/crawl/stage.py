@@ -21,6 +21,7 @@ from ..store import Store, utcnow
 from .crawler import CrawlContext, Previous, SourceResult, crawl_source
 from .docsite import HostPacer, SiteLimits
 from .sources import SourceError, SourceSpec, load_manifest, parse_source, resolve_manifest_path
+from .urlredact import redact_urls_in, scrub
 
 ON_SECRET = ("redact", "drop")
 MiB = 1024 * 1024
@@ -106,6 +107,13 @@ def parser_version() -> str:
     return h.hexdigest()[:16]
 
 
+def recorded_config(config: CrawlConfig) -> dict[str, Any]:
+    """The config as `runs.config` keeps it: source arguments without the credentials a URL may carry."""
+    recorded = asdict(config)
+    recorded["sources"] = [redact_urls_in(s) for s in config.sources]
+    return recorded
+
+
 def _previous(store: Store) -> dict[str, Previous]:
     rows = store.rows("SELECT source_id, fingerprint, crawl_key FROM sources WHERE status = 'ok' "
                       "AND fingerprint IS NOT NULL")
@@ -119,7 +127,7 @@ def run(store: Store, config: CrawlConfig, *, progress: Any = None) -> StageStat
         parser_version()
     except ImportError as exc:
         raise CrawlUsageError(f"the parser (cotbuilder.parse) cannot be imported here: {exc}") from None
-    with stage_run(store, "crawl", asdict(config)) as stats:
+    with stage_run(store, "crawl", recorded_config(config)) as stats:
         previous = _previous(store)
         pacer = HostPacer(config.rate_limit)
         limits = SiteLimits(config.max_pages, config.max_depth, config.max_bytes, config.max_file_bytes,
@@ -145,9 +153,19 @@ def run(store: Store, config: CrawlConfig, *, progress: Any = None) -> StageStat
 def _safe_crawl(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None) -> SourceResult:
     """A bug or surprise in one source must not end the crawl of the others: it becomes that source's failure."""
     try:
-        return crawl_source(spec, ctx, prev)
+        result = crawl_source(spec, ctx, prev)
     except Exception as exc:  # noqa: BLE001 - reported as data, see docstring
-        return SourceResult(spec, "failed", error=f"{type(exc).__name__}: {exc}")
+        result = SourceResult(spec, "failed", error=f"{type(exc).__name__}: {exc}")
+    return _scrubbed(result)
+
+
+def _scrubbed(result: SourceResult) -> SourceResult:
+    """Errors and skip reasons are stored and printed: git or HTTP may have quoted the source's credentials there."""
+    secret = result.spec.secret_url
+    result.error = scrub(result.error, secret)
+    result.skipped = [{k: scrub(v, secret) if isinstance(v, str) else v for k, v in item.items()}
+                      for item in result.skipped]
+    return result
 
 
 def _record(store: Store, stats: StageStats, result: SourceResult, key: str, *, had_previous: bool) -> None:
@@ -171,7 +189,8 @@ def _record(store: Store, stats: StageStats, result: SourceResult, key: str, *, 
     units = _unique(result.units, "unit_id")
     with store.transaction():
         _replace(store, "files", "file_id", spec.source_id, files)
-        _replace(store, "units", "unit_id", spec.source_id, units)
+        # Units derived from crawled ones (`annotate --repair` sets parent_unit_id) are no crawl's to remove.
+        _replace(store, "units", "unit_id", spec.source_id, units, only="parent_unit_id IS NULL")
         store.insert("sources", [_source_row(result, key, status="ok", n_files=len(files), n_units=len(units))])
     stats.kept(len(files))
     stats.add("units", len(units))
@@ -184,13 +203,16 @@ def _unique(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     return list({r[key]: r for r in rows}.values())
 
 
-def _replace(store: Store, table: str, key: str, source_id: str, rows: list[dict[str, Any]]) -> None:
-    """This source's rows become exactly `rows`: stale ones (deleted or changed files) go."""
+def _replace(store: Store, table: str, key: str, source_id: str, rows: list[dict[str, Any]],
+             only: str = "TRUE") -> None:
+    """This source's rows (those matching the SQL condition `only`) become exactly `rows`: stale ones (deleted or
+    changed files) go."""
     keep = [r[key] for r in rows]
     if keep:
-        store.execute(f"DELETE FROM {table} WHERE source_id = ? AND NOT list_contains(?, {key})", [source_id, keep])
+        store.execute(f"DELETE FROM {table} WHERE source_id = ? AND ({only}) AND NOT list_contains(?, {key})",
+                      [source_id, keep])
     else:
-        store.execute(f"DELETE FROM {table} WHERE source_id = ?", [source_id])
+        store.execute(f"DELETE FROM {table} WHERE source_id = ? AND ({only})", [source_id])
     store.insert(table, rows)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import posixpath
 import re
 import tomllib
-from collections import Counter
 
 from ..hashing import sha256_text, stable_json
 from ..store import utcnow
@@ -16,6 +15,8 @@ from .grouping import Group, group_files, is_cpp
 
 HOST_ROLES = ("tiling", "tiling_func", "op_def", "host_main")
 KERNEL_ROLES = ("kernel", "snippet")  # a documentation snippet is device code too
+# The files whose licence is the unit's licence (build files and scripts do not count).
+CODE_ROLES = KERNEL_ROLES + HOST_ROLES + ("data_utils",)
 _AC_RE = re.compile(r"kernel_operator\.h|\bAscendC\s*::|\bTPipe\b|\bTQue\b|\bGlobalTensor\b|\bLocalTensor\b")
 
 
@@ -94,7 +95,7 @@ def _unit_record(source_id: str, g: Group) -> dict:
         "category": category,
         "complexity": complexity(features, category, kernel_code.count("\n") + 1),
         "diagnostics": diagnostics,
-        "license": _license([m for m, _ in members]),
+        "license": _license(members),
         "parent_unit_id": None,
         "created_at": utcnow().isoformat(),
     }
@@ -123,13 +124,15 @@ def _join(parts: list[tuple[str, str]]) -> str:
     return "\n".join(f"// file: {path}\n{text.rstrip()}\n" for path, text in parts)
 
 
-def _license(members: list[dict]) -> str:
-    """The licence of the unit's files; several different ones are joined into an SPDX AND expression."""
-    found = Counter(m.get("license") or "NOASSERTION" for m in members)
-    known = sorted(k for k in found if k != "NOASSERTION")
-    if not known:
+def _license(members: list[tuple[dict, str]]) -> str:
+    """The unit's licence, decided by its code files only: a licensed CMakeLists.txt or script must not lend its
+    licence to unlicensed kernel/host code. One code file without a licence makes the whole unit NOASSERTION;
+    different licences are joined into a sorted SPDX AND expression."""
+    code = [m for m, role in members if role in CODE_ROLES] or [m for m, _ in members]
+    found = {m.get("license") or "NOASSERTION" for m in code}
+    if not found or "NOASSERTION" in found:
         return "NOASSERTION"
-    return known[0] if len(known) == 1 else " AND ".join(known)
+    return " AND ".join(sorted(found))
 
 
 def slug(text: str) -> str:

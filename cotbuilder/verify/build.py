@@ -7,6 +7,7 @@ import hashlib
 import os
 import shutil
 import subprocess
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,9 +139,20 @@ def build(workdir: Path, sources: list[str], include_dirs: list[str], soc: str, 
     if result.outcome not in ("ok", "exit"):
         log = f"{log}\n[compiler stopped: {result.reason}]".strip()
     if use_cache and result.outcome in ("ok", "exit"):  # never cache a compile that a limit cut short
-        entry.mkdir(parents=True, exist_ok=True)
-        (entry / "log").write_text(log, encoding="utf-8")
-        if ok:
-            shutil.copy2(target, entry / "bin")
-        (entry / "done").write_text("1")
+        store_entry(entry, log, target if ok else None)
     return BuildResult(ok, log, result.wall_s, False, target if ok else None, result.outcome)
+
+
+def store_entry(entry: Path, log: str, binary: Path | None) -> None:
+    """Publish a build into the cache so a concurrent reader (two units with the same key under --jobs) never sees a
+    half-written file: each file is written under a name private to this process and thread, then renamed into
+    place; `done`, the only thing readers trust, is renamed last."""
+    entry.mkdir(parents=True, exist_ok=True)
+    tag = f".tmp{os.getpid()}.{threading.get_ident()}"
+    if binary is not None:
+        shutil.copy2(binary, entry / f"bin{tag}")
+        os.replace(entry / f"bin{tag}", entry / "bin")
+    (entry / f"log{tag}").write_text(log, encoding="utf-8")
+    os.replace(entry / f"log{tag}", entry / "log")
+    (entry / f"done{tag}").write_text("1")
+    os.replace(entry / f"done{tag}", entry / "done")

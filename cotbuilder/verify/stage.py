@@ -1,8 +1,9 @@
 """The verify stage: build and run every unit on a backend, judge it, store one `verifications` row per unit.
 
-`run(store, VerifyConfig)`: reads `units`, skips units already verified with the same backend, backend version, SoC
-and source hash, verifies the rest on a process pool (`jobs`) while the parent writes each result to DuckDB as it
-arrives, and returns the StageStats (kept = rows written; one counter per status; failed = infrastructure errors).
+`run(store, VerifyConfig)`: reads `units`, skips units already verified with the same backend, backend version, SoC,
+source hash, seeds and -O level, verifies the rest on a process pool (`jobs`) while the parent writes each result to
+DuckDB as it arrives, and returns the StageStats (kept = rows written; one counter per status; failed = infrastructure
+errors).
 """
 
 from __future__ import annotations
@@ -49,8 +50,12 @@ def backend_of(device: str) -> tuple[str, int | None]:
     return ("cpu-emulator" if kind == "cpu" else kind), device_id
 
 
-def verification_id(unit_id: str, backend: str, version: str, soc: str, src_hash: str) -> str:
-    return sha256_text("\0".join((unit_id, backend, version, soc, src_hash)))
+def verification_id(unit_id: str, backend: str, version: str, soc: str, src_hash: str,
+                    seeds: list[int] | tuple[int, ...] = (0, 1), opt: str = "-O1") -> str:
+    """Same id = same verification: the seeds (which input sets were checked) and the optimisation level (which
+    binary ran) are part of it, so a recipe asking for more seeds or another -O verifies again instead of skipping."""
+    run_config = ",".join(str(s) for s in sorted(set(seeds))) + "\0" + opt
+    return sha256_text("\0".join((unit_id, backend, version, soc, src_hash, run_config)))
 
 
 def _select_units(store: Store, config: VerifyConfig) -> list[dict[str, Any]]:
@@ -92,7 +97,7 @@ def run(store: Store, config: VerifyConfig) -> StageStats:
         todo: list[tuple[dict[str, Any], str, str]] = []
         for unit in units:
             src = source_hash(unit)
-            vid = verification_id(unit["unit_id"], backend, version, config.soc, src)
+            vid = verification_id(unit["unit_id"], backend, version, config.soc, src, config.seeds, config.opt)
             if vid in existing:
                 stats.skip("already verified")
                 continue

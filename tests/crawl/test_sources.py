@@ -17,7 +17,8 @@ from cotbuilder.paths import data_dir
     ("git@gitee.com:ascend/samples.git", "git", "git@gitee.com:ascend/samples.git", None),
     ("git@gitee.com:ascend/samples.git@master", "git", "git@gitee.com:ascend/samples.git", "master"),
     ("ssh://git@host/x/y.git@0123abc", "git", "ssh://git@host/x/y.git", "0123abc"),
-    ("https://user@host.example/docs/index.html", "docs", "https://user@host.example/docs/index.html", None),
+    # the @ of user info is no ref; user info may be a token (https://ghp_...@host), so it is never stored
+    ("https://user@host.example/docs/index.html", "docs", "https://host.example/docs/index.html", None),
     ("https://www.hiascend.com/document/detail/zh/x.html", "docs", "https://www.hiascend.com/document/detail/zh/x.html",
      None),
     ("docs+https://github.com/owner/repo", "docs", "https://github.com/owner/repo", None),

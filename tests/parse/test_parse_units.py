@@ -255,3 +255,32 @@ def test_dtypes_come_from_tensor_templates_not_from_casts_of_event_ids():
     units, _ = extract_units(SRC, [{"path": "k/k.cpp", "text": source, "file_id": None, "license": "MIT",
                                     "language": "cpp"}])
     assert units[0]["features"]["dtypes"] == ["float", "half"]
+
+
+# -- licence --------------------------------------------------------------------------------------------------------
+
+def _relicensed(files: list[dict], licences: dict[str, str]) -> list[dict]:
+    """The same files with the licence of some (by file name) replaced."""
+    return [{**f, "license": licences.get(f["path"].rsplit("/", 1)[-1], f["license"])} for f in files]
+
+
+def test_unlicensed_code_is_noassertion_even_when_the_cmakelists_carries_a_licence():
+    files = _relicensed(fx.kernel_launch_files(), {"scale_relu.cpp": "NOASSERTION", "main.cpp": "NOASSERTION",
+                                                   "data_utils.h": "NOASSERTION", "run.sh": "NOASSERTION",
+                                                   "gen_data.py": "NOASSERTION", "verify_result.py": "NOASSERTION",
+                                                   "CMakeLists.txt": "MIT"})
+    (unit,), _ = extract_units(SRC, files)
+    assert unit["license"] == "NOASSERTION"
+
+
+def test_one_unlicensed_host_file_makes_a_licensed_kernel_unit_noassertion():
+    (unit,), _ = extract_units(SRC, _relicensed(fx.kernel_launch_files(), {"main.cpp": "NOASSERTION"}))
+    assert unit["license"] == "NOASSERTION"
+
+
+def test_code_files_under_different_licences_give_a_sorted_and_expression_ignoring_build_files():
+    files = _relicensed(fx.op_project_files(), {"scale_custom_tiling.h": "MIT", "verify_spec.toml": "GPL-3.0-only"})
+    (unit,), _ = extract_units(SRC, files)
+    assert unit["license"] == "Apache-2.0 AND MIT"
+    (same,), _ = extract_units(SRC, fx.op_project_files())
+    assert same["license"] == "Apache-2.0"

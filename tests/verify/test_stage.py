@@ -152,3 +152,15 @@ def test_without_a_checker_output_and_golden_are_compared_with_the_dtype_toleran
     assert out["name"] == "output/output_z.bin" and out["dtype"] == "float32" and out["atol"] == 1e-4
     assert wrong["status"] == "wrong_answer"
     assert wrong["cases"][0]["outputs"][0]["mismatches"] > 1000
+
+
+def test_more_seeds_or_another_opt_level_verifies_a_verified_unit_again(verify_workspace, tmp_path):
+    add_units(verify_workspace, unit_from_dir(copy_fixture("tiny_add", tmp_path / "tiny_add")))
+    _verify(verify_workspace, seeds=[0, 1])
+    stats, rows = _verify(verify_workspace, seeds=[1, 0])  # the same seeds in another order: nothing new to check
+    assert stats.counts["skipped"] == 1 and len(rows) == 1
+    stats, rows = _verify(verify_workspace, seeds=[0, 1, 2])
+    assert stats.counts["kept"] == 1 and len(rows) == 2
+    assert sorted(len(r["cases"]) for r in rows) == [2, 3] and all(r["status"] == "passed" for r in rows)
+    stats, rows = _verify(verify_workspace, seeds=[0, 1, 2], opt="-O0")
+    assert stats.counts["kept"] == 1 and len(rows) == 3

@@ -1,0 +1,53 @@
+"""The build cache under concurrency: real g++, the real sandbox, real files; two builds of identical sources race."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from pathlib import Path
+
+from cotbuilder.verify import build as buildmod
+
+# A large .data section makes the cached binary big, so a copy over it takes long enough to be seen half-done.
+BIG_PROGRAM = "static volatile char blob[48 << 20] = {1};\nint main() { return blob[0] == 1 ? 0 : 3; }\n"
+
+
+def _build(workdir: Path, cache: Path) -> buildmod.BuildResult:
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "k.cpp").write_text(BIG_PROGRAM, encoding="utf-8")
+    return buildmod.build(workdir, ["k.cpp"], [], "ascend910b", cache, sources_digest="same-sources", pch=None,
+                          opt="-O0")
+
+
+def test_a_second_store_of_the_same_key_never_exposes_done_with_a_partial_binary(tmp_path):
+    """Two units with identical sources both miss the cache and both store the entry (as under --jobs 2): while the
+    second one writes, a reader that trusts `done` must always find the complete binary."""
+    cache = tmp_path / "cache"
+    first = _build(tmp_path / "a", cache)
+    assert first.ok and not first.cached, first.log
+    [entry] = list((cache / "builds").iterdir())
+    full = (entry / "bin").stat().st_size
+    assert full > 40 << 20
+    # the second builder missed the cache before the first one finished: hide `done` while it checks, then restore it
+    # as the first builder would have written it, while the second one is still compiling
+    (entry / "done").rename(tmp_path / "done.first")
+    second: list[buildmod.BuildResult] = []
+    writer = threading.Thread(target=lambda: second.append(_build(tmp_path / "b", cache)))
+    writer.start()
+    time.sleep(0.05)
+    (tmp_path / "done.first").rename(entry / "done")
+    partial_seen = []
+    while writer.is_alive():
+        try:
+            if (entry / "done").is_file() and os.stat(entry / "bin").st_size != full:
+                partial_seen.append(os.stat(entry / "bin").st_size)
+        except FileNotFoundError:
+            partial_seen.append(-1)  # `done` without any binary is as wrong as a truncated one
+    writer.join()
+    assert second and second[0].ok and not second[0].cached, second and second[0].log
+    assert not partial_seen, f"done was visible with bin sizes {sorted(set(partial_seen))[:5]} (full {full})"
+    assert not [p.name for p in entry.iterdir() if ".tmp" in p.name]  # no temp files left behind
+    third = _build(tmp_path / "c", cache)
+    assert third.cached and third.ok and os.access(third.binary, os.X_OK)
+    assert buildmod.sandbox.run([str(third.binary)], third.binary.parent, buildmod.COMPILE_LIMITS).ok
