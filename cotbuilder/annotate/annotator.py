@@ -18,6 +18,7 @@ from typing import Any
 from .. import records
 from ..hashing import sha256_text, stable_json
 from ..store import utcnow
+from .facts import facts_hash
 from .gates import run_gates
 from .requester import Requester
 from .task import OutputInvalid
@@ -50,6 +51,9 @@ class Conversation:
 
 
 def annotation_id(*, unit_id: str, sample_index: int, lang: str, kind: str, teacher: dict[str, Any]) -> str:
+    """Which annotation this is (one current row per id). What it was written from (the unit's facts, for the static
+    teacher its code) is not part of it: that is kept in the row (facts_hash, teacher.prompt_version), and a row whose
+    inputs changed is redone under the same id, replacing the stale one."""
     return sha256_text(stable_json({"unit": unit_id, "sample": sample_index, "lang": lang, "kind": kind,
                                     "teacher": teacher}))
 
@@ -118,8 +122,8 @@ def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
     row: dict[str, Any] = {
         "annotation_id": conv.ann_id, "unit_id": target_unit["unit_id"], "sample_index": conv.sample_index,
         "lang": conv.lang, "kind": conv.kind, "source_unit_id": unit["unit_id"] if conv.kind == "repair" else None,
-        "teacher": conv.teacher, "usage": conv.usage, "cost_usd": round(conv.cost, 8),
-        "raw_response_hash": conv.raw_hash, "created_at": utcnow(),
+        "teacher": conv.teacher, "facts_hash": facts_hash(conv.facts), "usage": conv.usage,
+        "cost_usd": round(conv.cost, 8), "raw_response_hash": conv.raw_hash, "created_at": utcnow(),
     }
     if fields is None:
         row.update(status="failed", failure_reason=failure or "no answer", task=None, rationale=None, gates={},

@@ -1,8 +1,9 @@
 """Persistent teacher-response cache in the workspace (`cache/annotate/<k[:2]>/<key>.json`).
 
-Keyed by (provider, model, parameters, prompt hash incl. prompt version): a re-run with the same config finds every
-answer here and sends no request. Files are written atomically (temporary file, fsync, rename), so a kill leaves
-either a whole entry or none. Entries hold the answer and the request's non-secret settings, never credentials.
+Keyed by (provider, server endpoint, model, parameters, prompt hash incl. prompt version): a re-run with the same
+config finds every answer here and sends no request. Files are written atomically (temporary file, fsync, rename), so
+a kill leaves either a whole entry or none. Entries hold the answer and the request's non-secret settings, never
+credentials.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ from .client import ChatResponse
 
 
 def cache_key(*, provider: str, model: str, params: dict[str, Any], messages: list[dict[str, str]],
-              prompt_version: str) -> str:
+              prompt_version: str, endpoint: str | None = None) -> str:
+    """`endpoint`: the server (normalised base URL, see client.endpoint_of): two servers serving the same model name
+    may run different weights or quantisations, so their answers are not interchangeable."""
     prompt_hash = sha256_text(stable_json({"prompt_version": prompt_version, "messages": messages}))
-    return sha256_text(stable_json({"provider": provider, "model": model, "params": params,
+    return sha256_text(stable_json({"provider": provider, "endpoint": endpoint, "model": model, "params": params,
                                     "prompt": prompt_hash}))
 
 

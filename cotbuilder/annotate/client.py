@@ -80,6 +80,7 @@ class OpenAIChatClient:
             api_key = "no-key"
         self._secret = api_key if api_key != "no-key" else None
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        self.endpoint = endpoint_of(self.base_url)  # which server, for the cache key (no credentials)
         self._openai = openai
         self._client = openai.AsyncOpenAI(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
 
@@ -124,6 +125,28 @@ class OpenAIChatClient:
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"  # the `openai` client's default
+
+
+def endpoint_of(base_url: str | None) -> str:
+    """The server a base URL names, for the cache key: scheme, host, port and path, lower-cased where URLs are case
+    blind, without user:password, query or fragment (those may carry credentials) or a trailing slash."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit((base_url or DEFAULT_BASE_URL).strip())
+    scheme = (parts.scheme or "https").lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and port != {"http": 80, "https": 443}.get(scheme):
+        host = f"{host}:{port}"
+    return f"{scheme}://{host}{parts.path.rstrip('/')}"
 
 
 def _error_message(exc: Any) -> str:

@@ -10,6 +10,7 @@ import re
 import tomllib
 from typing import Any
 
+from ..hashing import sha256_text, stable_json
 from .apis import api_category
 
 # Kernel entry parameters that are not tensors of the operator (the contract: inputs, outputs, workspace, tiling).
@@ -31,6 +32,12 @@ _DTYPE_BYTES = {"float32": 4, "float": 4, "half": 2, "float16": 2, "bfloat16": 2
 
 def dtype_bytes(dtype: str | None) -> int | None:
     return _DTYPE_BYTES.get((dtype or "").lower())
+
+
+def facts_hash(facts: dict[str, Any]) -> str:
+    """Short digest of everything the prompt, the static teacher and the gates read about a unit: stored with its
+    annotation, so new facts (a verification that arrived later, a re-parse) make the annotation stale."""
+    return sha256_text(stable_json(facts))[:16]
 
 
 def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -116,7 +116,8 @@ class Requester:
         key = None
         if self.cache is not None:
             key = cache_key(provider=self.client.provider, model=self.client.model,
-                            params=self.key_params(sample_index), messages=messages, prompt_version=prompt_version)
+                            params=self.key_params(sample_index), messages=messages, prompt_version=prompt_version,
+                            endpoint=getattr(self.client, "endpoint", None))
             hit = self.cache.get(key)
             if hit is not None:
                 self.counters.cache_hits += 1
@@ -130,7 +131,8 @@ class Requester:
             finally:
                 self.budget.settle(cost)
         if self.cache is not None and key is not None:
-            meta = {"provider": self.client.provider, "model": self.client.model,
+            meta = {"provider": self.client.provider, "endpoint": getattr(self.client, "endpoint", None),
+                    "model": self.client.model,
                     "params": self.key_params(sample_index), "prompt_version": prompt_version, "kind": kind,
                     "unit_id": unit_id}
             if self.save_answer is not None:

@@ -1,9 +1,10 @@
 """annotate stage: `run(store, config) -> StageStats`.
 
-For every unit (x samples) that has no annotation under this teacher/prompt/params yet: ask the teacher (concurrently,
-rate-limited, cached, budgeted), check the answer with the gates, and write the row. The event loop only builds
-prompts and talks to the server; caching answers, gates and DB writes run on the background writer's thread, in
-batches (see writer.py for why a kill loses nothing).
+For every unit (x samples) that has no current annotation under this teacher/prompt/params (one written from the unit's
+current facts and, for the static teacher, by its current code; a stale one is redone under the same id): ask the
+teacher (concurrently, rate-limited, cached, budgeted), check the answer with the gates, and write the row. The event
+loop only builds prompts and talks to the server; caching answers, gates and DB writes run on the background writer's
+thread, in batches (see writer.py for why a kill loses nothing).
 """
 
 from __future__ import annotations
@@ -18,12 +19,17 @@ from .annotator import annotation_id, converse, teacher_record
 from .cache import ResponseCache
 from .client import RequestRejected
 from .config import AnnotateConfig
-from .facts import unit_facts
+from .facts import facts_hash, unit_facts
 from .repair import REPAIRABLE, kernel_file, latest_verifications, make_repaired_unit
 from .requester import Budget, BudgetExhausted, FatalTeacherError, GaveUp, Requester, key_params
 from .retry import RetryPolicy
+from .static_teacher import static_prompt_version
 from .task import AnnotateTask, RepairTask
 from .writer import BackgroundWriter
+
+
+_STATIC_ID_VERSION = "static-v1"  # the static teacher's version name in its annotation ids (see _run)
+_PLAN_BATCH = 512
 
 
 class CannotRun(Exception):
@@ -79,6 +85,14 @@ def _plan(store: Store, config: AnnotateConfig, verifications: dict[str, dict]) 
     return ids if config.limit is None else ids[:config.limit]
 
 
+def _add_facts_hash_column(store: Store) -> None:
+    """Workspaces made before annotations recorded their facts get the column (NULL: those rows are redone once)."""
+    columns = {r["name"] for r in store.rows("PRAGMA table_info('annotations')")}
+    if "facts_hash" not in columns:
+        store.execute("ALTER TABLE annotations ADD COLUMN facts_hash VARCHAR")
+        store._column_cache.pop("annotations", None)  # the store's insert must write the new column too
+
+
 def _load_units(store: Store, unit_ids: list[str]) -> dict[str, dict[str, Any]]:
     if not unit_ids:
         return {}
@@ -90,28 +104,44 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
     static = config.teacher == "static"
     task = RepairTask(config.lang) if config.repair else AnnotateTask(config.lang)
     if static:
-        prompt_version, static_params = "static-v1", {"lang": config.lang}
+        # The static teacher's version is a digest of its code; its rows keep the id they had under its first, fixed
+        # version name, so a code edit redoes (replaces) them rather than adding rows beside them.
+        prompt_version, id_version, static_params = static_prompt_version(), _STATIC_ID_VERSION, {"lang": config.lang}
     else:
-        prompt_version, static_params = task.prompt_version, None
+        prompt_version = id_version = task.prompt_version
+        static_params = None
     identity = _teacher_identity(config)
     budget = Budget(config.max_cost)
 
     verifications = latest_verifications(store)
-    # Ids first: an unchanged re-run skips every item here, having read only ids (no unit, prompt or cache file).
-    done = {r["annotation_id"] for r in store.rows("SELECT annotation_id FROM annotations")}
+    _add_facts_hash_column(store)
+    # What each stored annotation was written from: a row is current only if the unit's facts and the teacher's
+    # version are still the same (a verification that arrived later changes the facts, so the row is redone).
+    done = {r["annotation_id"]: (r["facts_hash"], r["prompt_version"]) for r in store.rows(
+        "SELECT annotation_id, facts_hash, teacher->>'prompt_version' AS prompt_version FROM annotations")}
     todo = []
-    for unit_id in _plan(store, config, verifications):
-        for sample in range(config.samples):
-            params = static_params if static else key_params(config.temperature, config.max_tokens, sample)
-            teacher = teacher_record(identity, prompt_version, params)
-            ann_id = annotation_id(unit_id=unit_id, sample_index=sample, lang=config.lang, kind=task.kind,
-                                   teacher=teacher)
-            if ann_id in done:
-                stats.skip("already annotated")
-                continue
-            todo.append((unit_id, sample, teacher, ann_id))
-    units = _load_units(store, sorted({t[0] for t in todo}))
-    items = [(units[unit_id], sample, teacher, ann_id) for unit_id, sample, teacher, ann_id in todo]
+    facts_of: dict[str, dict[str, Any]] = {}  # per unit, shared by its samples (only units with work left are kept)
+    plan = _plan(store, config, verifications)
+    for start in range(0, len(plan), _PLAN_BATCH):  # units are read in batches: only those with work left stay
+        chunk = plan[start:start + _PLAN_BATCH]
+        units = _load_units(store, chunk)
+        for unit_id in chunk:
+            unit = units[unit_id]
+            facts = unit_facts(unit, verifications.get(unit_id))
+            current = (facts_hash(facts), prompt_version)
+            for sample in range(config.samples):
+                params = static_params if static else key_params(config.temperature, config.max_tokens, sample)
+                ann_id = annotation_id(unit_id=unit_id, sample_index=sample, lang=config.lang, kind=task.kind,
+                                       teacher=teacher_record(identity, id_version, params))
+                stored = done.get(ann_id)
+                if stored == current:
+                    stats.skip("already annotated")
+                    continue
+                if stored is not None:
+                    stats.add("stale_redone")  # same annotation, other facts or teacher code: replaced
+                facts_of[unit_id] = facts
+                todo.append((unit, sample, teacher_record(identity, prompt_version, params), ann_id))
+    items = todo
     stats.add("planned", len(items))
     if not items:  # nothing to do: no client (importing `openai` alone takes seconds), no writer
         for name in ("requests_sent", "cache_hits", "retries", "cost_usd"):
@@ -130,7 +160,6 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
 
     progress = _Progress(len(items), enabled=config.progress and bool(items))
     state = {"fatal": None, "budget_stopped": 0}
-    facts_of: dict[str, dict[str, Any]] = {}  # per unit, shared by its samples
 
     async def one(unit: dict[str, Any], sample: int, teacher: dict[str, Any], ann_id: str) -> None:
         if state["fatal"] or writer.failed:
@@ -139,9 +168,7 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
             state["budget_stopped"] += 1
             return
         verification = verifications.get(unit["unit_id"])
-        facts = facts_of.get(unit["unit_id"])
-        if facts is None:
-            facts = facts_of[unit["unit_id"]] = unit_facts(unit, verification)
+        facts = facts_of[unit["unit_id"]]
         if config.repair:
             kf = kernel_file(unit)
             messages = task.format_input(unit, facts, verification=verification, kernel_path=kf["path"])

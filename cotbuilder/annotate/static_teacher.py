@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import json
 import tomllib
+import hashlib
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ..paths import package_data
 from .client import ChatResponse
 from .facts import dtype_bytes
 
-STATIC_PROMPT_VERSION = "static-v1"
+# What the static teacher's answer and its gate results are made from, besides the unit's facts (those are hashed
+# separately, per unit): editing any of these must re-annotate, so they name the static teacher's prompt_version.
+_CODE_FILES = ("static_teacher.py", "gates.py", "apis.py", "task.py", "data/static_en.toml", "data/static_zh.toml",
+               "data/categories.toml", "data/gates.toml", "data/ascendc_apis_fallback.txt")
+_PARSER_API_LIST = "parse/data/ascendc_apis.txt"  # the gates' API names when the parser ships its list
 _QUEUE_APIS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
 _MOVEMENT_APIS = ("DataCopy", "DataCopyPad", "Copy")
 
@@ -29,6 +35,26 @@ def _phrases(lang: str) -> dict[str, Any]:
 @lru_cache(maxsize=None)
 def _names() -> dict[str, Any]:
     return tomllib.loads(package_data("annotate/data/categories.toml").read_text(encoding="utf-8"))
+
+
+def static_prompt_version(root: Path | None = None) -> str:
+    """`static-<8 hex>`: a digest of the static teacher's code and data (files of the annotate package at `root`)."""
+    return _installed_version() if root is None else _code_digest(root)
+
+
+@lru_cache(maxsize=1)
+def _installed_version() -> str:
+    return _code_digest(Path(__file__).parent)
+
+
+def _code_digest(root: Path) -> str:
+    digest = hashlib.sha256()
+    paths = [root / name for name in _CODE_FILES] + [package_data(_PARSER_API_LIST)]
+    for name, path in zip(_CODE_FILES + (_PARSER_API_LIST,), paths):
+        digest.update(name.encode() + b"\0")
+        digest.update(path.read_bytes() if path.is_file() else b"(absent)")
+        digest.update(b"\0")
+    return f"static-{digest.hexdigest()[:8]}"
 
 
 class StaticTeacher:

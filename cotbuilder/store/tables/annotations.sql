@@ -7,6 +7,7 @@ CREATE TABLE IF NOT EXISTS annotations (
     kind              VARCHAR NOT NULL,    -- cot (explain a unit) | repair (fix a failed unit)
     source_unit_id    VARCHAR,             -- repairs: the failed unit the fix started from
     teacher           JSON NOT NULL,       -- {provider, model, prompt_version, params}
+    facts_hash        VARCHAR,             -- digest of the unit facts it was written from: other facts = stale row
     status            VARCHAR NOT NULL,    -- ok | failed
     failure_reason    VARCHAR,
     task              VARCHAR,             -- the user's request (no code)
