@@ -39,13 +39,17 @@ def _verification_summary(f: UnitFacts) -> dict[str, Any]:
 
 
 def public_location(source: dict[str, Any] | None) -> str:
-    """Where a row came from, as the public may read it: a git or doc URL as crawled; a local folder only by its name
+    """Where a row came from, as the public may read it: a git or doc URL as crawled, without any credentials (the
+    crawl strips them already; a store written before that may still hold them); a local folder only by its name
     (`local:examples`), so a builder's home directory never ends up in a published dataset."""
+    from ..crawl.urlredact import redact_url
+
     if not source:
         return ""
-    if source.get("kind") == "local" or "://" not in source.get("url", "") and source.get("url", "").startswith("/"):
-        return f"local:{source['url'].rstrip('/').rsplit('/', 1)[-1]}"
-    return source.get("url", "")
+    url = source.get("url") or ""
+    if source.get("kind") == "local" or "://" not in url and url.startswith("/"):
+        return f"local:{url.rstrip('/').rsplit('/', 1)[-1]}"
+    return redact_url(url)
 
 
 def build_row(unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[str, Any], fmt: str) -> dict[str, Any]:

@@ -43,27 +43,36 @@ def check_fresh(store: Store) -> None:
 
 
 def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Units that are verified, have a publishable annotation, are their cluster's representative, are clean and carry
-    an allowed licence; plus the count of units each condition removed (for the card and the stats)."""
+    """Per dedup cluster, the best PUBLISHABLE member: verified, with a publishable annotation, clean and under an
+    allowed licence, ranked by dedup's own priority (dedup.stage.rank_key). Dedup ranked with its own licence list, so
+    its representative may be one push cannot publish (`--licenses MIT` vs an Apache representative); choosing here
+    keeps one row per cluster without losing the cluster. Also returns the count of units each condition removed
+    (for the card and the stats)."""
     from ..dedup.facts import load_unit_facts
+    from ..dedup.stage import rank_key
 
     facts = load_unit_facts(store)
     dedup = {r["unit_id"]: r for r in store.rows("SELECT * FROM dedup")}
     contamination = {r["unit_id"]: r for r in store.rows("SELECT * FROM contamination")}
     dropped = {"not_verified": 0, "no_publishable_annotation": 0, "duplicate": 0, "contaminated": 0,
                "license_not_allowed": 0}
-    chosen = []
+    candidates: dict[str, list[str]] = {}
     for unit_id, f in sorted(facts.items()):
         if not f.verified:
             dropped["not_verified"] += 1
         elif not f.publishable_annotation:
             dropped["no_publishable_annotation"] += 1
-        elif not dedup[unit_id]["is_representative"]:
-            dropped["duplicate"] += 1
         elif contamination[unit_id]["verdict"] != "clean":
             dropped["contaminated"] += 1
         elif f.license not in allowed_licenses:
             dropped["license_not_allowed"] += 1
         else:
-            chosen.append({"facts": f, "dedup": dedup[unit_id], "contamination": contamination[unit_id]})
+            candidates.setdefault(dedup[unit_id]["cluster_id"], []).append(unit_id)
+    chosen = []
+    for cluster_id in sorted(candidates):
+        members = sorted(candidates[cluster_id], key=lambda u: rank_key(facts[u], True))
+        dropped["duplicate"] += len(members) - 1
+        best = members[0]
+        chosen.append({"facts": facts[best], "dedup": dedup[best], "contamination": contamination[best]})
+    chosen.sort(key=lambda p: p["facts"].unit_id)
     return chosen, dropped

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import uuid
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -28,6 +29,32 @@ class PushConfig:
 
 class PushError(RuntimeError):
     """Bad push settings (the message says which)."""
+
+
+# Written into every local dataset folder push creates: only a folder carrying it (or an empty one) is ever replaced,
+# so `--local-dir ~/work` cannot wipe a user's own files.
+MARKER = ".cotbuilder-dataset"
+
+
+def check_replaceable(target: Path) -> None:
+    """Refuse a --local-dir that holds anything push did not write."""
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise PushError(f"--local-dir {target} exists and is not a folder: give a new or empty folder")
+    if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
+        raise PushError(f"--local-dir {target} is not empty and was not written by cotbuilder push (no {MARKER} "
+                        f"file): refusing to replace it; give a new or empty folder")
+
+
+def replace_folder(built: Path, target: Path) -> None:
+    """Put `built` where `target` is: the old dataset folder moves aside first and is deleted only after the swap."""
+    old = None
+    if target.exists():
+        check_replaceable(target)  # again: the folder may have changed while the shards were written
+        old = target.with_name(f".push-old-{uuid.uuid4().hex[:12]}")
+        target.rename(old)
+    built.rename(target)
+    if old is not None:
+        shutil.rmtree(old)
 
 
 def build_folder(store: Store, config: PushConfig, folder: Path, stats: StageStats) -> int:
@@ -70,15 +97,21 @@ def run(store: Store, config: PushConfig | None = None) -> StageStats:
         raise PushError(f"--format must be one of {', '.join(rows.FORMATS)}")
     if config.recipe and not Path(config.recipe).is_file():
         raise PushError(f"recipe {config.recipe} does not exist")
+    if config.local_dir:
+        target = Path(config.local_dir).absolute()
+        check_replaceable(target)
+        target.parent.mkdir(parents=True, exist_ok=True)
     with stage_run(store, "push", asdict(config)) as stats:
         if config.local_dir:
-            target = Path(config.local_dir)
-            tmp = Path(tempfile.mkdtemp(prefix=".push-", dir=target.parent if target.parent.exists() else None))
+            # A sibling of the target (same file system, so the final rename is atomic), made with mkdir so its mode
+            # follows the umask like any folder the user creates (mkdtemp would leave it 0700).
+            tmp = target.parent / f".push-{uuid.uuid4().hex[:12]}"
+            tmp.mkdir()
             try:
                 build_folder(store, config, tmp, stats)
-                if target.exists():
-                    shutil.rmtree(target)  # the folder is the dataset: replaced whole, never mixed with old shards
-                tmp.rename(target)
+                (tmp / MARKER).write_text("Written by `cotbuilder push`; a later push replaces this whole folder.\n",
+                                          encoding="utf-8")
+                replace_folder(tmp, target)
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
         else:

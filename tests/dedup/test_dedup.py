@@ -136,3 +136,36 @@ def test_dedup_cli_writes_the_table(cli, tmp_path):
             workspace=tmp_path / "ws")
     assert q.stdout.count('"method": "exact"') == 2
     assert q.stdout.count('"is_representative": true') == 1
+
+
+def test_verified_means_the_latest_row_per_backend_passed_and_none_failed(tmp_path):
+    from cotbuilder.dedup.facts import load_unit_facts
+
+    f = _factory()
+    rng = random.Random(13)
+    with Store(tmp_path / "ws") as store:
+        f.source(store)
+        regressed = f.unit(store, "regressed", synthetic.base_kernel(rng))
+        unsupported_elsewhere = f.unit(store, "unsupported_elsewhere", synthetic.base_kernel(rng))
+        failed_on_npu = f.unit(store, "failed_on_npu", synthetic.base_kernel(rng))
+        fixed = f.unit(store, "fixed", synthetic.base_kernel(rng))
+        f.verification(store, regressed, "passed")
+        f.verification(store, regressed, "failed_run")        # a newer emulator now fails it
+        f.verification(store, fixed, "wrong_answer")
+        f.verification(store, fixed, "passed")                # and this one was fixed
+        for uid in (unsupported_elsewhere, failed_on_npu):
+            f.verification(store, uid, "passed")
+        store.execute("UPDATE verifications SET created_at = created_at - INTERVAL 1 HOUR "
+                      "WHERE (unit_id = ? AND status = 'passed') OR (unit_id = ? AND status = 'wrong_answer')",
+                      [regressed, fixed])
+        # the same unit run on a second backend
+        store.insert("verifications", [{**store.rows("SELECT * FROM verifications WHERE unit_id = ?", [uid])[0],
+                                        "verification_id": uid[::-1], "backend": "npu", "status": status}
+                                       for uid, status in ((unsupported_elsewhere, "unsupported"),
+                                                           (failed_on_npu, "wrong_answer"))])
+        facts = load_unit_facts(store)
+    assert not facts[regressed].verified and facts[regressed].verification["status"] == "failed_run"
+    assert facts[fixed].verified and facts[fixed].verification["status"] == "passed"
+    assert facts[unsupported_elsewhere].verified  # `unsupported` on the NPU says nothing against the emulator's pass
+    assert facts[unsupported_elsewhere].verification["backend"] == "cpu-emulator"
+    assert not facts[failed_on_npu].verified and facts[failed_on_npu].verification["backend"] == "npu"

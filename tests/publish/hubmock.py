@@ -2,7 +2,9 @@
 
 Only the routes huggingface_hub's `create_repo`, `preupload_lfs_files` and `create_commit` call are implemented (routes
 read from huggingface_hub's source: hf_api.create_repo, _commit_api._fetch_upload_modes, lfs.post_lfs_batch_info,
-lfs basic PUT transfer, the README metadata check api/validate-yaml, hf_api.create_commit's NDJSON payload). Parquet files are answered as LFS like the real Hub
+lfs basic PUT transfer, the README metadata check api/validate-yaml, hf_api.create_commit's NDJSON payload including
+deletedFile, and the file listing list_repo_files reads: GET /api/datasets/{repo}/tree/{revision}, one page).
+Parquet files are answered as LFS like the real Hub
 does; the Xet transfer protocol is not mocked (tests set HF_HUB_DISABLE_XET=1 so the client uses basic LFS).
 """
 
@@ -27,6 +29,7 @@ class HubState:
         self.auth: set[str] = set()
         self.validated: list[str] = []
         self.conflicts_left = conflicts          # answer this many commits with 412 first (a moved branch)
+        self.trees: dict[tuple[str, str], dict[str, int]] = {}  # (repo, revision) -> {path: size} after the commits
 
 
 def _handler(state: HubState):
@@ -44,6 +47,22 @@ def _handler(state: HubState):
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            state.calls.append(("GET", self.path))
+            parts = self.path.split("?", 1)[0].strip("/").split("/")
+            if parts[:2] == ["api", "datasets"] and len(parts) == 6 and parts[4] == "tree":
+                repo = f"{parts[2]}/{parts[3]}"
+                if repo not in state.repos:
+                    self.send_response(404)
+                    self.send_header("X-Error-Code", "RepoNotFound")
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                tree = state.trees.get((repo, parts[5]), {})
+                return self._json(200, [{"type": "file", "path": p, "size": n,
+                                         "oid": hashlib.sha1(p.encode()).hexdigest()} for p, n in sorted(tree.items())])
+            self._json(404, {"error": "no route"})
 
         def do_PUT(self) -> None:
             state.calls.append(("PUT", self.path))
@@ -94,7 +113,7 @@ def _handler(state: HubState):
                     state.conflicts_left -= 1
                     return self._json(412, {"error": "A commit has happened since. Please refresh and try again."})
                 commit: dict[str, Any] = {"repo": f"{parts[2]}/{parts[3]}", "revision": parts[5], "files": {},
-                                          "lfs": {}}
+                                          "lfs": {}, "deleted": []}
                 for line in body.decode().splitlines():
                     item = json.loads(line)
                     if item["key"] == "header":
@@ -103,6 +122,14 @@ def _handler(state: HubState):
                         commit["files"][item["value"]["path"]] = base64.b64decode(item["value"]["content"])
                     elif item["key"] == "lfsFile":
                         commit["lfs"][item["value"]["path"]] = item["value"]["oid"]
+                    elif item["key"] == "deletedFile":
+                        commit["deleted"].append(item["value"]["path"])
+                tree = state.trees.setdefault((commit["repo"], commit["revision"]), {})
+                for gone in commit["deleted"]:
+                    if tree.pop(gone, None) is None:
+                        return self._json(404, {"error": f"cannot delete {gone}: not in the repo"})
+                tree.update({p: len(b) for p, b in commit["files"].items()})
+                tree.update({p: len(state.lfs[o]) for p, o in commit["lfs"].items()})
                 state.commits.append(commit)
                 oid = hashlib.sha1(body).hexdigest()
                 return self._json(200, {"commitUrl": f"{host}/datasets/{commit['repo']}/commit/{oid}",

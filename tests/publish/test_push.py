@@ -182,3 +182,137 @@ def test_push_refuses_a_row_that_fails_its_schema(cli, tmp_path):
     proc = cli("push", "--local-dir", str(tmp_path / "out"), workspace=ws)
     assert proc.returncode == 2
     assert "fails schemas/dataset_row.schema.json" in proc.stderr and "beta" in proc.stderr
+
+
+def _hub_env(url: str) -> dict[str, str]:
+    return {"HF_ENDPOINT": url, "HF_TOKEN": "hf_testtoken0000000000", "HF_HUB_DISABLE_XET": "1",
+            "HF_HUB_DISABLE_TELEMETRY": "1"}
+
+
+def test_local_dir_refuses_a_folder_with_user_files_and_keeps_them(cli, tmp_path):
+    ws = tmp_path / "ws"
+    _populate(ws)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.tex").write_text("my own work")
+    proc = cli("push", "--local-dir", str(mine), workspace=ws)
+    assert proc.returncode == 2
+    assert "not written by cotbuilder push" in proc.stderr and "Traceback" not in proc.stderr
+    assert sorted(p.name for p in mine.iterdir()) == ["thesis.tex"]
+    assert (mine / "thesis.tex").read_text() == "my own work"
+    assert not list(tmp_path.glob(".push-*"))
+
+
+def test_local_dir_replaces_a_previous_push_and_an_empty_folder_with_umask_permissions(cli, tmp_path):
+    import os
+    import stat
+
+    ws = tmp_path / "ws"
+    _populate(ws)
+    out = tmp_path / "out"
+    out.mkdir()  # empty: allowed
+    proc = cli("push", "--local-dir", str(out), "--format", "alpaca", workspace=ws)
+    assert proc.returncode == 0, proc.stderr
+    assert (out / ".cotbuilder-dataset").is_file() and (out / "data" / "alpaca").is_dir()
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~umask
+    proc = cli("push", "--local-dir", str(out), "--format", "messages", workspace=ws)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (out / "data").iterdir()) == ["messages"]  # the old format's shards are gone
+    assert not list(tmp_path.glob(".push-*"))
+
+
+def test_hub_push_deletes_the_previous_pushs_stale_shards_in_the_same_commit(cli, tmp_path):
+    """The Hub is replaced by tests/publish/hubmock.py (a local HTTP server that also keeps each branch's file tree);
+    everything else is real."""
+    ws = tmp_path / "ws"
+    _populate(ws)
+    with hubmock.HubMock() as hub:
+        first = cli("push", "--repo-id", "kernels-org/ascend-cot", "--rows-per-shard", "1", workspace=ws,
+                    env=_hub_env(hub.url))
+        assert first.returncode == 0, first.stderr
+        second = cli("push", "--repo-id", "kernels-org/ascend-cot", "--rows-per-shard", "2", workspace=ws,
+                     env=_hub_env(hub.url))
+        assert second.returncode == 0, second.stderr
+        state = hub.state
+    assert len(state.commits) == 2
+    assert sorted(state.commits[0]["lfs"]) == [f"data/messages/train-0000{i}-of-00003.parquet" for i in range(3)]
+    assert state.commits[0]["deleted"] == []  # a new repo: nothing to delete
+    assert sorted(state.commits[1]["lfs"]) == [f"data/messages/train-0000{i}-of-00002.parquet" for i in range(2)]
+    assert sorted(state.commits[1]["deleted"]) == sorted(state.commits[0]["lfs"])
+    assert sorted(state.trees[("kernels-org/ascend-cot", "main")]) == ["README.md", *sorted(state.commits[1]["lfs"])]
+
+
+def test_hub_push_to_an_unreachable_endpoint_is_one_line_and_exit_1(cli, tmp_path):
+    import socket
+
+    ws = tmp_path / "ws"
+    _populate(ws)
+    with socket.socket() as s:  # a port that was free a moment ago and now has nobody listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = cli("push", "--repo-id", "kernels-org/ascend-cot", workspace=ws, env=_hub_env(f"http://127.0.0.1:{port}"))
+    assert proc.returncode == 1, proc.stderr
+    assert "Traceback" not in proc.stderr
+    failure = [line for line in proc.stderr.splitlines() if "push failed" in line]
+    assert len(failure) == 1 and "kernels-org/ascend-cot" in failure[0]
+    assert "hf_testtoken" not in proc.stderr + proc.stdout
+
+
+def test_hub_push_http_error_names_the_status(cli, tmp_path):
+    """The Hub is replaced by tests/publish/hubmock.py answering every commit with 412 (more than the retries)."""
+    ws = tmp_path / "ws"
+    _populate(ws)
+    with hubmock.HubMock(conflicts=99) as hub:
+        proc = cli("push", "--repo-id", "kernels-org/ascend-cot", workspace=ws, env=_hub_env(hub.url))
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr and "HTTP 412" in proc.stderr
+    assert "hf_testtoken" not in proc.stderr + proc.stdout
+
+
+def test_push_publishes_the_cluster_member_its_licence_list_allows(cli, tmp_path):
+    """Dedup ranks an Apache unit first (it has a harness); `push --licenses MIT` publishes its MIT duplicate."""
+    import pyarrow.parquet as pq
+
+    rng = random.Random(4)
+    base = synthetic.base_kernel(rng)
+    ws = tmp_path / "ws"
+    with Store(ws) as store:
+        rf.source(store)
+        apache = rf.unit(store, "apache", base)
+        mit = rf.unit(store, "mit", synthetic.reformat(base, rng), license="MIT", harness=False)
+        for uid in (apache, mit):
+            rf.verification(store, uid, "passed")
+            rf.annotation(store, uid)
+        run_dedup(store, DedupConfig())
+        run_decontam(store, DecontamConfig(benchmarks=[f"mini={MINI}"]))
+        reps = {r["unit_id"]: r["is_representative"] for r in store.rows("SELECT * FROM dedup")}
+    assert reps == {apache: True, mit: False}
+    out = tmp_path / "out"
+    proc = cli("push", "--local-dir", str(out), "--licenses", "MIT", workspace=ws)
+    assert proc.returncode == 0, proc.stderr
+    table = pq.read_table(next((out / "data" / "messages").glob("*.parquet")))
+    assert table.column("id").to_pylist() == [mit]
+    proc = cli("push", "--local-dir", str(out), workspace=ws)  # both allowed: dedup's choice again, one row
+    assert proc.returncode == 0, proc.stderr
+    assert pq.read_table(next((out / "data" / "messages").glob("*.parquet"))).column("id").to_pylist() == [apache]
+
+
+def test_a_unit_whose_latest_verification_failed_is_not_published(cli, tmp_path):
+    import pyarrow.parquet as pq
+
+    ws = tmp_path / "ws"
+    ids = _populate(ws)
+    with Store(ws) as store:
+        rf.verification(store, ids["beta"], "failed_run")  # e.g. a newer emulator now fails it
+        store.execute("UPDATE verifications SET created_at = created_at - INTERVAL 1 HOUR "
+                      "WHERE unit_id = ? AND status = 'passed'", [ids["beta"]])  # the pass is clearly older
+        run_dedup(store, DedupConfig())
+        run_decontam(store, DecontamConfig(benchmarks=[f"mini={MINI}"]))
+    out = tmp_path / "out"
+    proc = cli("push", "--local-dir", str(out), workspace=ws)
+    assert proc.returncode == 0, proc.stderr
+    published = pq.read_table(next((out / "data" / "messages").glob("*.parquet"))).column("id").to_pylist()
+    assert sorted(published) == sorted([ids["alpha"], ids["gamma"]])
+    assert "not verified: 2" in (out / "README.md").read_text()
