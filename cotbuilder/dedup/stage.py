@@ -52,7 +52,7 @@ def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
 
 
 def run(store: Store, config: DedupConfig | None = None) -> StageStats:
-    from ..publish.licenses import allowlist
+    from ..publish.licenses import allowlist, is_allowed
 
     config = config or DedupConfig()
     cfg = config.hash_dict()
@@ -66,7 +66,7 @@ def run(store: Store, config: DedupConfig | None = None) -> StageStats:
 
         hashes = [code_hash(c) for c in codes]
         input_hash = sha256_text(stable_json([chash, [[h] + fingerprint_of(facts[u["unit_id"]],
-                                                                            facts[u["unit_id"]].license in allowed)
+                                                                            is_allowed(facts[u["unit_id"]].license, allowed))
                                                       for u, h in zip(units, hashes)]]))
         done = store.scalar("SELECT count(*) FROM dedup WHERE input_hash = ?", [input_hash])
         if units and done == len(units) == store.count("dedup"):
@@ -82,7 +82,7 @@ def run(store: Store, config: DedupConfig | None = None) -> StageStats:
         for group in result.groups:
             ids = [units[i]["unit_id"] for i in group]
             ranked = sorted(group, key=lambda i: rank_key(facts[units[i]["unit_id"]],
-                                                          facts[units[i]["unit_id"]].license in allowed))
+                                                          is_allowed(facts[units[i]["unit_id"]].license, allowed)))
             rep = ranked[0]
             cluster_id = min(ids)
             for i in group:

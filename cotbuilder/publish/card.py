@@ -9,7 +9,7 @@ import yaml
 
 from ..dedup.facts import table_exists
 from ..store import Store
-from .licenses import cann_licenses, hub_license_id
+from .licenses import cann_licenses, hub_license_id, parts
 
 
 def size_category(n: int) -> str:
@@ -37,7 +37,7 @@ def _stage_counts(store: Store) -> list[tuple[str, str]]:
 def metadata(rows: list[dict[str, Any]], config_name: str, shard_glob: str, features: dict[str, Any],
              num_bytes: int) -> dict[str, Any]:
     licenses = sorted({r["provenance"]["license"] for r in rows})
-    hub_ids = sorted({hub_license_id(x) for x in licenses}) or ["other"]
+    hub_ids = sorted({hub_license_id(x) for expr in licenses for x in parts(expr)}) or ["other"]
     meta: dict[str, Any] = {
         "license": hub_ids[0] if len(hub_ids) == 1 else hub_ids,
         "task_categories": ["text-generation"],

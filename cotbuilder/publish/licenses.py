@@ -30,6 +30,17 @@ def allowlist(licenses: list[str] | None = None, allow_cann: bool = False) -> li
     return chosen
 
 
+def parts(expression: str) -> list[str]:
+    """The licences of a unit's licence expression: a unit whose files carry different licences is "A AND B"."""
+    return [p.strip() for p in expression.split(" AND ") if p.strip()]
+
+
+def is_allowed(expression: str, allowed: list[str] | set[str]) -> bool:
+    """A unit may be published only if every licence its code carries is allowed."""
+    licences = parts(expression)
+    return bool(licences) and all(p in allowed for p in licences)
+
+
 def hub_license_id(spdx: str) -> str:
     """The Hub metadata id for an SPDX licence; licences the Hub does not list become `other`."""
     return _table()["hub_ids"].get(spdx, "other")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..dedup.facts import table_exists
+from .licenses import is_allowed
 from ..store import Store
 
 
@@ -64,7 +65,7 @@ def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[st
             dropped["no_publishable_annotation"] += 1
         elif contamination[unit_id]["verdict"] != "clean":
             dropped["contaminated"] += 1
-        elif f.license not in allowed_licenses:
+        elif not is_allowed(f.license, allowed_licenses):
             dropped["license_not_allowed"] += 1
         else:
             candidates.setdefault(dedup[unit_id]["cluster_id"], []).append(unit_id)

@@ -1,4 +1,4 @@
-"""Published provenance never carries the builder's local paths."""
+"""Published provenance never carries local paths or credentials; a unit needs every licence it carries allowed."""
 
 from cotbuilder.publish.rows import public_location
 
@@ -21,3 +21,11 @@ def test_credentials_in_a_stored_source_url_are_never_published():
         "https://gitcode.com/o/r.git"
     assert public_location({"kind": "docs", "url": f"https://h/doc/index.html?access_token={token}&v=2"}) == \
         "https://h/doc/index.html?v=2"
+
+
+def test_a_unit_with_several_licences_is_allowed_only_if_each_one_is():
+    from cotbuilder.publish.licenses import is_allowed
+
+    assert is_allowed("Apache-2.0 AND MIT", ["Apache-2.0", "MIT"])
+    assert not is_allowed("Apache-2.0 AND LicenseRef-CANN-Open-Software-License-2.0", ["Apache-2.0", "MIT"])
+    assert not is_allowed("NOASSERTION", ["Apache-2.0"])
