@@ -10,45 +10,13 @@
 
 #include "kernel_operator.h"
 #include "tikicpulib.h"
+#include "check_io.h"
 
 using namespace AscendC;
-
-static std::string g_dir;
-
-static uint8_t* load(const std::string& name, size_t* size_out = nullptr) {
-    std::ifstream f(g_dir + "/" + name + ".bin", std::ios::binary | std::ios::ate);
-    if (!f) { std::fprintf(stderr, "missing input %s\n", name.c_str()); std::exit(2); }
-    size_t n = (size_t)f.tellg();
-    f.seekg(0);
-    uint8_t* p = (uint8_t*)GmAlloc(n);
-    f.read((char*)p, (std::streamsize)n);
-    if (size_out) *size_out = n;
-    return p;
-}
-static uint8_t* out(size_t bytes) { return (uint8_t*)GmAlloc(bytes); }
-static void save(const std::string& name, const void* p, size_t n) {
-    std::ofstream f(g_dir + "/out_" + name + ".bin", std::ios::binary);
-    f.write((const char*)p, (std::streamsize)n);
-}
 
 constexpr uint32_t N = 256;
 
 // Load n elements of T from GM into a fresh TBuf-backed tensor.
-template <typename T>
-static LocalTensor<T> ub_in(TPipe& pipe, TBuf<TPosition::VECCALC>& buf, GM_ADDR src, uint32_t n) {
-    pipe.InitBuffer(buf, n * sizeof(T));
-    GlobalTensor<T> g;
-    g.SetGlobalBuffer((__gm__ T*)src, n);
-    LocalTensor<T> t = buf.Get<T>();
-    DataCopy(t, g, n);
-    return t;
-}
-template <typename T>
-static void ub_out(GM_ADDR dst, const LocalTensor<T>& t, uint32_t n) {
-    GlobalTensor<T> g;
-    g.SetGlobalBuffer((__gm__ T*)dst, n);
-    DataCopy(g, t, n);
-}
 
 // ---- binary / unary / scalar float32 ops ----
 extern "C" __global__ __aicore__ void k_elementwise_f32(GM_ADDR x, GM_ADDR y, GM_ADDR z) {

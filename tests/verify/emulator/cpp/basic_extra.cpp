@@ -11,40 +11,10 @@
 #include "tikicpulib.h"
 #include "utils/debug/asc_assert.h"
 #include "utils/debug/asc_printf.h"
+#include "check_io.h"
 
 using namespace AscendC;
 
-static std::string g_dir;
-
-static uint8_t* load(const std::string& name) {
-    std::ifstream f(g_dir + "/" + name + ".bin", std::ios::binary | std::ios::ate);
-    if (!f) { std::fprintf(stderr, "missing input %s\n", name.c_str()); std::exit(2); }
-    size_t n = (size_t)f.tellg();
-    f.seekg(0);
-    uint8_t* p = (uint8_t*)GmAlloc(n);
-    f.read((char*)p, (std::streamsize)n);
-    return p;
-}
-static void save(const std::string& name, const void* p, size_t n) {
-    std::ofstream f(g_dir + "/out_" + name + ".bin", std::ios::binary);
-    f.write((const char*)p, (std::streamsize)n);
-}
-
-template <typename T>
-static LocalTensor<T> ub_in(TPipe& pipe, TBuf<TPosition::VECCALC>& buf, GM_ADDR src, uint32_t n) {
-    pipe.InitBuffer(buf, n * sizeof(T));
-    GlobalTensor<T> g;
-    g.SetGlobalBuffer((__gm__ T*)src, n);
-    LocalTensor<T> t = buf.Get<T>();
-    DataCopy(t, g, n);
-    return t;
-}
-template <typename T>
-static void ub_out(GM_ADDR dst, const LocalTensor<T>& t, uint32_t n) {
-    GlobalTensor<T> g;
-    g.SetGlobalBuffer((__gm__ T*)dst, n);
-    DataCopy(g, t, n);
-}
 
 // ---- ReduceRepeat / ReduceDataBlock / ReducePairElem on 1024 floats (16 repeats) and 1024 halves (8) ----
 // out floats: [0,16) RR sum, [16,48) RR max (value,index), [48,64) RR min only-value with mask 40,

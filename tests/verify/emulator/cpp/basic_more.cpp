@@ -8,24 +8,9 @@
 
 #include "kernel_operator.h"
 #include "tikicpulib.h"
+#include "check_io.h"
 
 using namespace AscendC;
-
-static std::string g_dir;
-
-static uint8_t* load(const std::string& name) {
-    std::ifstream f(g_dir + "/" + name + ".bin", std::ios::binary | std::ios::ate);
-    if (!f) { std::fprintf(stderr, "missing input %s\n", name.c_str()); std::exit(2); }
-    size_t n = (size_t)f.tellg();
-    f.seekg(0);
-    uint8_t* p = (uint8_t*)GmAlloc(n);
-    f.read((char*)p, (std::streamsize)n);
-    return p;
-}
-static void save(const std::string& name, const void* p, size_t n) {
-    std::ofstream f(g_dir + "/out_" + name + ".bin", std::ios::binary);
-    f.write((const char*)p, (std::streamsize)n);
-}
 
 template <typename T>
 static void to_ub(const LocalTensor<T>& t, GM_ADDR src, uint32_t n) {
