@@ -11,8 +11,8 @@ from typing import Optional
 import typer
 
 from . import __version__
-from .cli_common import EXIT_USAGE, CliState, console, get_state, open_store, out
-from .store import ReadOnlyQueryError, StoreError
+from .cli_common import EXIT_USAGE, CliState, console, open_store, out
+from .store import ReadOnlyQueryError
 
 HELP = """Build verified AscendC chain-of-thought training data.
 

@@ -14,14 +14,9 @@ from ..store import Store, utcnow
 REPAIRABLE = ("failed_compile", "failed_run", "wrong_answer", "timeout")
 
 
-def table_exists(store: Store, name: str) -> bool:
-    # duckdb_tables() answers from the catalog; information_schema is a view that costs ~50 ms per look.
-    return bool(store.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]))
-
-
 def latest_verifications(store: Store) -> dict[str, dict[str, Any]]:
     """unit_id -> its latest verification row ({} when the verify stage has not created its table yet)."""
-    if not table_exists(store, "verifications"):
+    if not store.has_table("verifications"):
         return {}
     rows = store.rows("SELECT * FROM verifications "
                       "QUALIFY row_number() OVER (PARTITION BY unit_id ORDER BY created_at DESC) = 1")

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..dedup.facts import table_exists
 from ..hashing import config_hash, sha256_text, stable_json
 from ..stats import StageStats, stage_run
 from ..store import Store, utcnow
@@ -36,7 +35,7 @@ def _unit_texts(store: Store) -> list[tuple[checks.UnitText, str]]:
     """(what is compared, its input hash) per unit: code, kernel files, and the annotations' task + rationale."""
     prose: dict[str, list[str]] = {}
     annotation_ids: dict[str, list[str]] = {}
-    if table_exists(store, "annotations"):
+    if store.has_table("annotations"):
         for a in store.rows("SELECT annotation_id, unit_id, task, rationale FROM annotations WHERE status = 'ok' "
                             "ORDER BY annotation_id"):
             parts = [a["task"] or ""] + [f"{s.get('title', '')}\n{s.get('text', '')}" for s in (a["rationale"] or [])]

@@ -14,11 +14,6 @@ from ..store import Store
 HARNESS_ROLES = {"host_main", "generator", "checker"}
 
 
-def table_exists(store: Store, name: str) -> bool:
-    return bool(store.scalar(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = ? AND table_schema = 'main'", [name]))
-
-
 @dataclass
 class UnitFacts:
     unit_id: str
@@ -67,7 +62,7 @@ def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str
     facts = {u["unit_id"]: UnitFacts(u["unit_id"], u["license"], has_harness(u["files"] or []))
              for u in store.rows("SELECT unit_id, license, files FROM units")
              if unit_ids is None or u["unit_id"] in unit_ids}
-    if table_exists(store, "verifications"):
+    if store.has_table("verifications"):
         latest: dict[tuple[str, str, str], dict[str, Any]] = {}
         for v in store.rows("SELECT * FROM verifications ORDER BY created_at, verification_id"):
             f = facts.get(v["unit_id"])
@@ -80,7 +75,7 @@ def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str
             by_unit.setdefault(unit_id, []).append(v)
         for unit_id, current in by_unit.items():
             facts[unit_id].verified, facts[unit_id].verification = verdict_of(current)
-    if table_exists(store, "annotations"):
+    if store.has_table("annotations"):
         for a in store.rows("SELECT * FROM annotations WHERE status = 'ok' AND gates_passed "
                             "ORDER BY sample_index, annotation_id"):
             f = facts.get(a["unit_id"])

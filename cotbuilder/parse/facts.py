@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from tree_sitter import Node
 

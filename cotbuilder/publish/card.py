@@ -7,7 +7,6 @@ from typing import Any
 
 import yaml
 
-from ..dedup.facts import table_exists
 from ..store import Store
 from .licenses import cann_licenses, hub_license_id, parts
 
@@ -21,11 +20,11 @@ def size_category(n: int) -> str:
 
 def _stage_counts(store: Store) -> list[tuple[str, str]]:
     out = [("units crawled and parsed", str(store.count("units")))]
-    if table_exists(store, "verifications"):
+    if store.has_table("verifications"):
         for status, n in store.con.execute(
                 "SELECT status, count(DISTINCT unit_id) FROM verifications GROUP BY 1 ORDER BY 2 DESC").fetchall():
             out.append((f"units with a `{status}` verification", str(n)))
-    if table_exists(store, "annotations"):
+    if store.has_table("annotations"):
         n_ok = store.scalar("SELECT count(DISTINCT unit_id) FROM annotations WHERE status='ok' AND gates_passed")
         out.append(("units with an annotation that passed the quality gates", str(n_ok)))
     out.append(("dedup clusters", str(store.scalar("SELECT count(DISTINCT cluster_id) FROM dedup"))))

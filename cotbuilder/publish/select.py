@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..dedup.facts import table_exists
 from .licenses import is_allowed
 from ..store import Store
 
@@ -18,7 +17,7 @@ def _last_run_end(store: Store, stage: str):
 
 
 def _newest(store: Store, table: str):
-    return store.scalar(f"SELECT max(created_at) FROM {table}") if table_exists(store, table) else None
+    return store.scalar(f"SELECT max(created_at) FROM {table}") if store.has_table(table) else None
 
 
 def check_fresh(store: Store) -> None:

@@ -207,6 +207,11 @@ class Store:
         row = self.con.execute(sql, list(params) if params is not None else None).fetchone()
         return None if row is None else row[0]
 
+    def has_table(self, name: str) -> bool:
+        """A read-only store opened on an older workspace may lack a later stage's table."""
+        # duckdb_tables() answers from the catalog; information_schema is a view that costs ~50 ms per look.
+        return bool(self.scalar("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]))
+
     def count(self, table: str, where: str = "", params: Iterable[Any] | None = None) -> int:
         self._spec(table)
         return int(self.scalar(f"SELECT count(*) FROM {table} {('WHERE ' + where) if where else ''}", params))

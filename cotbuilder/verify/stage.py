@@ -12,7 +12,6 @@ import concurrent.futures as cf
 import multiprocessing
 import sys
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..hashing import sha256_text
