@@ -85,14 +85,6 @@ def _plan(store: Store, config: AnnotateConfig, verifications: dict[str, dict]) 
     return ids if config.limit is None else ids[:config.limit]
 
 
-def _add_facts_hash_column(store: Store) -> None:
-    """Workspaces made before annotations recorded their facts get the column (NULL: those rows are redone once)."""
-    columns = {r["name"] for r in store.rows("PRAGMA table_info('annotations')")}
-    if "facts_hash" not in columns:
-        store.execute("ALTER TABLE annotations ADD COLUMN facts_hash VARCHAR")
-        store._column_cache.pop("annotations", None)  # the store's insert must write the new column too
-
-
 def _load_units(store: Store, unit_ids: list[str]) -> dict[str, dict[str, Any]]:
     if not unit_ids:
         return {}
@@ -114,7 +106,6 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
     budget = Budget(config.max_cost)
 
     verifications = latest_verifications(store)
-    _add_facts_hash_column(store)
     # What each stored annotation was written from: a row is current only if the unit's facts and the teacher's
     # version are still the same (a verification that arrived later changes the facts, so the row is redone).
     done = {r["annotation_id"]: (r["facts_hash"], r["prompt_version"]) for r in store.rows(

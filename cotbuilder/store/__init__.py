@@ -63,6 +63,18 @@ def _load_table_specs() -> dict[str, TableSpec]:
 TABLES: dict[str, TableSpec] = _load_table_specs()
 
 
+def _declared_columns(ddl: str) -> list[tuple[str, str]]:
+    """(name, type) of each column a table's DDL declares (one column per line, as the tables/*.sql files write)."""
+    start = re.search(r"CREATE TABLE[^(]*\(", ddl, re.I)
+    body = ddl[start.end(): ddl.rindex(")")] if start else ""
+    columns = []
+    for line in body.splitlines():
+        match = re.match(r"\s*(\w+)\s+([A-Za-z]+(?:\[\])?)", line.split("--", 1)[0])
+        if match and match.group(1).upper() not in ("PRIMARY", "UNIQUE", "CHECK", "FOREIGN"):
+            columns.append((match.group(1), match.group(2)))
+    return columns
+
+
 def resolve_workspace(workspace: str | os.PathLike[str] | None) -> Path:
     """--workspace, else $COTBUILDER_WORKSPACE, else ./cotbuilder-work."""
     chosen = workspace or os.environ.get("COTBUILDER_WORKSPACE") or DEFAULT_WORKSPACE
@@ -114,6 +126,7 @@ class Store:
         if not read_only:
             for spec in TABLES.values():
                 self.con.execute(spec.ddl)
+                self._add_missing_columns(spec)
 
     # -- paths ---------------------------------------------------------------------------------------------------
     @property
@@ -252,6 +265,14 @@ class Store:
         self.close()
 
     # -- helpers -------------------------------------------------------------------------------------------------
+    def _add_missing_columns(self, spec: TableSpec) -> None:
+        """A workspace made by an older cotbuilder gets the columns added since (NULL in its existing rows), so
+        opening it never fails and no stage needs its own migration code."""
+        present = {r[1] for r in self.con.execute(f"PRAGMA table_info('{spec.name}')").fetchall()}
+        for name, sql_type in _declared_columns(spec.ddl):
+            if name not in present:
+                self.con.execute(f"ALTER TABLE {spec.name} ADD COLUMN {name} {sql_type}")
+
     def _columns(self, table: str) -> list[str]:
         if table not in self._column_cache:
             self._column_cache[table] = [r[1] for r in self.con.execute(f"PRAGMA table_info('{table}')").fetchall()]

@@ -72,3 +72,13 @@ def test_query_json_nests_json_columns_instead_of_quoting_them(workspace, cli):
     res = cli("query", "SELECT skipped FROM sources", "--json", workspace=workspace)
     assert res.returncode == 0, res.stderr
     assert json.loads(res.stdout) == {"skipped": [{"path": "a.bin", "reason": "binary"}]}
+
+
+def test_a_workspace_from_an_older_version_gets_new_columns_and_keeps_its_rows(workspace):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1)])
+        store.execute("ALTER TABLE sources DROP COLUMN n_units")  # as a workspace made before the column existed
+    with Store(workspace) as store:
+        assert store.rows("SELECT source_id, n_units FROM sources") == [{"source_id": f"{1:064x}", "n_units": None}]
+        store.insert("sources", [_source(2, n_units=3)])
+        assert store.count("sources", "n_units = 3") == 1
