@@ -11,13 +11,12 @@ rows with the reason; failures of the transport (retries exhausted) are not stor
 
 from __future__ import annotations
 
-import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import records
 from ..hashing import sha256_text, stable_json
-from ..store import utcnow
+from ..store import json_safe_row, utcnow
 from .facts import facts_hash
 from .gates import run_gates
 from .requester import Requester
@@ -145,10 +144,8 @@ def finish_validated(conv: Conversation, make_unit: Any = None) -> Outcome:
     runs in a worker process for big runs: the checking then costs the event loop's process nothing)."""
     outcome = finish(conv, make_unit)
     if outcome.new_unit is not None:
-        records.validate("unit", _json_safe(outcome.new_unit))
-    records.validate("annotation", _json_safe(outcome.row))
+        records.validate("unit", json_safe_row(outcome.new_unit))
+    records.validate("annotation", json_safe_row(outcome.row))
     return outcome
 
 
-def _json_safe(row: dict[str, Any]) -> dict[str, Any]:
-    return {k: v.isoformat() if isinstance(v, _dt.datetime) else v for k, v in row.items()}

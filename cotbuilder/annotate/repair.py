@@ -9,18 +9,15 @@ from typing import Any
 
 from ..hashing import sha256_text
 from ..store import Store, utcnow
+from ..verify.current import deciding_verifications
 
 # Verification outcomes worth repairing: the code is wrong (not the backend's limits or a sandbox refusal).
 REPAIRABLE = ("failed_compile", "failed_run", "wrong_answer", "timeout")
 
 
 def latest_verifications(store: Store) -> dict[str, dict[str, Any]]:
-    """unit_id -> its latest verification row ({} when the verify stage has not created its table yet)."""
-    if not store.has_table("verifications"):
-        return {}
-    rows = store.rows("SELECT * FROM verifications "
-                      "QUALIFY row_number() OVER (PARTITION BY unit_id ORDER BY created_at DESC) = 1")
-    return {r["unit_id"]: r for r in rows}
+    """unit_id -> the verification that counts for it (verify.current: the same one publishing uses)."""
+    return {unit_id: row for unit_id, (_, row) in deciding_verifications(store).items()}
 
 
 def kernel_file(unit: dict[str, Any]) -> dict[str, Any] | None:

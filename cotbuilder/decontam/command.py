@@ -48,13 +48,12 @@ def command(
         except (OSError, ValueError) as exc:
             console.print(f"[red]error:[/red] {exc}")
             raise typer.Exit(EXIT_USAGE) from exc
-    if benchmark:
-        settings["benchmarks"] = list(settings.get("benchmarks", [])) + list(benchmark)
     if minhash_threshold is not None:
         settings["minhash_threshold"] = minhash_threshold
     if common_fraction is not None:
         settings["common_fraction"] = common_fraction
     cfg = DecontamConfig(**settings)
+    cfg.benchmarks += list(benchmark or [])
     if not cfg.benchmarks:
         console.print("[red]error:[/red] no benchmark given: pass --benchmark NAME=PATH_OR_GIT_URL (or --config)")
         raise typer.Exit(EXIT_USAGE)

@@ -13,7 +13,8 @@ from . import benchmarks, checks, index, report
 
 @dataclass
 class DecontamConfig:
-    benchmarks: list[str] = field(default_factory=list)  # NAME=PATH_OR_GIT_URL
+    # NAME=PATH_OR_GIT_URL strings (the CLI's form), or a {name = "path"} table (the TOML-friendly form)
+    benchmarks: list[str] | dict[str, str] = field(default_factory=list)
     ngram: int = 13
     common_fraction: float = 0.5
     minhash_threshold: float = 0.8
@@ -22,6 +23,10 @@ class DecontamConfig:
     code_min_matches: int = 8
     code_min_fraction: float = 0.2
     prose_min_matches: int = 3
+
+    def __post_init__(self) -> None:
+        if isinstance(self.benchmarks, dict):
+            self.benchmarks = [f"{name}={where}" for name, where in self.benchmarks.items()]
 
     def index_params(self) -> index.IndexParams:
         return index.IndexParams(self.ngram, self.common_fraction, self.shingle, self.num_perm)

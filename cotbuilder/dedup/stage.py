@@ -1,7 +1,7 @@
 """The dedup stage: cluster every unit's code, pick one representative per cluster, write the `dedup` table.
 
 Representative priority (first difference wins):
-  1. verified (the latest verification per backend passed and none failed: facts.verdict_of)
+  1. verified (the latest verification per backend passed and none failed: verify.current.verdict_of)
   2. licence on the publish allowlist (default permissive list, see cotbuilder/publish/data/licenses.toml)
   3. has a harness (host main, input generator, result checker or verify_spec.toml)
   4. better annotation: has a publishable one (status ok, gates passed), then the longer rationale

@@ -134,9 +134,6 @@ def load_recipe(path: Path, workspace: Path) -> Recipe:
             table = _expand(data[verb], path.parent.resolve(), workspace)
             if verb == "push":
                 table.setdefault("recipe", str(path.resolve()))
-            if verb == "decontaminate" and isinstance(table.get("benchmarks"), dict):
-                # the TOML-friendly form {name = "path"} becomes the CLI's NAME=PATH list
-                table["benchmarks"] = [f"{name}={where}" for name, where in table["benchmarks"].items()]
             module, config = build_config(verb, table)
             steps.append(StageStep(verb, module, config))
     if not steps:

@@ -98,6 +98,11 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
+def json_safe_row(row: dict[str, Any]) -> dict[str, Any]:
+    """A record as its JSON Schema sees it (what `insert` validates)."""
+    return {k: _json_safe(v) for k, v in row.items()}
+
+
 class Store:
     """One workspace: `<dir>/store.duckdb` and `<dir>/cache/`.
 
@@ -172,7 +177,7 @@ class Store:
             raise StoreError(f"table {table} has no column(s) {', '.join(sorted(unknown))}")
         if validate:
             for row in rows:
-                records.validate(spec.kind, {k: _json_safe(v) for k, v in row.items()})
+                records.validate(spec.kind, json_safe_row(row))
         placeholders = ", ".join("?" for _ in columns)
         sql = f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({placeholders})"
         params = [[_to_db(row.get(c), c in spec.json_columns) for c in columns] for row in rows]

@@ -10,6 +10,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..paths import package_data
@@ -28,8 +29,10 @@ def emulator_version() -> str:
     return path.read_text(encoding="utf-8").strip() if path.is_file() else "0-unversioned"
 
 
+@lru_cache(maxsize=1)
 def emulator_digest() -> str:
-    """Hash of every emulator header: a header edited without a VERSION bump still invalidates PCH and builds."""
+    """Hash of every emulator header: a header edited without a VERSION bump still invalidates PCH and builds.
+    Read once per process (the build key of every unit needs it; the headers do not change under a running stage)."""
     h = hashlib.sha256(emulator_version().encode())
     if INCLUDE_DIR.is_dir():
         for path in sorted(INCLUDE_DIR.rglob("*")):

@@ -61,3 +61,8 @@ def test_a_stage_refusing_its_settings_makes_run_exit_2_not_crash(tmp_path, cli,
     res = cli("run", str(path), workspace=workspace)
     assert res.returncode == 2, res.stderr[-2000:]
     assert "refused" in res.stderr and "crashed" not in res.stderr
+
+
+def test_decontaminate_benchmarks_may_be_a_table_and_become_name_path_specs(tmp_path):
+    recipe = load_recipe(_write(tmp_path, "[decontaminate]\nbenchmarks = { mini = './bench' }\n"), tmp_path / "ws")
+    assert recipe.steps[0].config.benchmarks == [f"mini={(tmp_path / 'bench').resolve()}"]
