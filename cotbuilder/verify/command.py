@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from .stage import VerifyConfig
+from .config import VerifyConfig
 
 
 def command(

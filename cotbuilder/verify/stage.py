@@ -11,7 +11,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from typing import Any
 
 from ..hashing import sha256_text
@@ -20,29 +20,8 @@ from ..store import Store, utcnow
 from . import build as buildmod
 from . import npu, sandbox, steps
 from .units import source_hash
+from .config import SOCS, VerifyConfig
 from .worker import Job, verify
-
-SOCS = ("ascend910b", "ascend310p")
-
-
-@dataclass
-class VerifyConfig:
-    device: str = "cpu"                  # cpu | npu:N | cann-cpu
-    soc: str = "ascend910b"
-    jobs: int = 1
-    limit: int | None = None             # verify at most this many (not yet verified) units
-    unit: str | None = None              # only this unit (id or unique id prefix)
-    layouts: list[str] = field(default_factory=lambda: ["kernel_launch", "op_project", "snippet"])
-    seeds: list[int] = field(default_factory=lambda: [0, 1])
-    cpu_s: int = 60                      # sandbox limits for generators, kernels, checkers
-    wall_s: float = 120.0
-    memory_mb: int = 4096
-    pch: bool = True                     # precompiled emulator header
-    build_cache: bool = True
-    opt: str = "-O1"
-    keep_workdirs: bool = False
-    progress: bool = True
-
 
 def backend_of(device: str) -> tuple[str, int | None]:
     kind, device_id = npu.parse_device(device)
