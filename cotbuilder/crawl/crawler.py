@@ -7,7 +7,6 @@ else read its files (filter, bad-input checks, secrets, licences) and hand them 
 from __future__ import annotations
 
 import hashlib
-import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -217,16 +216,10 @@ def _file_record(spec: SourceSpec, ctx: CrawlContext, result: SourceResult, *, p
     }
 
 
-# The parser keeps one tree-sitter Parser per process; calls into it are serialised (parsing is CPU-bound under the
-# GIL anyway, the threads are there for git and HTTP waits).
-_PARSE_LOCK = threading.Lock()
-
-
 def _parse_files(spec: SourceSpec, result: SourceResult) -> None:
     from ..parse import extract_units
 
-    with _PARSE_LOCK:
-        units, skipped = extract_units(spec.source_id, result.files)
+    units, skipped = extract_units(spec.source_id, result.files)
     result.units.extend(units)
     result.skipped.extend(skipped)
 
@@ -325,6 +318,5 @@ def _doc_page(spec: SourceSpec, ctx: CrawlContext, result: SourceResult, *, url:
     result.counts["code blocks"] += len(found)
     from ..parse import extract_doc_units
 
-    with _PARSE_LOCK:
-        result.units.extend(extract_doc_units(spec.source_id, record, found))
+    result.units.extend(extract_doc_units(spec.source_id, record, found))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from functools import lru_cache
 
 import tree_sitter_cpp
@@ -17,9 +18,15 @@ def language() -> Language:
     return Language(tree_sitter_cpp.language())
 
 
-@lru_cache(maxsize=None)
+_per_thread = threading.local()
+
+
 def parser() -> Parser:
-    return Parser(language())
+    """One tree-sitter Parser per thread: a Parser must not be used by two threads at once, and the crawler parses
+    sources from several threads."""
+    if not hasattr(_per_thread, "parser"):
+        _per_thread.parser = Parser(language())
+    return _per_thread.parser
 
 
 @lru_cache(maxsize=None)

@@ -284,3 +284,20 @@ def test_code_files_under_different_licences_give_a_sorted_and_expression_ignori
     assert unit["license"] == "Apache-2.0 AND MIT"
     (same,), _ = extract_units(SRC, fx.op_project_files())
     assert same["license"] == "Apache-2.0"
+
+
+def test_units_extracted_from_several_threads_at_once_match_a_serial_extraction():
+    """The crawler parses sources from threads: each thread gets its own tree-sitter parser."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    files = _example_files()
+    groups = [[f for f in files if f["path"].startswith(f"kernel_launch/{name}/")]
+              for name in sorted({f["path"].split("/")[1] for f in files if f["path"].startswith("kernel_launch/")})]
+    ids = lambda units: sorted((u["unit_id"], len(u["diagnostics"])) for u in units)  # noqa: E731
+    from cotbuilder.parse import facts as parsed_facts
+
+    serial = [ids(extract_units(SRC, g)[0]) for g in groups]
+    parsed_facts._CACHE.clear()  # make the threads really parse, not read the serial run's cached facts
+    with ThreadPoolExecutor(4) as pool:
+        threaded = list(pool.map(lambda g: ids(extract_units(SRC, g)[0]), groups))
+    assert threaded == serial and all(serial)
