@@ -48,8 +48,9 @@ async def bare_loop(url: str, prompts: list[list[dict]], concurrency: int) -> fl
 
     async def one(messages):
         async with sem:
-            await client.chat.completions.create(model="bench", messages=messages, temperature=0.2,
-                                                 max_tokens=4096, response_format=fmt)
+            await client.chat.completions.create(
+                model="bench", messages=messages, temperature=0.2, max_tokens=4096, response_format=fmt
+            )
 
     start = time.perf_counter()
     await asyncio.gather(*(one(m) for m in prompts))
@@ -116,10 +117,23 @@ def _bench(url: str, n: int, c: int, lat: float, repeat: int) -> None:
                 rebuild, _, cached = timed(run, store, cfg)
                 assert requests_seen() == sent and cached.counts["cache_hits"] == n
                 assert store.count("annotations") == n
-            rounds.append({"load": load, "bare": bare, "bare_cpu": bare_cpu, "ours": ours, "ours_cpu": ours_cpu,
-                           "ratio": bare / ours, "unchanged": unchanged, "rebuild": rebuild})
-            print(f"  round {r + 1}: load {load:4.1f}  bare {n / bare:5.1f} req/s  cotbuilder {n / ours:5.1f} req/s  "
-                  f"ratio {bare / ours:.2f}  re-run {unchanged:.2f} s  rebuild from cache {rebuild:.2f} s", flush=True)
+            rounds.append(
+                {
+                    "load": load,
+                    "bare": bare,
+                    "bare_cpu": bare_cpu,
+                    "ours": ours,
+                    "ours_cpu": ours_cpu,
+                    "ratio": bare / ours,
+                    "unchanged": unchanged,
+                    "rebuild": rebuild,
+                }
+            )
+            print(
+                f"  round {r + 1}: load {load:4.1f}  bare {n / bare:5.1f} req/s  cotbuilder {n / ours:5.1f} req/s  "
+                f"ratio {bare / ours:.2f}  re-run {unchanged:.2f} s  rebuild from cache {rebuild:.2f} s",
+                flush=True,
+            )
 
     def med(key: str) -> float:
         return statistics.median(x[key] for x in rounds)
@@ -127,13 +141,19 @@ def _bench(url: str, n: int, c: int, lat: float, repeat: int) -> None:
     ideal = c / lat
     bare, ours = n / med("bare"), n / med("ours")
     loads = os.getloadavg()
-    print(f"annotate bench: N={n} requests, concurrency C={c}, server latency L={lat:.2f}s, ideal C/L={ideal:.1f} req/s, "
-          f"median of {repeat} round(s); load average now {loads[0]:.1f} / {loads[1]:.1f} / {loads[2]:.1f} "
-          f"on {os.cpu_count()} CPUs")
-    print(f"  bare openai loop : {bare:7.1f} req/s  ({med('bare'):.2f} s, {bare / ideal:.0%} of ideal, "
-          f"{med('bare_cpu') / n * 1000:.1f} ms CPU per request)")
-    print(f"  cotbuilder       : {ours:7.1f} req/s  ({med('ours'):.2f} s, {ours / ideal:.0%} of ideal, "
-          f"{med('ours_cpu') / n * 1000:.1f} ms CPU per annotation incl. prompts, gates, cache and DB writes)")
+    print(
+        f"annotate bench: N={n} requests, concurrency C={c}, server latency L={lat:.2f}s, ideal C/L={ideal:.1f} req/s, "
+        f"median of {repeat} round(s); load average now {loads[0]:.1f} / {loads[1]:.1f} / {loads[2]:.1f} "
+        f"on {os.cpu_count()} CPUs"
+    )
+    print(
+        f"  bare openai loop : {bare:7.1f} req/s  ({med('bare'):.2f} s, {bare / ideal:.0%} of ideal, "
+        f"{med('bare_cpu') / n * 1000:.1f} ms CPU per request)"
+    )
+    print(
+        f"  cotbuilder       : {ours:7.1f} req/s  ({med('ours'):.2f} s, {ours / ideal:.0%} of ideal, "
+        f"{med('ours_cpu') / n * 1000:.1f} ms CPU per annotation incl. prompts, gates, cache and DB writes)"
+    )
     print(f"  ratio cotbuilder / bare openai loop: {med('ratio'):.2f}  (goal >= 0.90)")
     print(f"  re-run, nothing changed   : {med('unchanged'):.2f} s for {n} annotations (0 requests, nothing to do)")
     print(f"  rebuild from cache (rows deleted): {med('rebuild'):.2f} s for {n} annotations (0 requests sent)")

@@ -80,10 +80,26 @@ def bench(n: int, baseline_records: int) -> None:
     sig_rate, ds_rate = n / t_sig, k / t_ds
     # agreement: both estimators against the exact Jaccard on candidate pairs (which are the pairs that matter)
     sample = [p for p in sorted(pairs) if p[1] < k][:500]
-    err_r = np.mean([abs(minhash.estimated_jaccard(sig[a], sig[b]) - minhash.exact_jaccard(shingles[a], shingles[b]))
-                     for a, b in sample]) if sample else float("nan")
-    err_d = np.mean([abs(minhash.estimated_jaccard(ds_sig[a], ds_sig[b])
-                         - minhash.exact_jaccard(shingles[a], shingles[b])) for a, b in sample]) if sample else float("nan")
+    err_r = (
+        np.mean(
+            [
+                abs(minhash.estimated_jaccard(sig[a], sig[b]) - minhash.exact_jaccard(shingles[a], shingles[b]))
+                for a, b in sample
+            ]
+        )
+        if sample
+        else float("nan")
+    )
+    err_d = (
+        np.mean(
+            [
+                abs(minhash.estimated_jaccard(ds_sig[a], ds_sig[b]) - minhash.exact_jaccard(shingles[a], shingles[b]))
+                for a, b in sample
+            ]
+        )
+        if sample
+        else float("nan")
+    )
     dup_r = {p for p in sample if minhash.estimated_jaccard(sig[p[0]], sig[p[1]]) >= THRESHOLD}
     dup_d = {p for p in sample if minhash.estimated_jaccard(ds_sig[p[0]], ds_sig[p[1]]) >= THRESHOLD}
     agree = len(dup_r & dup_d) / max(1, len(dup_r | dup_d))
@@ -93,11 +109,17 @@ def bench(n: int, baseline_records: int) -> None:
     print(f"signatures, rensa (used)      : {sig_rate:12,.0f} records/s  ({t_sig:.2f}s)")
     print(f"signatures, datasketch loop   : {ds_rate:12,.0f} records/s  (on {k:,} of the same records)")
     print(f"  ratio rensa / datasketch    : {sig_rate / ds_rate:12.1f}x   (goal >= 10)")
-    print(f"LSH {bands} bands x {rows} rows     : {n / t_lsh:12,.0f} records/s  ({t_lsh:.2f}s, {len(pairs):,} candidate pairs)")
-    print(f"end to end (shingle+sig+LSH)  : {n / (t_shingle + t_sig + t_lsh):12,.0f} records/s; with the datasketch "
-          f"loop instead: {n / (t_shingle + n / ds_rate + t_lsh):,.0f} records/s")
-    print(f"agreement on {len(sample)} candidate pairs: mean |estimate - exact Jaccard| rensa {err_r:.3f}, "
-          f"datasketch {err_d:.3f}; duplicate decisions agree on {agree:.1%}")
+    print(
+        f"LSH {bands} bands x {rows} rows     : {n / t_lsh:12,.0f} records/s  ({t_lsh:.2f}s, {len(pairs):,} candidate pairs)"
+    )
+    print(
+        f"end to end (shingle+sig+LSH)  : {n / (t_shingle + t_sig + t_lsh):12,.0f} records/s; with the datasketch "
+        f"loop instead: {n / (t_shingle + n / ds_rate + t_lsh):,.0f} records/s"
+    )
+    print(
+        f"agreement on {len(sample)} candidate pairs: mean |estimate - exact Jaccard| rensa {err_r:.3f}, "
+        f"datasketch {err_d:.3f}; duplicate decisions agree on {agree:.1%}"
+    )
 
 
 def main() -> None:

@@ -29,16 +29,26 @@ from cotbuilder.paths import data_dir  # noqa: E402
 
 def demo_files(copies: int) -> list[dict]:
     root = data_dir("examples")
-    base = [(p.relative_to(root).as_posix(), p.read_text(encoding="utf-8")) for p in sorted(root.rglob("*"))
-            if p.is_file() and (p.suffix in (".cpp", ".h", ".asc", ".py", ".sh", ".json", ".toml")
-                                or p.name == "CMakeLists.txt")]
+    base = [
+        (p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"))
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+        and (p.suffix in (".cpp", ".h", ".asc", ".py", ".sh", ".json", ".toml") or p.name == "CMakeLists.txt")
+    ]
     files = []
     for i in range(copies):
         for rel, text in base:
             if is_cpp(rel):
                 text = f"// bench copy {i}\n{text}"
-            files.append({"path": f"copy{i:04d}/{rel}", "text": text, "file_id": None, "license": "Apache-2.0",
-                          "language": "cpp"})
+            files.append(
+                {
+                    "path": f"copy{i:04d}/{rel}",
+                    "text": text,
+                    "file_id": None,
+                    "license": "Apache-2.0",
+                    "language": "cpp",
+                }
+            )
     return files
 
 
@@ -53,8 +63,11 @@ def run(files: list[dict], repeats: int) -> None:
         best_full = min(best_full, time.process_time() - t0)
         # exactly the texts extraction parsed (the per-file cache holds one entry per parsed text)
         wanted = set(facts_mod._CACHE)
-        parsed = [f["text"].encode() for f in files if is_cpp(f["path"])
-                  and facts_mod.sha256_bytes(f["text"].encode()) in wanted]
+        parsed = [
+            f["text"].encode()
+            for f in files
+            if is_cpp(f["path"]) and facts_mod.sha256_bytes(f["text"].encode()) in wanted
+        ]
         p = parser()
         t1 = time.process_time()
         for data in parsed:
@@ -64,7 +77,9 @@ def run(files: list[dict], repeats: int) -> None:
     print(f"files given          {len(files)}")
     print(f"C/C++ files parsed   {len(parsed)} ({mb:.2f} MB)")
     print(f"units                {len(units)}")
-    print(f"extraction           {best_full:.3f} s CPU   {len(units) / best_full:.1f} units/s   {mb / best_full:.2f} MB/s")
+    print(
+        f"extraction           {best_full:.3f} s CPU   {len(units) / best_full:.1f} units/s   {mb / best_full:.2f} MB/s"
+    )
     print(f"bare tree-sitter     {best_bare:.3f} s CPU   {mb / best_bare:.2f} MB/s")
     print(f"ratio (extraction MB/s / bare MB/s)  {best_bare / best_full:.2f}   (goal >= 0.5)")
 

@@ -24,11 +24,12 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "verify"))
 
+from unitdir import unit_from_dir  # noqa: E402
+
 from cotbuilder.store import Store  # noqa: E402
 from cotbuilder.verify import build as buildmod  # noqa: E402
 from cotbuilder.verify import harness_own, sandbox, steps  # noqa: E402
 from cotbuilder.verify.stage import VerifyConfig, run  # noqa: E402
-from unitdir import unit_from_dir  # noqa: E402
 
 DEMO = REPO / "examples" / "kernel_launch"
 
@@ -82,16 +83,22 @@ def main() -> int:
         for jobs in (1, 2):
             kpm, seconds, info = throughput(units, jobs, tmp)
             per_min[jobs] = kpm
-            print(f"--jobs {jobs}: {kpm:.1f} kernels/min ({seconds:.1f} s for {len(units)}, {info['passed']} passed, "
-                  "fresh cache incl. PCH build)")
+            print(
+                f"--jobs {jobs}: {kpm:.1f} kernels/min ({seconds:.1f} s for {len(units)}, {info['passed']} passed, "
+                "fresh cache incl. PCH build)"
+            )
         print(f"ratio jobs2/jobs1: {per_min[2] / per_min[1]:.2f}x")
-        sample = units[:args.compile_samples]
+        sample = units[: args.compile_samples]
         with_pch = compile_seconds(sample, True, tmp)
         without = compile_seconds(sample, False, tmp)
         m_with, m_without = statistics.mean(with_pch), statistics.mean(without)
-        print(f"compile s/kernel with PCH:    {m_with:.2f} (median {statistics.median(with_pch):.2f}, n={len(with_pch)})"
-              f" goal <= 1.5")
-        print(f"compile s/kernel without PCH: {m_without:.2f} (median {statistics.median(without):.2f}, n={len(without)})")
+        print(
+            f"compile s/kernel with PCH:    {m_with:.2f} (median {statistics.median(with_pch):.2f}, n={len(with_pch)})"
+            f" goal <= 1.5"
+        )
+        print(
+            f"compile s/kernel without PCH: {m_without:.2f} (median {statistics.median(without):.2f}, n={len(without)})"
+        )
         print(f"ratio without/with PCH: {m_without / m_with:.2f}x")
     return 0
 

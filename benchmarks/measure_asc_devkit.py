@@ -29,23 +29,27 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "verify"))
 
+from unitdir import unit_from_dir  # noqa: E402
+
 from cotbuilder.store import Store  # noqa: E402
 from cotbuilder.verify.cmake_defines import unit_arch  # noqa: E402
 from cotbuilder.verify.stage import VerifyConfig, run  # noqa: E402
-from unitdir import unit_from_dir  # noqa: E402
 
 DEFAULT_GIT_DIR = "/work/.mirror/mirror-cann+asc-devkit/repo"
 # A sample that touches the cube unit (matmul, convolution, L0/L1 positions) is not a vector kernel.
-CUBE = re.compile(r"Matmul|MatMul|Mmad|LoadData|Conv2D|Conv3D|TPosition::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)|"
-                  r"lib/matmul|GEMM|Gemm")
+CUBE = re.compile(
+    r"Matmul|MatMul|Mmad|LoadData|Conv2D|Conv3D|TPosition::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)|"
+    r"lib/matmul|GEMM|Gemm"
+)
 HOST_LAUNCH = re.compile(r"<<<|ICPU_RUN_KF")
 MODELLED_ARCHES = {"dav-2201", "dav-2002"}  # Atlas A2 (910B) and Atlas inference (310P) vector units
 SOC = "ascend910b"
 
 
 def unpack(git_dir: str, dest: Path) -> Path:
-    archive = subprocess.run(["git", "--git-dir", git_dir, "archive", "HEAD", "examples"], check=True,
-                             capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "--git-dir", git_dir, "archive", "HEAD", "examples"], check=True, capture_output=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
     return dest / "examples"
 
@@ -67,10 +71,12 @@ def main() -> int:
     parser.add_argument("--git-dir", default=DEFAULT_GIT_DIR)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--only", default="",
-                        help="verify only samples whose path contains one of these comma-separated texts")
-    parser.add_argument("--show", type=int, default=15,
-                        help="how many dav-3510-only failure reasons to list (all others are listed)")
+    parser.add_argument(
+        "--only", default="", help="verify only samples whose path contains one of these comma-separated texts"
+    )
+    parser.add_argument(
+        "--show", type=int, default=15, help="how many dav-3510-only failure reasons to list (all others are listed)"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ascdk-") as tmp:
         examples = unpack(args.git_dir, Path(tmp))
@@ -79,7 +85,7 @@ def main() -> int:
             wanted = args.only.split(",")
             vector = [f for f in vector if any(w in str(f.relative_to(examples)) for w in wanted)]
         if args.limit:
-            vector = vector[:args.limit]
+            vector = vector[: args.limit]
         units, arch_of = [], {}
         for folder in vector:
             name = str(folder.relative_to(examples))
@@ -90,9 +96,11 @@ def main() -> int:
         with Store(ws) as store:
             store.insert("units", units)
             run(store, VerifyConfig(jobs=args.jobs, seeds=[0], soc=SOC, progress=sys.stderr.isatty()))
-            rows = store.rows("SELECT u.name, v.status, v.reason, v.missing_apis, v.compile_ok, v.run_ok "
-                              "FROM verifications v "
-                              "JOIN units u USING (unit_id) ORDER BY u.name")
+            rows = store.rows(
+                "SELECT u.name, v.status, v.reason, v.missing_apis, v.compile_ok, v.run_ok "
+                "FROM verifications v "
+                "JOIN units u USING (unit_id) ORDER BY u.name"
+            )
         seconds = time.monotonic() - start
     statuses = collections.Counter(r["status"] for r in rows)
     modelled = [r for r in rows if arch_of[r["name"]] in MODELLED_ARCHES]
@@ -107,8 +115,10 @@ def main() -> int:
         ran = sum(bool(r["run_ok"]) for r in sub)
         return f"considered {len(sub)}, compiled {compiled}, ran {ran}, passed {share(sub)}"
 
-    print(f"asc-devkit examples/01_simd_cpp_api: {len(vector)} vector-only kernel-launch samples "
-          f"({len(cube)} cube samples left out), verified in {seconds:.0f} s with --jobs {args.jobs}, --soc {SOC}")
+    print(
+        f"asc-devkit examples/01_simd_cpp_api: {len(vector)} vector-only kernel-launch samples "
+        f"({len(cube)} cube samples left out), verified in {seconds:.0f} s with --jobs {args.jobs}, --soc {SOC}"
+    )
     archs = ", ".join(sorted(MODELLED_ARCHES))
     print(f"HEADLINE (archs the emulator models: {archs}): {counts(modelled)} (goal >= 80%)")
     print(f"  dav-3510-only samples (Ascend 950, not modelled), counted separately: {counts(other)}")

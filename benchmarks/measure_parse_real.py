@@ -41,8 +41,9 @@ def git_dir_of(path: Path) -> Path:
 
 def read_files(repo: Path) -> list[dict]:
     gd = str(git_dir_of(repo))
-    listing = subprocess.run(["git", "--git-dir", gd, "ls-tree", "-r", "-z", "-l", "HEAD"], check=True,
-                             capture_output=True).stdout.split(b"\0")
+    listing = subprocess.run(
+        ["git", "--git-dir", gd, "ls-tree", "-r", "-z", "-l", "HEAD"], check=True, capture_output=True
+    ).stdout.split(b"\0")
     wanted: list[tuple[str, str]] = []
     for row in listing:
         if not row:
@@ -56,13 +57,17 @@ def read_files(repo: Path) -> list[dict]:
         if not (path.endswith(EXTS) or parts[-1] == "CMakeLists.txt") or int(size) > MAX_BYTES:
             continue
         wanted.append((sha.decode(), path))
-    proc = subprocess.run(["git", "--git-dir", gd, "cat-file", "--batch"], check=True, capture_output=True,
-                          input=b"".join(s.encode() + b"\n" for s, _ in wanted)).stdout
+    proc = subprocess.run(
+        ["git", "--git-dir", gd, "cat-file", "--batch"],
+        check=True,
+        capture_output=True,
+        input=b"".join(s.encode() + b"\n" for s, _ in wanted),
+    ).stdout
     files, pos = [], 0
     for sha, path in wanted:
         header_end = proc.index(b"\n", pos)
         size = int(proc[pos:header_end].split()[2])
-        blob = proc[header_end + 1:header_end + 1 + size]
+        blob = proc[header_end + 1 : header_end + 1 + size]
         pos = header_end + 1 + size + 1
         try:
             text = blob.decode("utf-8")
@@ -77,12 +82,12 @@ def read_files(repo: Path) -> list[dict]:
 def _in_directive(text: str, line_start: int) -> bool:
     """The line starting at `line_start` is a directive or a backslash-continued line of one (a #define body)."""
     while True:
-        if text[line_start:line_start + 200].lstrip().startswith("#"):
+        if text[line_start : line_start + 200].lstrip().startswith("#"):
             return True
         if line_start == 0:
             return False
         prev_end = line_start - 1  # the '\n' ending the previous line
-        if not text[max(0, prev_end - 2):prev_end].rstrip("\r").endswith("\\"):
+        if not text[max(0, prev_end - 2) : prev_end].rstrip("\r").endswith("\\"):
             return False
         line_start = text.rfind("\n", 0, prev_end) + 1
 
@@ -93,7 +98,7 @@ def grep_entry_definitions(text: str) -> int:
     count = 0
     for m in _GLOBAL_RE.finditer(text):
         line_start = text.rfind("\n", 0, m.start()) + 1
-        line = text[line_start:m.start()]
+        line = text[line_start : m.start()]
         if "//" in line or line.lstrip().startswith(("#", "*", "/*")) or _in_directive(text, line_start):
             continue
         semi, brace = text.find(";", m.end()), text.find("{", m.end())
@@ -113,12 +118,20 @@ def measure(repo: Path) -> dict:
     layouts = collections.Counter(u["layout"] for u in units)
     # every kernel file of the snapshot, in a unit or not (facts are cached by content: unit files are not re-parsed)
     t2 = time.perf_counter()
-    snapshot_kernel_files = [f for f in files if is_cpp(f["path"]) and (
-        ("__global__" in f["text"] and grep_entry_definitions(f["text"]))
-        or ("kernel_operator.h" in f["text"] and _KERNEL_INCLUDE_RE.search(f["text"]))
-    )]
-    broken_snapshot = [f["path"] for f in snapshot_kernel_files
-                       if any(d["kind"] in ("error", "missing") for d in file_facts(f["text"]).diagnostics)]
+    snapshot_kernel_files = [
+        f
+        for f in files
+        if is_cpp(f["path"])
+        and (
+            ("__global__" in f["text"] and grep_entry_definitions(f["text"]))
+            or ("kernel_operator.h" in f["text"] and _KERNEL_INCLUDE_RE.search(f["text"]))
+        )
+    ]
+    broken_snapshot = [
+        f["path"]
+        for f in snapshot_kernel_files
+        if any(d["kind"] in ("error", "missing") for d in file_facts(f["text"]).diagnostics)
+    ]
     t_kernel_files = time.perf_counter() - t2
     kernel_files: dict[str, bool] = {}
     entries: set[tuple[str, int]] = set()
@@ -143,7 +156,8 @@ def measure(repo: Path) -> dict:
         "kernel_files": len(snapshot_kernel_files),
         "kernel_files_with_error": len(broken_snapshot),
         "kernel_error_share": round(len(broken_snapshot) / len(snapshot_kernel_files), 4)
-        if snapshot_kernel_files else None,
+        if snapshot_kernel_files
+        else None,
         "unit_kernel_files": n_kernel,
         "unit_kernel_files_with_error": n_broken,
         "unit_kernel_error_share": round(n_broken / n_kernel, 4) if n_kernel else None,

@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -23,8 +22,13 @@ Exit status: 0 all good; 1 some sources or items failed (see the stage's stats t
 2 bad usage, or a stage that cannot run on this machine.
 """
 
-app = typer.Typer(help=HELP, no_args_is_help=True, add_completion=False, rich_markup_mode=None,
-                  context_settings={"help_option_names": ["-h", "--help"]})
+app = typer.Typer(
+    help=HELP,
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 
 # verb -> module whose `command` function implements it
 STAGE_COMMANDS = {
@@ -47,9 +51,14 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     ctx: typer.Context,
-    workspace: Optional[Path] = typer.Option(
-        None, "--workspace", "-w", envvar="COTBUILDER_WORKSPACE",
-        help="Workspace directory (store + cache). Default: ./cotbuilder-work", show_default=False),
+    workspace: Path | None = typer.Option(
+        None,
+        "--workspace",
+        "-w",
+        envvar="COTBUILDER_WORKSPACE",
+        help="Workspace directory (store + cache). Default: ./cotbuilder-work",
+        show_default=False,
+    ),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
     ctx.obj = CliState(workspace)
@@ -73,7 +82,9 @@ def status(ctx: typer.Context) -> None:
 @app.command("query")
 def query(
     ctx: typer.Context,
-    sql: str = typer.Argument(..., help="Read-only SQL over the store, e.g. \"SELECT layout, count(*) FROM units GROUP BY 1\""),
+    sql: str = typer.Argument(
+        ..., help='Read-only SQL over the store, e.g. "SELECT layout, count(*) FROM units GROUP BY 1"'
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per row (JSON lines)."),
 ) -> None:
     """Run read-only SQL over the store (tables: see README). Write statements are refused."""
@@ -89,7 +100,10 @@ def query(
             raise typer.Exit(EXIT_USAGE) from exc
     if as_json:
         for row in rows:
-            record = {n: (json.loads(v) if n in json_columns and isinstance(v, str) else v) for n, v in zip(names, row)}
+            record = {
+                n: (json.loads(v) if n in json_columns and isinstance(v, str) else v)
+                for n, v in zip(names, row, strict=False)
+            }
             print(json.dumps(record, default=str, ensure_ascii=False))
         return
     from rich.table import Table

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import jsonschema
@@ -15,7 +15,7 @@ class RecordError(ValueError):
     """A record does not match its schema; the message names the record kind, the field and the problem."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(kind: str) -> jsonschema.protocols.Validator:
     path = data_dir("schemas") / f"{kind}.schema.json"
     if not path.is_file():

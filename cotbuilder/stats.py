@@ -73,18 +73,23 @@ class StageStats:
         (console or Console(stderr=True)).print(self.table())
 
     def record(self, store: Store) -> None:
-        store.insert("runs", [{
-            "run_id": self.run_id,
-            "stage": self.stage,
-            "config_hash": config_hash(self.config),
-            "config": self.config,
-            "started_at": self.started_at,
-            "ended_at": utcnow(),
-            "status": self.derived_status,
-            "counts": dict(self.counts),
-            "reasons": dict(self.reasons),
-            "errors": self.errors,
-        }])
+        store.insert(
+            "runs",
+            [
+                {
+                    "run_id": self.run_id,
+                    "stage": self.stage,
+                    "config_hash": config_hash(self.config),
+                    "config": self.config,
+                    "started_at": self.started_at,
+                    "ended_at": utcnow(),
+                    "status": self.derived_status,
+                    "counts": dict(self.counts),
+                    "reasons": dict(self.reasons),
+                    "errors": self.errors,
+                }
+            ],
+        )
 
 
 @contextlib.contextmanager

@@ -21,9 +21,12 @@ def render_status(store: Store, console: Console) -> None:
     last = Table("stage", "status", "started", "seconds", "counts", title="last run of each stage")
     for r in runs:
         seconds = (r["ended_at"] - r["started_at"]).total_seconds() if r["ended_at"] else None
-        summary = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(r["counts"].items()))
-        last.add_row(r["stage"], r["status"], str(r["started_at"])[:19], f"{seconds:.1f}" if seconds is not None else "",
-                     summary)
+        summary = ", ".join(
+            f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(r["counts"].items())
+        )
+        last.add_row(
+            r["stage"], r["status"], str(r["started_at"])[:19], f"{seconds:.1f}" if seconds is not None else "", summary
+        )
     console.print(last)
     for extra in _extra_sections():
         extra(store, console)

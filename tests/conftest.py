@@ -18,15 +18,21 @@ def workspace(tmp_path: Path) -> Path:
     return ws
 
 
-def run_cli(*args: str, workspace: Path | None = None, env: dict[str, str] | None = None, timeout: float = 600,
-            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    *args: str,
+    workspace: Path | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 600,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[str]:
     """Run `cotbuilder ARGS` in a subprocess (as a user would) and return the completed process."""
     cmd = [sys.executable, "-m", "cotbuilder.cli"]
     if workspace is not None:
         cmd += ["--workspace", str(workspace)]
     full_env = {**os.environ, "COLUMNS": "200", "NO_COLOR": "1", **(env or {})}
-    return subprocess.run(cmd + list(args), capture_output=True, text=True, timeout=timeout, env=full_env,
-                          cwd=cwd or REPO)
+    return subprocess.run(
+        cmd + list(args), capture_output=True, text=True, timeout=timeout, env=full_env, cwd=cwd or REPO
+    )
 
 
 @pytest.fixture(scope="session")

@@ -27,13 +27,14 @@ from .task import OutputInvalid
 class Outcome:
     row: dict[str, Any]
     new_unit: dict[str, Any] | None = None
-    fresh_cost: float = 0.0          # money spent now (cache hits cost nothing this time)
+    fresh_cost: float = 0.0  # money spent now (cache hits cost nothing this time)
     notes: list[str] = field(default_factory=list)
 
 
 @dataclass
 class Conversation:
     """What the teacher said for one annotation, before gates: parsed fields or the reason there are none."""
+
     unit: dict[str, Any]
     facts: dict[str, Any]
     sample_index: int
@@ -53,17 +54,28 @@ def annotation_id(*, unit_id: str, sample_index: int, lang: str, kind: str, teac
     """Which annotation this is (one current row per id). What it was written from (the unit's facts, for the static
     teacher its code) is not part of it: that is kept in the row (facts_hash, teacher.prompt_version), and a row whose
     inputs changed is redone under the same id, replacing the stale one."""
-    return sha256_text(stable_json({"unit": unit_id, "sample": sample_index, "lang": lang, "kind": kind,
-                                    "teacher": teacher}))
+    return sha256_text(
+        stable_json({"unit": unit_id, "sample": sample_index, "lang": lang, "kind": kind, "teacher": teacher})
+    )
 
 
 def teacher_record(client: Any, prompt_version: str, params: dict[str, Any]) -> dict[str, Any]:
     return {"provider": client.provider, "model": client.model, "prompt_version": prompt_version, "params": params}
 
 
-async def converse(*, requester: Requester, task: Any, unit: dict[str, Any], facts: dict[str, Any],
-                   sample_index: int, lang: str, teacher: dict[str, Any], ann_id: str,
-                   messages: list[dict[str, str]], fix_attempts: int) -> Conversation:
+async def converse(
+    *,
+    requester: Requester,
+    task: Any,
+    unit: dict[str, Any],
+    facts: dict[str, Any],
+    sample_index: int,
+    lang: str,
+    teacher: dict[str, Any],
+    ann_id: str,
+    messages: list[dict[str, str]],
+    fix_attempts: int,
+) -> Conversation:
     """Ask the teacher, sending the validation error back (bounded) while the answer is not a valid annotation."""
     usage = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0, "requests": 0, "cache_hits": 0}
     cost = fresh = 0.0
@@ -71,9 +83,14 @@ async def converse(*, requester: Requester, task: Any, unit: dict[str, Any], fac
     fields: dict[str, Any] | None = None
     raw_hash = None
     for attempt in range(fix_attempts + 1):
-        response, cached = await requester.complete(messages, kind=task.kind, sample_index=sample_index,
-                                                    prompt_version=task.prompt_version, facts=facts,
-                                                    unit_id=unit["unit_id"])
+        response, cached = await requester.complete(
+            messages,
+            kind=task.kind,
+            sample_index=sample_index,
+            prompt_version=task.prompt_version,
+            facts=facts,
+            unit_id=unit["unit_id"],
+        )
         for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
             usage[k] += int(response.usage.get(k) or 0)
         usage["requests"] += 1
@@ -98,11 +115,22 @@ async def converse(*, requester: Requester, task: Any, unit: dict[str, Any], fac
             if attempt == fix_attempts:
                 failure = f"invalid answer after {attempt + 1} attempt(s): {exc}"[:500]
                 break
-            messages = messages + [{"role": "assistant", "content": response.text},
-                                   task.correction_message(str(exc))]
-    return Conversation(unit=unit, facts=facts, sample_index=sample_index, lang=lang, kind=task.kind,
-                        teacher=teacher, ann_id=ann_id, usage=usage, cost=cost, fresh_cost=fresh, raw_hash=raw_hash,
-                        fields=fields, failure=failure)
+            messages = messages + [{"role": "assistant", "content": response.text}, task.correction_message(str(exc))]
+    return Conversation(
+        unit=unit,
+        facts=facts,
+        sample_index=sample_index,
+        lang=lang,
+        kind=task.kind,
+        teacher=teacher,
+        ann_id=ann_id,
+        usage=usage,
+        cost=cost,
+        fresh_cost=fresh,
+        raw_hash=raw_hash,
+        fields=fields,
+        failure=failure,
+    )
 
 
 def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
@@ -119,14 +147,28 @@ def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
             target_unit = new_unit
 
     row: dict[str, Any] = {
-        "annotation_id": conv.ann_id, "unit_id": target_unit["unit_id"], "sample_index": conv.sample_index,
-        "lang": conv.lang, "kind": conv.kind, "source_unit_id": unit["unit_id"] if conv.kind == "repair" else None,
-        "teacher": conv.teacher, "facts_hash": facts_hash(conv.facts), "usage": conv.usage,
-        "cost_usd": round(conv.cost, 8), "raw_response_hash": conv.raw_hash, "created_at": utcnow(),
+        "annotation_id": conv.ann_id,
+        "unit_id": target_unit["unit_id"],
+        "sample_index": conv.sample_index,
+        "lang": conv.lang,
+        "kind": conv.kind,
+        "source_unit_id": unit["unit_id"] if conv.kind == "repair" else None,
+        "teacher": conv.teacher,
+        "facts_hash": facts_hash(conv.facts),
+        "usage": conv.usage,
+        "cost_usd": round(conv.cost, 8),
+        "raw_response_hash": conv.raw_hash,
+        "created_at": utcnow(),
     }
     if fields is None:
-        row.update(status="failed", failure_reason=failure or "no answer", task=None, rationale=None, gates={},
-                   gates_passed=False)
+        row.update(
+            status="failed",
+            failure_reason=failure or "no answer",
+            task=None,
+            rationale=None,
+            gates={},
+            gates_passed=False,
+        )
     else:
         gate_facts = conv.facts
         if new_unit is not None:
@@ -134,8 +176,14 @@ def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
 
             gate_facts = unit_facts(new_unit)
         gates, passed = run_gates(fields["task"], fields["rationale"], target_unit, gate_facts, conv.lang)
-        row.update(status="ok", failure_reason=None, task=fields["task"], rationale=fields["rationale"], gates=gates,
-                   gates_passed=passed)
+        row.update(
+            status="ok",
+            failure_reason=None,
+            task=fields["task"],
+            rationale=fields["rationale"],
+            gates=gates,
+            gates_passed=passed,
+        )
     return Outcome(row=row, new_unit=new_unit, fresh_cost=conv.fresh_cost)
 
 
@@ -147,5 +195,3 @@ def finish_validated(conv: Conversation, make_unit: Any = None) -> Outcome:
         records.validate("unit", json_safe_row(outcome.new_unit))
     records.validate("annotation", json_safe_row(outcome.row))
     return outcome
-
-

@@ -52,12 +52,32 @@ def api_category(name: str) -> str:
 
 def _normalise_category(cat: str) -> str:
     cat = cat.lower()
-    for key, norm in (("reduc", "reduce"), ("cube", "cube"), ("matmul", "cube"), ("conv", "cube"), ("copy", "copy"),
-                      ("move", "copy"), ("queue", "queue"), ("sync", "sync"), ("core", "core"),
-                      ("memory", "memory"), ("buffer", "memory"), ("vector", "vector"), ("math", "vector"),
-                      ("arith", "vector"), ("activ", "vector"), ("softmax", "vector"), ("normaliz", "vector"),
-                      ("sort", "vector"), ("select", "vector"), ("transform", "vector"), ("quantiz", "vector"),
-                      ("resource", "memory"), ("struct", "memory"), ("scalar", "scalar")):
+    for key, norm in (
+        ("reduc", "reduce"),
+        ("cube", "cube"),
+        ("matmul", "cube"),
+        ("conv", "cube"),
+        ("copy", "copy"),
+        ("move", "copy"),
+        ("queue", "queue"),
+        ("sync", "sync"),
+        ("core", "core"),
+        ("memory", "memory"),
+        ("buffer", "memory"),
+        ("vector", "vector"),
+        ("math", "vector"),
+        ("arith", "vector"),
+        ("activ", "vector"),
+        ("softmax", "vector"),
+        ("normaliz", "vector"),
+        ("sort", "vector"),
+        ("select", "vector"),
+        ("transform", "vector"),
+        ("quantiz", "vector"),
+        ("resource", "memory"),
+        ("struct", "memory"),
+        ("scalar", "scalar"),
+    ):
         if key in cat:
             return norm
     return cat

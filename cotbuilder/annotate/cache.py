@@ -19,13 +19,23 @@ from ..hashing import sha256_text, stable_json
 from .client import ChatResponse
 
 
-def cache_key(*, provider: str, model: str, params: dict[str, Any], messages: list[dict[str, str]],
-              prompt_version: str, endpoint: str | None = None) -> str:
+def cache_key(
+    *,
+    provider: str,
+    model: str,
+    params: dict[str, Any],
+    messages: list[dict[str, str]],
+    prompt_version: str,
+    endpoint: str | None = None,
+) -> str:
     """`endpoint`: the server (normalised base URL, see client.endpoint_of): two servers serving the same model name
     may run different weights or quantisations, so their answers are not interchangeable."""
     prompt_hash = sha256_text(stable_json({"prompt_version": prompt_version, "messages": messages}))
-    return sha256_text(stable_json({"provider": provider, "endpoint": endpoint, "model": model, "params": params,
-                                    "prompt": prompt_hash}))
+    return sha256_text(
+        stable_json(
+            {"provider": provider, "endpoint": endpoint, "model": model, "params": params, "prompt": prompt_hash}
+        )
+    )
 
 
 class ResponseCache:
@@ -42,15 +52,28 @@ class ResponseCache:
         except (FileNotFoundError, json.JSONDecodeError):
             return None
         r = data["response"]
-        return ChatResponse(text=r["text"], finish_reason=r.get("finish_reason"), usage=r.get("usage") or {},
-                            refusal=r.get("refusal"), model=r.get("model"))
+        return ChatResponse(
+            text=r["text"],
+            finish_reason=r.get("finish_reason"),
+            usage=r.get("usage") or {},
+            refusal=r.get("refusal"),
+            model=r.get("model"),
+        )
 
     def put(self, key: str, response: ChatResponse, meta: dict[str, Any]) -> None:
         path = self._path(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        payload = {"key": key, "meta": meta, "response": {
-            "text": response.text, "finish_reason": response.finish_reason, "usage": response.usage,
-            "refusal": response.refusal, "model": response.model}}
+        payload = {
+            "key": key,
+            "meta": meta,
+            "response": {
+                "text": response.text,
+                "finish_reason": response.finish_reason,
+                "usage": response.usage,
+                "refusal": response.refusal,
+                "model": response.model,
+            },
+        }
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -65,4 +88,3 @@ class ResponseCache:
 
     def __len__(self) -> int:
         return sum(1 for _ in self.root.glob("*/*.json")) if self.root.is_dir() else 0
-

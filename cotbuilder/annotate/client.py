@@ -68,8 +68,9 @@ class OpenAIChatClient:
     provider = "openai-compatible"
     supports_repair = True
 
-    def __init__(self, model: str, *, base_url: str | None = None, api_key_env: str | None = None,
-                 timeout: float = 120.0):
+    def __init__(
+        self, model: str, *, base_url: str | None = None, api_key_env: str | None = None, timeout: float = 120.0
+    ):
         import openai
 
         self.model = model
@@ -84,8 +85,9 @@ class OpenAIChatClient:
         self._openai = openai
         self._client = openai.AsyncOpenAI(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
 
-    async def generate(self, messages: list[dict[str, str]], params: dict[str, Any], *,
-                       facts: dict[str, Any] | None = None) -> ChatResponse:
+    async def generate(
+        self, messages: list[dict[str, str]], params: dict[str, Any], *, facts: dict[str, Any] | None = None
+    ) -> ChatResponse:
         openai = self._openai
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
         for key in ("temperature", "max_tokens", "top_p", "seed", "response_format"):
@@ -101,8 +103,9 @@ class OpenAIChatClient:
             status = exc.status_code
             message = self._scrub(_error_message(exc))
             if status == 429 or status >= 500 or status == 408:
-                raise TransientError(f"HTTP {status}: {message}", status=status,
-                                     retry_after=parse_retry_after(exc.response.headers)) from exc
+                raise TransientError(
+                    f"HTTP {status}: {message}", status=status, retry_after=parse_retry_after(exc.response.headers)
+                ) from exc
             raise RequestRejected(f"HTTP {status}: {message}", status=status) from exc
         if not completion.choices:
             raise TransientError("the server answered with no choices")
@@ -112,9 +115,13 @@ class OpenAIChatClient:
         return ChatResponse(
             text=msg.content or "",
             finish_reason=choice.finish_reason,
-            usage={"prompt_tokens": getattr(usage, "prompt_tokens", 0) or 0,
-                   "completion_tokens": getattr(usage, "completion_tokens", 0) or 0,
-                   "total_tokens": getattr(usage, "total_tokens", 0) or 0} if usage else {},
+            usage={
+                "prompt_tokens": getattr(usage, "prompt_tokens", 0) or 0,
+                "completion_tokens": getattr(usage, "completion_tokens", 0) or 0,
+                "total_tokens": getattr(usage, "total_tokens", 0) or 0,
+            }
+            if usage
+            else {},
             refusal=getattr(msg, "refusal", None),
             model=completion.model,
         )

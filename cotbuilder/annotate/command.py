@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from .config import AnnotateConfig
@@ -11,33 +9,57 @@ from .config import AnnotateConfig
 
 def command(
     ctx: typer.Context,
-    teacher: str = typer.Option("static", "--teacher", help="'static' (offline, deterministic, free) or the model "
-                                "name on an OpenAI-compatible chat-completions server."),
-    base_url: Optional[str] = typer.Option(None, "--base-url", help="Server URL (default: $OPENAI_BASE_URL, else "
-                                           "the OpenAI API), e.g. http://localhost:8000/v1 for vLLM."),
-    api_key_env: Optional[str] = typer.Option(None, "--api-key-env", metavar="VAR",
-                                              help="Environment variable holding the API key (default "
-                                                   "OPENAI_API_KEY). The key never reaches the store, cache or logs."),
+    teacher: str = typer.Option(
+        "static",
+        "--teacher",
+        help="'static' (offline, deterministic, free) or the model "
+        "name on an OpenAI-compatible chat-completions server.",
+    ),
+    base_url: str | None = typer.Option(
+        None,
+        "--base-url",
+        help="Server URL (default: $OPENAI_BASE_URL, else the OpenAI API), e.g. http://localhost:8000/v1 for vLLM.",
+    ),
+    api_key_env: str | None = typer.Option(
+        None,
+        "--api-key-env",
+        metavar="VAR",
+        help="Environment variable holding the API key (default "
+        "OPENAI_API_KEY). The key never reaches the store, cache or logs.",
+    ),
     samples: int = typer.Option(1, "--samples", help="Annotations per unit."),
     temperature: float = typer.Option(0.2, "--temperature"),
     max_tokens: int = typer.Option(4096, "--max-tokens", help="Completion token limit per request."),
     lang: str = typer.Option("en", "--lang", help="Language of task and rationale: en | zh."),
     concurrency: int = typer.Option(8, "--concurrency", help="Requests in flight at once."),
-    rpm: Optional[float] = typer.Option(None, "--rpm", help="Requests-per-minute limit."),
-    tpm: Optional[float] = typer.Option(None, "--tpm", help="Tokens-per-minute limit."),
-    max_cost: Optional[float] = typer.Option(None, "--max-cost", metavar="USD",
-                                             help="Stop cleanly once this much has been spent (stats say "
-                                                  "'stopped: budget'); re-run with a higher budget to continue."),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Annotate at most this many units."),
-    structured: str = typer.Option("auto", "--structured", help="auto | json_schema | json_object | none. auto "
-                                   "sends a JSON Schema and falls back when the server rejects it."),
+    rpm: float | None = typer.Option(None, "--rpm", help="Requests-per-minute limit."),
+    tpm: float | None = typer.Option(None, "--tpm", help="Tokens-per-minute limit."),
+    max_cost: float | None = typer.Option(
+        None,
+        "--max-cost",
+        metavar="USD",
+        help="Stop cleanly once this much has been spent (stats say "
+        "'stopped: budget'); re-run with a higher budget to continue.",
+    ),
+    limit: int | None = typer.Option(None, "--limit", help="Annotate at most this many units."),
+    structured: str = typer.Option(
+        "auto",
+        "--structured",
+        help="auto | json_schema | json_object | none. auto "
+        "sends a JSON Schema and falls back when the server rejects it.",
+    ),
     max_retries: int = typer.Option(6, "--max-retries", help="Retries per request on 429 / 5xx / timeouts."),
     retry_base: float = typer.Option(1.0, "--retry-base", help="First backoff in seconds (doubles, with jitter)."),
     timeout: float = typer.Option(120.0, "--timeout", help="Seconds per request."),
-    repair: bool = typer.Option(False, "--repair", help="Write repair samples for units whose latest verification "
-                                "failed: a corrected kernel (stored as a new unit) and the reasoning of the fix."),
-    price_table: Optional[str] = typer.Option(None, "--price-table", help="TOML price table (USD per million "
-                                              "tokens) instead of the packaged one."),
+    repair: bool = typer.Option(
+        False,
+        "--repair",
+        help="Write repair samples for units whose latest verification "
+        "failed: a corrected kernel (stored as a new unit) and the reasoning of the fix.",
+    ),
+    price_table: str | None = typer.Option(
+        None, "--price-table", help="TOML price table (USD per million tokens) instead of the packaged one."
+    ),
     no_progress: bool = typer.Option(False, "--no-progress", help="No progress bar."),
 ) -> None:
     """Write task statements and chain-of-thought rationales for units (table `annotations`).
@@ -51,14 +73,32 @@ def command(
     from .requester import FatalTeacherError
     from .stage import CannotRun, run
 
-    config = AnnotateConfig(teacher=teacher, base_url=base_url, api_key_env=api_key_env, samples=samples,
-                            temperature=temperature, max_tokens=max_tokens, lang=lang, concurrency=concurrency,
-                            rpm=rpm, tpm=tpm, max_cost=max_cost, limit=limit, structured=structured,
-                            max_retries=max_retries, retry_base=retry_base, timeout=timeout, repair=repair,
-                            price_table=price_table, progress=not no_progress)
+    config = AnnotateConfig(
+        teacher=teacher,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        samples=samples,
+        temperature=temperature,
+        max_tokens=max_tokens,
+        lang=lang,
+        concurrency=concurrency,
+        rpm=rpm,
+        tpm=tpm,
+        max_cost=max_cost,
+        limit=limit,
+        structured=structured,
+        max_retries=max_retries,
+        retry_base=retry_base,
+        timeout=timeout,
+        repair=repair,
+        price_table=price_table,
+        progress=not no_progress,
+    )
     if repair and teacher == "static":
-        console.print("error: the static teacher cannot repair kernels; use --teacher MODEL (an LLM) with --repair",
-                      soft_wrap=True)
+        console.print(
+            "error: the static teacher cannot repair kernels; use --teacher MODEL (an LLM) with --repair",
+            soft_wrap=True,
+        )
         raise typer.Exit(EXIT_USAGE)
     store = open_store(ctx)
     with store:

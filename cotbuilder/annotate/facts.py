@@ -24,10 +24,29 @@ _COPY_DST_RE = re.compile(r"\bDataCopy(?:Pad)?\s*\(\s*(\w+)")
 # test-data scripts: `x = np.random.uniform(-1, 1, [8, 2048]).astype(np.float16)`
 _GEN_RE = re.compile(
     r"^\s*(?:input_)?(\w+?)(?:_gm)?\s*=\s*np\.random\.\w+\([^\n]*?[\[(]\s*(\d+(?:\s*,\s*\d+)*)\s*,?\s*[\])]\s*\)"
-    r"\s*\.astype\(\s*np\.(\w+)\s*\)", re.M)
-_DTYPE_BYTES = {"float32": 4, "float": 4, "half": 2, "float16": 2, "bfloat16": 2, "bfloat16_t": 2, "int32": 4,
-                "int32_t": 4, "int16": 2, "int16_t": 2, "int8": 1, "int8_t": 1, "uint8": 1, "uint8_t": 1,
-                "int64": 8, "int64_t": 8, "uint32_t": 4, "uint32": 4}
+    r"\s*\.astype\(\s*np\.(\w+)\s*\)",
+    re.M,
+)
+_DTYPE_BYTES = {
+    "float32": 4,
+    "float": 4,
+    "half": 2,
+    "float16": 2,
+    "bfloat16": 2,
+    "bfloat16_t": 2,
+    "int32": 4,
+    "int32_t": 4,
+    "int16": 2,
+    "int16_t": 2,
+    "int8": 1,
+    "int8_t": 1,
+    "uint8": 1,
+    "uint8_t": 1,
+    "int64": 8,
+    "int64_t": 8,
+    "uint32_t": 4,
+    "uint32": 4,
+}
 
 
 def dtype_bytes(dtype: str | None) -> int | None:
@@ -65,8 +84,10 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
     tiling_values = dict(spec.get("tiling") or {})
     tile_length = feats.get("tile_length")
     if tile_length is None:  # a host-tiled kernel: the harness fixes the tile length through its tiling struct
-        tile_length = next((v for k, v in tiling_values.items()
-                            if k.lower().replace("_", "") == "tilelength" and isinstance(v, int)), None)
+        tile_length = next(
+            (v for k, v in tiling_values.items() if k.lower().replace("_", "") == "tilelength" and isinstance(v, int)),
+            None,
+        )
     return {
         "unit_id": unit.get("unit_id"),
         "name": unit.get("name"),
@@ -109,8 +130,9 @@ def _verify_spec(files: list[dict[str, Any]]) -> dict[str, Any]:
     return {}
 
 
-def _io_roles(tensor_params: list[str], kernel: str, spec: dict[str, Any],
-              op_def: dict[str, Any] | None) -> tuple[list[dict], list[dict]]:
+def _io_roles(
+    tensor_params: list[str], kernel: str, spec: dict[str, Any], op_def: dict[str, Any] | None
+) -> tuple[list[dict], list[dict]]:
     """Inputs and outputs among the entry's GM parameters, from the harness spec, the op definition or the kernel's
     own copies back to GM. When none of these says, both lists stay empty (the roles are then not stated)."""
     if spec.get("inputs") or spec.get("outputs"):
@@ -118,6 +140,7 @@ def _io_roles(tensor_params: list[str], kernel: str, spec: dict[str, Any],
         outs = [{"name": o["name"], "shape": o.get("shape"), "dtype": o.get("dtype")} for o in spec.get("outputs", [])]
         return ins, outs
     if isinstance(op_def, dict) and (op_def.get("inputs") or op_def.get("outputs")):
+
         def conv(items):
             out = []
             for it in items or []:
@@ -125,6 +148,7 @@ def _io_roles(tensor_params: list[str], kernel: str, spec: dict[str, Any],
                     d = it.get("dtype") or (it.get("dtypes") or [None])[0]
                     out.append({"name": it["name"], **({"dtype": _norm_dtype(d)} if d else {})})
             return out
+
         return conv(op_def.get("inputs")), conv(op_def.get("outputs"))
     gm_of = {param: var for var, param in _GM_BIND_RE.findall(kernel)}
     if not gm_of:
@@ -182,5 +206,9 @@ def _host_launch(host: str) -> str | None:
 def _verification_fact(v: dict[str, Any] | None) -> dict[str, Any] | None:
     if not v:
         return None
-    return {"backend": v.get("backend"), "status": v.get("status"), "soc": v.get("soc"),
-            "cases": len(v.get("cases") or []) if isinstance(v.get("cases"), list) else None}
+    return {
+        "backend": v.get("backend"),
+        "status": v.get("status"),
+        "soc": v.get("soc"),
+        "cases": len(v.get("cases") or []) if isinstance(v.get("cases"), list) else None,
+    }

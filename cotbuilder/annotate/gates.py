@@ -42,6 +42,7 @@ def rationale_text(rationale: list[dict[str, str]] | None) -> str:
 
 # -- gates -----------------------------------------------------------------------------------------------------------
 
+
 def api_names_exist_and_used(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
     """Every AscendC API the rationale names is a real API and is used by the unit's code; every other code-styled name
     (`Foo`, AscendC::Foo, Foo(...)) at least appears in the code (otherwise it is a made-up API)."""
@@ -120,16 +121,16 @@ def no_code_paste(task: str, rationale: list[dict], unit: dict, facts: dict, lan
     lines = [ln for ln in lines if len(ln) >= cfg["min_line_chars"]]
     k = cfg["consecutive_lines"]
     for i in range(len(lines) - k + 1):
-        window = " ".join(lines[i:i + k])
+        window = " ".join(lines[i : i + k])
         if window in flat:
             return _fail(f"{k} consecutive code lines quoted, starting {lines[i][:60]!r}")
     n = cfg["ngram_tokens"]
     code_tokens = _TOKEN_RE.findall(code)
     text_tokens = _TOKEN_RE.findall(text)
     if len(text_tokens) >= n:
-        text_grams = {tuple(text_tokens[i:i + n]) for i in range(len(text_tokens) - n + 1)}
+        text_grams = {tuple(text_tokens[i : i + n]) for i in range(len(text_tokens) - n + 1)}
         for i in range(len(code_tokens) - n + 1):
-            gram = tuple(code_tokens[i:i + n])
+            gram = tuple(code_tokens[i : i + n])
             if gram in text_grams:
                 return _fail(f"a run of {n} code tokens quoted: {' '.join(gram)[:80]!r}")
     return _ok()
@@ -189,7 +190,9 @@ GATES: dict[str, Callable[..., GateResult]] = {
 }
 
 
-def run_gates(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> tuple[dict[str, GateResult], bool]:
+def run_gates(
+    task: str, rationale: list[dict], unit: dict, facts: dict, lang: str
+) -> tuple[dict[str, GateResult], bool]:
     results = {}
     for name, gate in GATES.items():
         try:

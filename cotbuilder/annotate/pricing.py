@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import tomllib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from ..paths import package_data
 
 
-@lru_cache(maxsize=None)
+@cache
 def _table(path: str | None) -> dict:
     p = Path(path) if path else package_data("annotate/data/prices.toml")
     return tomllib.loads(p.read_text(encoding="utf-8"))

@@ -65,8 +65,8 @@ class Budget:
 
 @dataclass
 class RequestCounters:
-    sent: int = 0          # HTTP requests that went out (retries included)
-    completed: int = 0     # answers received and cached
+    sent: int = 0  # HTTP requests that went out (retries included)
+    completed: int = 0  # answers received and cached
     cache_hits: int = 0
     retries: int = 0
     waited_s: float = 0.0  # time spent waiting for backoff / Retry-After
@@ -79,10 +79,23 @@ def key_params(temperature: float, max_tokens: int, sample_index: int) -> dict[s
 
 
 class Requester:
-    def __init__(self, client: Any, *, cache: ResponseCache | None, budget: Budget, policy: RetryPolicy,
-                 rpm: float | None, tpm: float | None, structured: str, max_tokens: int, temperature: float,
-                 price_table: str | None, use_cache: bool = True, concurrency: int | None = None,
-                 save_answer: Callable[..., None] | None = None):
+    def __init__(
+        self,
+        client: Any,
+        *,
+        cache: ResponseCache | None,
+        budget: Budget,
+        policy: RetryPolicy,
+        rpm: float | None,
+        tpm: float | None,
+        structured: str,
+        max_tokens: int,
+        temperature: float,
+        price_table: str | None,
+        use_cache: bool = True,
+        concurrency: int | None = None,
+        save_answer: Callable[..., None] | None = None,
+    ):
         self.client = client
         self.cache = cache if use_cache else None
         self.budget = budget
@@ -109,15 +122,27 @@ class Requester:
     def cost(self, usage: dict[str, int]) -> float:
         return cost_usd(self.client.model, usage, self.price_table)
 
-    async def complete(self, messages: list[dict[str, str]], *, kind: str, sample_index: int, prompt_version: str,
-                       facts: dict[str, Any] | None = None, unit_id: str | None = None
-                       ) -> tuple[ChatResponse, bool]:
+    async def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        kind: str,
+        sample_index: int,
+        prompt_version: str,
+        facts: dict[str, Any] | None = None,
+        unit_id: str | None = None,
+    ) -> tuple[ChatResponse, bool]:
         """(response, came_from_cache)."""
         key = None
         if self.cache is not None:
-            key = cache_key(provider=self.client.provider, model=self.client.model,
-                            params=self.key_params(sample_index), messages=messages, prompt_version=prompt_version,
-                            endpoint=getattr(self.client, "endpoint", None))
+            key = cache_key(
+                provider=self.client.provider,
+                model=self.client.model,
+                params=self.key_params(sample_index),
+                messages=messages,
+                prompt_version=prompt_version,
+                endpoint=getattr(self.client, "endpoint", None),
+            )
             hit = self.cache.get(key)
             if hit is not None:
                 self.counters.cache_hits += 1
@@ -131,10 +156,15 @@ class Requester:
             finally:
                 self.budget.settle(cost)
         if self.cache is not None and key is not None:
-            meta = {"provider": self.client.provider, "endpoint": getattr(self.client, "endpoint", None),
-                    "model": self.client.model,
-                    "params": self.key_params(sample_index), "prompt_version": prompt_version, "kind": kind,
-                    "unit_id": unit_id}
+            meta = {
+                "provider": self.client.provider,
+                "endpoint": getattr(self.client, "endpoint", None),
+                "model": self.client.model,
+                "params": self.key_params(sample_index),
+                "prompt_version": prompt_version,
+                "kind": kind,
+                "unit_id": unit_id,
+            }
             if self.save_answer is not None:
                 self.save_answer(self.cache, key, response, meta)
             else:  # fsync in a worker thread: the event loop keeps serving the other requests meanwhile
@@ -145,8 +175,11 @@ class Requester:
     async def _send_with_retries(self, messages, kind, sample_index, facts) -> ChatResponse:
         attempt = 0
         while True:
-            params = {"temperature": self.temperature, "max_tokens": self.max_tokens,
-                      "response_format": response_format(kind, self.mode)}
+            params = {
+                "temperature": self.temperature,
+                "max_tokens": self.max_tokens,
+                "response_format": response_format(kind, self.mode),
+            }
             estimate = estimate_tokens(messages, self.max_tokens) if self.tpm.enabled else 0
             await self.rpm.acquire(1)
             await self.tpm.acquire(estimate)

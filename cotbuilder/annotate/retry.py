@@ -10,8 +10,8 @@ from dataclasses import dataclass
 @dataclass
 class RetryPolicy:
     max_retries: int = 6
-    base: float = 1.0       # first backoff ceiling in seconds
-    cap: float = 60.0       # no single wait longer than this (unless the server asks for more)
+    base: float = 1.0  # first backoff ceiling in seconds
+    cap: float = 60.0  # no single wait longer than this (unless the server asks for more)
 
     def delay(self, attempt: int, retry_after: float | None, rng: random.Random | None = None) -> float:
         """Seconds to wait before retry number `attempt` (1-based)."""

@@ -27,7 +27,6 @@ from .static_teacher import static_prompt_version
 from .task import AnnotateTask, RepairTask
 from .writer import BackgroundWriter
 
-
 _STATIC_ID_VERSION = "static-v1"  # the static teacher's version name in its annotation ids (see _run)
 _PLAN_BATCH = 512
 
@@ -56,8 +55,9 @@ def make_client(config: AnnotateConfig) -> Any:
         return StaticTeacher(config.lang)
     from .client import OpenAIChatClient
 
-    return OpenAIChatClient(config.teacher, base_url=config.base_url, api_key_env=config.api_key_env,
-                            timeout=config.timeout)
+    return OpenAIChatClient(
+        config.teacher, base_url=config.base_url, api_key_env=config.api_key_env, timeout=config.timeout
+    )
 
 
 def run(store: Store, config: AnnotateConfig | None = None) -> StageStats:
@@ -67,8 +67,10 @@ def run(store: Store, config: AnnotateConfig | None = None) -> StageStats:
     except ValueError as exc:
         raise CannotRun(str(exc)) from exc
     if config.repair and config.teacher == "static":
-        raise CannotRun("the static teacher cannot repair kernels (it only explains code it is given); "
-                        "use --teacher MODEL with an LLM server for --repair")
+        raise CannotRun(
+            "the static teacher cannot repair kernels (it only explains code it is given); "
+            "use --teacher MODEL with an LLM server for --repair"
+        )
     with stage_run(store, "annotate", config.as_dict()) as stats:
         asyncio.run(_run(store, config, stats))
     return stats
@@ -78,11 +80,14 @@ def _plan(store: Store, config: AnnotateConfig, verifications: dict[str, dict]) 
     """The unit ids to annotate, in order. Only ids: whole units (with their files) are read for the work left."""
     if config.repair:
         units = store.rows("SELECT * FROM units ORDER BY unit_id")
-        ids = [u["unit_id"] for u in units if (verifications.get(u["unit_id"]) or {}).get("status") in REPAIRABLE
-               and kernel_file(u) is not None]
+        ids = [
+            u["unit_id"]
+            for u in units
+            if (verifications.get(u["unit_id"]) or {}).get("status") in REPAIRABLE and kernel_file(u) is not None
+        ]
     else:
         ids = [r["unit_id"] for r in store.rows("SELECT unit_id FROM units ORDER BY unit_id")]
-    return ids if config.limit is None else ids[:config.limit]
+    return ids if config.limit is None else ids[: config.limit]
 
 
 def _load_units(store: Store, unit_ids: list[str]) -> dict[str, dict[str, Any]]:
@@ -108,13 +113,17 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
     verifications = latest_verifications(store)
     # What each stored annotation was written from: a row is current only if the unit's facts and the teacher's
     # version are still the same (a verification that arrived later changes the facts, so the row is redone).
-    done = {r["annotation_id"]: (r["facts_hash"], r["prompt_version"]) for r in store.rows(
-        "SELECT annotation_id, facts_hash, teacher->>'prompt_version' AS prompt_version FROM annotations")}
+    done = {
+        r["annotation_id"]: (r["facts_hash"], r["prompt_version"])
+        for r in store.rows(
+            "SELECT annotation_id, facts_hash, teacher->>'prompt_version' AS prompt_version FROM annotations"
+        )
+    }
     todo = []
     facts_of: dict[str, dict[str, Any]] = {}  # per unit, shared by its samples (only units with work left are kept)
     plan = _plan(store, config, verifications)
     for start in range(0, len(plan), _PLAN_BATCH):  # units are read in batches: only those with work left stay
-        chunk = plan[start:start + _PLAN_BATCH]
+        chunk = plan[start : start + _PLAN_BATCH]
         units = _load_units(store, chunk)
         for unit_id in chunk:
             unit = units[unit_id]
@@ -122,8 +131,13 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
             current = (facts_hash(facts), prompt_version)
             for sample in range(config.samples):
                 params = static_params if static else key_params(config.temperature, config.max_tokens, sample)
-                ann_id = annotation_id(unit_id=unit_id, sample_index=sample, lang=config.lang, kind=task.kind,
-                                       teacher=teacher_record(identity, id_version, params))
+                ann_id = annotation_id(
+                    unit_id=unit_id,
+                    sample_index=sample,
+                    lang=config.lang,
+                    kind=task.kind,
+                    teacher=teacher_record(identity, id_version, params),
+                )
                 stored = done.get(ann_id)
                 if stored == current:
                     stats.skip("already annotated")
@@ -141,11 +155,19 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
 
     client = make_client(config)
     requester = Requester(
-        client, cache=ResponseCache(store.cache_dir / "annotate"), budget=budget,
+        client,
+        cache=ResponseCache(store.cache_dir / "annotate"),
+        budget=budget,
         policy=RetryPolicy(max_retries=config.max_retries, base=config.retry_base),
-        rpm=config.rpm, tpm=config.tpm, structured=config.structured, max_tokens=config.max_tokens,
-        temperature=config.temperature, price_table=config.price_table, use_cache=not static,
-        concurrency=config.concurrency)
+        rpm=config.rpm,
+        tpm=config.tpm,
+        structured=config.structured,
+        max_tokens=config.max_tokens,
+        temperature=config.temperature,
+        price_table=config.price_table,
+        use_cache=not static,
+        concurrency=config.concurrency,
+    )
     writer = BackgroundWriter(store, make_unit=make_repaired_unit if config.repair else None)
     requester.save_answer = writer.save_answer  # answers are cached by the writer, ahead of their rows
 
@@ -167,8 +189,17 @@ async def _run(store: Store, config: AnnotateConfig, stats: StageStats) -> None:
             messages = task.format_input(unit, facts)
         try:
             conversation = await converse(
-                requester=requester, task=task, unit=unit, facts=facts, sample_index=sample, lang=config.lang,
-                teacher=teacher, ann_id=ann_id, messages=messages, fix_attempts=config.fix_attempts)
+                requester=requester,
+                task=task,
+                unit=unit,
+                facts=facts,
+                sample_index=sample,
+                lang=config.lang,
+                teacher=teacher,
+                ann_id=ann_id,
+                messages=messages,
+                fix_attempts=config.fix_attempts,
+            )
         except BudgetExhausted:
             state["budget_stopped"] += 1
             return
@@ -246,16 +277,32 @@ class _Progress:
         self._progress = None
         self._task = None
 
-    def __enter__(self) -> "_Progress":
+    def __enter__(self) -> _Progress:
         if self.enabled:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TaskProgressColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
 
             self._progress = Progress(
-                TextColumn("annotate"), BarColumn(), MofNCompleteColumn(), TaskProgressColumn(),
-                TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
-                TextColumn("${task.fields[cost]:.4f}"), console=Console(stderr=True), transient=False)
+                TextColumn("annotate"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TaskProgressColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                TextColumn("${task.fields[cost]:.4f}"),
+                console=Console(stderr=True),
+                transient=False,
+            )
             self._progress.__enter__()
             self._task = self._progress.add_task("annotate", total=self.total, rate="-", cost=0.0)
         return self

@@ -7,10 +7,10 @@ It answers through the same `generate` interface as an LLM client, with the same
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tomllib
-import hashlib
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,19 +20,28 @@ from .facts import dtype_bytes
 
 # What the static teacher's answer and its gate results are made from, besides the unit's facts (those are hashed
 # separately, per unit): editing any of these must re-annotate, so they name the static teacher's prompt_version.
-_CODE_FILES = ("static_teacher.py", "gates.py", "apis.py", "task.py", "data/static_en.toml", "data/static_zh.toml",
-               "data/categories.toml", "data/gates.toml", "data/ascendc_apis_fallback.txt")
+_CODE_FILES = (
+    "static_teacher.py",
+    "gates.py",
+    "apis.py",
+    "task.py",
+    "data/static_en.toml",
+    "data/static_zh.toml",
+    "data/categories.toml",
+    "data/gates.toml",
+    "data/ascendc_apis_fallback.txt",
+)
 _PARSER_API_LIST = "parse/data/ascendc_apis.txt"  # the gates' API names when the parser ships its list
 _QUEUE_APIS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
 _MOVEMENT_APIS = ("DataCopy", "DataCopyPad", "Copy")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _phrases(lang: str) -> dict[str, Any]:
     return tomllib.loads(package_data(f"annotate/data/static_{lang}.toml").read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _names() -> dict[str, Any]:
     return tomllib.loads(package_data("annotate/data/categories.toml").read_text(encoding="utf-8"))
 
@@ -50,7 +59,7 @@ def _installed_version() -> str:
 def _code_digest(root: Path) -> str:
     digest = hashlib.sha256()
     paths = [root / name for name in _CODE_FILES] + [package_data(_PARSER_API_LIST)]
-    for name, path in zip(_CODE_FILES + (_PARSER_API_LIST,), paths):
+    for name, path in zip(_CODE_FILES + (_PARSER_API_LIST,), paths, strict=False):
         digest.update(name.encode() + b"\0")
         digest.update(path.read_bytes() if path.is_file() else b"(absent)")
         digest.update(b"\0")
@@ -67,13 +76,17 @@ class StaticTeacher:
     def __init__(self, lang: str = "en"):
         self.lang = lang
 
-    async def generate(self, messages: list[dict[str, str]], params: dict[str, Any], *,
-                       facts: dict[str, Any] | None = None) -> ChatResponse:
+    async def generate(
+        self, messages: list[dict[str, str]], params: dict[str, Any], *, facts: dict[str, Any] | None = None
+    ) -> ChatResponse:
         if facts is None:
             raise ValueError("the static teacher writes from a unit's facts; none were given")
         answer = write_annotation(facts, params.get("lang", self.lang))
-        return ChatResponse(text=json.dumps(answer, ensure_ascii=False, indent=1), finish_reason="stop",
-                            usage={"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
+        return ChatResponse(
+            text=json.dumps(answer, ensure_ascii=False, indent=1),
+            finish_reason="stop",
+            usage={"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        )
 
     async def aclose(self) -> None:
         return None
@@ -160,8 +173,12 @@ class _Writer:
         else:
             out.append(t["category"].format(category=self.a_category()))
         if f.get("inputs") and f.get("outputs"):
-            out.append(t["io"].format(inputs=self.listing([self.tensor(x) for x in f["inputs"]]),
-                                      outputs=self.listing([self.tensor(x) for x in f["outputs"]])))
+            out.append(
+                t["io"].format(
+                    inputs=self.listing([self.tensor(x) for x in f["inputs"]]),
+                    outputs=self.listing([self.tensor(x) for x in f["outputs"]]),
+                )
+            )
         elif f.get("tensor_params"):
             out.append(t["params"].format(params=self.listing(f["tensor_params"])))
         if f.get("dtypes") and not any(x.get("dtype") for x in f.get("inputs", []) + f.get("outputs", [])):
@@ -176,12 +193,22 @@ class _Writer:
         f, s = self.f, self.s
         out = []
         if f.get("inputs") and f.get("outputs"):
-            out.append(s["analysis_io"].format(entry=f["entry_name"], category=self.a_category(),
-                                               inputs=self.listing([x["name"] for x in f["inputs"]]),
-                                               outputs=self.listing([x["name"] for x in f["outputs"]])))
+            out.append(
+                s["analysis_io"].format(
+                    entry=f["entry_name"],
+                    category=self.a_category(),
+                    inputs=self.listing([x["name"] for x in f["inputs"]]),
+                    outputs=self.listing([x["name"] for x in f["outputs"]]),
+                )
+            )
         else:
-            out.append(s["analysis_params"].format(entry=f["entry_name"], category=self.a_category(),
-                                                   params=self.listing(f.get("tensor_params") or ["-"])))
+            out.append(
+                s["analysis_params"].format(
+                    entry=f["entry_name"],
+                    category=self.a_category(),
+                    params=self.listing(f.get("tensor_params") or ["-"]),
+                )
+            )
         if f.get("dtypes"):
             out.append(s["analysis_dtypes"].format(dtypes=self.listing(f["dtypes"])))
         out.append(s["analysis_cube"] if f.get("uses_cube") else s["analysis_vector"])
@@ -234,8 +261,11 @@ class _Writer:
             out.append(s["pipeline_full"])
             if "Process" in methods:
                 out.append(s["pipeline_process"])
-            queue_positions = [p for p in f.get("positions") or [] if p.upper().startswith("VEC") or p.upper()
-                               .startswith(("A1", "B1", "A2", "B2", "CO"))]
+            queue_positions = [
+                p
+                for p in f.get("positions") or []
+                if p.upper().startswith("VEC") or p.upper().startswith(("A1", "B1", "A2", "B2", "CO"))
+            ]
             if queue_positions:
                 out.append(s["pipeline_positions"].format(positions=self.listing(queue_positions)))
         else:

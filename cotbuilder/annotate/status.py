@@ -16,20 +16,50 @@ def status_section(store: Store, console: Console) -> None:
         "count(*) FILTER (WHERE status = 'ok' AND NOT gates_passed) AS gates_failed, "
         "coalesce(sum(CAST(usage->>'prompt_tokens' AS BIGINT)), 0) AS prompt_tokens, "
         "coalesce(sum(CAST(usage->>'completion_tokens' AS BIGINT)), 0) AS completion_tokens, "
-        "coalesce(sum(cost_usd), 0) AS cost FROM annotations GROUP BY ALL ORDER BY provider, model, lang, kind")
+        "coalesce(sum(cost_usd), 0) AS cost FROM annotations GROUP BY ALL ORDER BY provider, model, lang, kind"
+    )
     if not rows:
         return
-    table = Table("teacher", "lang", "kind", "annotations", "publishable", "failed", "gates failed", "prompt tokens",
-                  "completion tokens", "cost USD", title="annotations")
+    table = Table(
+        "teacher",
+        "lang",
+        "kind",
+        "annotations",
+        "publishable",
+        "failed",
+        "gates failed",
+        "prompt tokens",
+        "completion tokens",
+        "cost USD",
+        title="annotations",
+    )
     total_cost = total_in = total_out = 0
     for r in rows:
-        table.add_row(f"{r['provider']}:{r['model']}", r["lang"], r["kind"], str(r["n"]), str(r["publishable"]),
-                      str(r["failed"]), str(r["gates_failed"]), str(r["prompt_tokens"]), str(r["completion_tokens"]),
-                      f"{r['cost']:.4f}")
+        table.add_row(
+            f"{r['provider']}:{r['model']}",
+            r["lang"],
+            r["kind"],
+            str(r["n"]),
+            str(r["publishable"]),
+            str(r["failed"]),
+            str(r["gates_failed"]),
+            str(r["prompt_tokens"]),
+            str(r["completion_tokens"]),
+            f"{r['cost']:.4f}",
+        )
         total_cost += r["cost"]
         total_in += r["prompt_tokens"]
         total_out += r["completion_tokens"]
-    table.add_row("total", "", "", str(sum(r["n"] for r in rows)), str(sum(r["publishable"] for r in rows)),
-                  str(sum(r["failed"] for r in rows)), str(sum(r["gates_failed"] for r in rows)), str(total_in),
-                  str(total_out), f"{total_cost:.4f}")
+    table.add_row(
+        "total",
+        "",
+        "",
+        str(sum(r["n"] for r in rows)),
+        str(sum(r["publishable"] for r in rows)),
+        str(sum(r["failed"] for r in rows)),
+        str(sum(r["gates_failed"] for r in rows)),
+        str(total_in),
+        str(total_out),
+        f"{total_cost:.4f}",
+    )
     console.print(table)

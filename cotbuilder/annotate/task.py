@@ -10,7 +10,7 @@ import json
 import re
 import string
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .. import records
@@ -20,9 +20,28 @@ from .facts import unit_facts
 _VERSION_RE = re.compile(r"<!--\s*prompt_version:\s*(\S+)\s*-->")
 _FENCE_RE = re.compile(r"```(?:json|JSON)?\s*\n(.*?)```", re.S)
 # Prompt facts leave out what is bulky or internal; the code itself is in the prompt.
-_FACT_KEYS_FOR_PROMPT = ("entry_name", "category", "inputs", "outputs", "tensor_params", "dtypes", "positions",
-                         "buffer_num", "tile_length", "block_dim", "ub_bytes", "tiling_fields", "tiling_values",
-                         "uses_cube", "multi_core", "kernel_class", "methods", "apis", "soc", "verification")
+_FACT_KEYS_FOR_PROMPT = (
+    "entry_name",
+    "category",
+    "inputs",
+    "outputs",
+    "tensor_params",
+    "dtypes",
+    "positions",
+    "buffer_num",
+    "tile_length",
+    "block_dim",
+    "ub_bytes",
+    "tiling_fields",
+    "tiling_values",
+    "uses_cube",
+    "multi_core",
+    "kernel_class",
+    "methods",
+    "apis",
+    "soc",
+    "verification",
+)
 
 
 class OutputInvalid(ValueError):
@@ -36,7 +55,7 @@ class PromptTemplate:
     user: str
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_template(kind: str, lang: str) -> PromptTemplate:
     text = package_data(f"annotate/data/prompts/{kind}.{lang}.md").read_text(encoding="utf-8")
     m = _VERSION_RE.search(text)
@@ -48,11 +67,15 @@ def load_template(kind: str, lang: str) -> PromptTemplate:
 
 
 def prompt_facts(facts: dict[str, Any]) -> str:
-    return json.dumps({k: facts.get(k) for k in _FACT_KEYS_FOR_PROMPT if facts.get(k) not in (None, [], {})},
-                      ensure_ascii=False, indent=1, sort_keys=True)
+    return json.dumps(
+        {k: facts.get(k) for k in _FACT_KEYS_FOR_PROMPT if facts.get(k) not in (None, [], {})},
+        ensure_ascii=False,
+        indent=1,
+        sort_keys=True,
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _worked_example(lang: str) -> dict[str, str]:
     """One worked example from the project's own code: its kernel, facts and the static teacher's answer to it."""
     from .static_teacher import write_annotation
@@ -63,8 +86,11 @@ def _worked_example(lang: str) -> dict[str, str]:
     unit.update(kernel_code=code, host_code="", files=[{"path": "relu_custom.cpp", "role": "kernel", "text": code}])
     facts = unit_facts(unit)
     answer = write_annotation(facts, lang)
-    return {"example_code": code.strip(), "example_facts": prompt_facts(facts),
-            "example_answer": json.dumps(answer, ensure_ascii=False, indent=1)}
+    return {
+        "example_code": code.strip(),
+        "example_facts": prompt_facts(facts),
+        "example_answer": json.dumps(answer, ensure_ascii=False, indent=1),
+    }
 
 
 class AnnotateTask:
@@ -81,11 +107,18 @@ class AnnotateTask:
         return self.template.version
 
     def format_input(self, unit: dict[str, Any], facts: dict[str, Any]) -> list[dict[str, str]]:
-        values = {**_worked_example(self.lang), "name": unit.get("name", ""), "layout": unit.get("layout", ""),
-                  "kernel_code": unit.get("kernel_code") or "(none)", "host_code": unit.get("host_code") or "(none)",
-                  "facts": prompt_facts(facts)}
-        return [{"role": "system", "content": self.template.system},
-                {"role": "user", "content": string.Template(self.template.user).safe_substitute(values)}]
+        values = {
+            **_worked_example(self.lang),
+            "name": unit.get("name", ""),
+            "layout": unit.get("layout", ""),
+            "kernel_code": unit.get("kernel_code") or "(none)",
+            "host_code": unit.get("host_code") or "(none)",
+            "facts": prompt_facts(facts),
+        }
+        return [
+            {"role": "system", "content": self.template.system},
+            {"role": "user", "content": string.Template(self.template.user).safe_substitute(values)},
+        ]
 
     def format_output(self, text: str) -> dict[str, Any]:
         data = parse_json_answer(text)
@@ -95,8 +128,10 @@ class AnnotateTask:
     def correction_message(self, error: str) -> dict[str, str]:
         if self.lang == "zh":
             return {"role": "user", "content": f"你的回答无效：{error}\n请只回答一个符合要求的 JSON 对象。"}
-        return {"role": "user", "content": f"Your answer is invalid: {error}\nAnswer again with one valid JSON "
-                                           "object only."}
+        return {
+            "role": "user",
+            "content": f"Your answer is invalid: {error}\nAnswer again with one valid JSON object only.",
+        }
 
 
 class RepairTask(AnnotateTask):
@@ -108,17 +143,32 @@ class RepairTask(AnnotateTask):
         self.lang = lang
         self.template = load_template("repair", lang)
 
-    def format_input(self, unit: dict[str, Any], facts: dict[str, Any], *, verification: dict[str, Any] | None = None,
-                     kernel_path: str = "") -> list[dict[str, str]]:
+    def format_input(
+        self,
+        unit: dict[str, Any],
+        facts: dict[str, Any],
+        *,
+        verification: dict[str, Any] | None = None,
+        kernel_path: str = "",
+    ) -> list[dict[str, str]]:
         v = verification or {}
         log = "\n".join(x for x in (v.get("compile_log") or "", v.get("run_log") or "") if x)
-        values = {"name": unit.get("name", ""), "layout": unit.get("layout", ""), "kernel_path": kernel_path,
-                  "kernel_code": unit.get("kernel_code") or "", "host_code": unit.get("host_code") or "(none)",
-                  "facts": prompt_facts(facts), "backend": v.get("backend") or "?", "status": v.get("status") or "?",
-                  "diagnostics": json.dumps(v.get("diagnostics"), ensure_ascii=False, indent=1),
-                  "log": log[-4000:] or "(none)"}
-        return [{"role": "system", "content": self.template.system},
-                {"role": "user", "content": string.Template(self.template.user).safe_substitute(values)}]
+        values = {
+            "name": unit.get("name", ""),
+            "layout": unit.get("layout", ""),
+            "kernel_path": kernel_path,
+            "kernel_code": unit.get("kernel_code") or "",
+            "host_code": unit.get("host_code") or "(none)",
+            "facts": prompt_facts(facts),
+            "backend": v.get("backend") or "?",
+            "status": v.get("status") or "?",
+            "diagnostics": json.dumps(v.get("diagnostics"), ensure_ascii=False, indent=1),
+            "log": log[-4000:] or "(none)",
+        }
+        return [
+            {"role": "system", "content": self.template.system},
+            {"role": "user", "content": string.Template(self.template.user).safe_substitute(values)},
+        ]
 
     def format_output(self, text: str) -> dict[str, Any]:
         data = parse_json_answer(text)
@@ -138,7 +188,7 @@ def parse_json_answer(text: str) -> dict[str, Any]:
     candidates += [m.strip() for m in _FENCE_RE.findall(text)]
     start, end = text.find("{"), text.rfind("}")
     if start != -1 and end > start:
-        candidates.append(text[start:end + 1])
+        candidates.append(text[start : end + 1])
     last_error = "no JSON object found"
     for cand in candidates:
         try:
@@ -178,7 +228,7 @@ def _strip_fence(code: str) -> str:
     return m.group(1) if m else code
 
 
-@lru_cache(maxsize=None)
+@cache
 def response_format(kind: str, mode: str) -> dict[str, Any] | None:
     """The `response_format` request field for a structured-output mode (json_schema | json_object | none).
     Built once per (kind, mode) and shared by every request: callers must not change it."""
@@ -193,5 +243,7 @@ def response_format(kind: str, mode: str) -> dict[str, Any] | None:
         schema["required"] = ["task", "rationale", "fixed_kernel"]
     else:
         schema["properties"].pop("fixed_kernel", None)
-    return {"type": "json_schema",
-            "json_schema": {"name": f"ascendc_{kind}_annotation", "schema": schema, "strict": False}}
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": f"ascendc_{kind}_annotation", "schema": schema, "strict": False},
+    }

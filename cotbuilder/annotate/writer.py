@@ -30,11 +30,11 @@ class BackgroundWriter:
         self.make_unit = make_unit
         self.max_rows = max_rows
         self.max_age_s = max_age_s
-        self.outcomes: list[Outcome] = []   # every stored row, for the stage's counts (read after close())
+        self.outcomes: list[Outcome] = []  # every stored row, for the stage's counts (read after close())
         self.error: BaseException | None = None
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
         self._cache_writers = ThreadPoolExecutor(max_workers=4, thread_name_prefix="annotate-cache")
-        self._unsaved: list[Future] = []   # answers being written (row thread only)
+        self._unsaved: list[Future] = []  # answers being written (row thread only)
         self._thread = threading.Thread(target=self._work, name="annotate-writer", daemon=True)
         self._thread.start()
 
@@ -83,8 +83,9 @@ class BackgroundWriter:
                         pending.append(finish_validated(payload, self.make_unit))
                 except BaseException as exc:  # noqa: BLE001 -- kept and raised by close(), on the stage's thread
                     self.error = self.error or exc
-            if pending and (job == "flush" or len(pending) >= self.max_rows
-                            or time.monotonic() - oldest >= self.max_age_s):
+            if pending and (
+                job == "flush" or len(pending) >= self.max_rows or time.monotonic() - oldest >= self.max_age_s
+            ):
                 self._write(pending)
                 pending = []
 
@@ -105,4 +106,3 @@ class BackgroundWriter:
             self.error = self.error or exc
             return
         self.outcomes.extend(batch)
-

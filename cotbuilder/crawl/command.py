@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import List, Optional
 
 import typer
 from rich.markup import escape
@@ -12,8 +11,21 @@ from ..cli_common import EXIT_OK, EXIT_PARTIAL, console, open_store, usage_error
 from .stage import CrawlConfig
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmg]i?b?|b)?\s*$", re.I)
-_UNITS = {"b": 1, "k": 1000, "kb": 1000, "ki": 1024, "kib": 1024, "m": 1000**2, "mb": 1000**2, "mi": 1024**2,
-          "mib": 1024**2, "g": 1000**3, "gb": 1000**3, "gi": 1024**3, "gib": 1024**3}
+_UNITS = {
+    "b": 1,
+    "k": 1000,
+    "kb": 1000,
+    "ki": 1024,
+    "kib": 1024,
+    "m": 1000**2,
+    "mb": 1000**2,
+    "mi": 1024**2,
+    "mib": 1024**2,
+    "g": 1000**3,
+    "gb": 1000**3,
+    "gi": 1024**3,
+    "gib": 1024**3,
+}
 
 
 def parse_size(text: str) -> int:
@@ -26,15 +38,24 @@ def parse_size(text: str) -> int:
 
 def command(
     ctx: typer.Context,
-    source: Optional[List[str]] = typer.Option(
-        None, "--source", "-s", help="A git URL (https, ssh, file://) or local repo path with optional @ref (branch, "
+    source: list[str] | None = typer.Option(
+        None,
+        "--source",
+        "-s",
+        help="A git URL (https, ssh, file://) or local repo path with optional @ref (branch, "
         "tag or sha), a local folder, or a doc site URL / local HTML or Markdown file. Prefix git+, local+ or docs+ "
-        "to force the kind. Repeatable."),
-    manifest: Optional[List[str]] = typer.Option(
-        None, "--manifest", "-m", help="A TOML manifest of sources (crawlers/*.toml), or the name of a shipped one "
-        "(demo, ascend-public). Repeatable."),
-    on_secret: str = typer.Option("redact", "--on-secret", help="redact: replace each credential with "
-                                  "<REDACTED:type>; drop: leave the file out."),
+        "to force the kind. Repeatable.",
+    ),
+    manifest: list[str] | None = typer.Option(
+        None,
+        "--manifest",
+        "-m",
+        help="A TOML manifest of sources (crawlers/*.toml), or the name of a shipped one "
+        "(demo, ascend-public). Repeatable.",
+    ),
+    on_secret: str = typer.Option(
+        "redact", "--on-secret", help="redact: replace each credential with <REDACTED:type>; drop: leave the file out."
+    ),
     max_file_bytes: str = typer.Option("2MiB", "--max-file-bytes", help="Skip files larger than this."),
     max_pages: int = typer.Option(200, "--max-pages", help="Doc sites: pages per source."),
     max_depth: int = typer.Option(3, "--max-depth", help="Doc sites: link depth from the start page."),
@@ -64,9 +85,18 @@ def command(
 
     try:
         config = CrawlConfig(
-            sources=list(source or []), manifests=list(manifest or []), on_secret=on_secret,
-            max_file_bytes=parse_size(max_file_bytes), max_pages=max_pages, max_depth=max_depth,
-            max_bytes=parse_size(max_bytes), rate_limit=rate_limit, timeout=timeout, jobs=jobs, refresh=refresh)
+            sources=list(source or []),
+            manifests=list(manifest or []),
+            on_secret=on_secret,
+            max_file_bytes=parse_size(max_file_bytes),
+            max_pages=max_pages,
+            max_depth=max_depth,
+            max_bytes=parse_size(max_bytes),
+            rate_limit=rate_limit,
+            timeout=timeout,
+            jobs=jobs,
+            refresh=refresh,
+        )
     except typer.BadParameter as exc:
         raise usage_error(escape(str(exc))) from None
     # Check the arguments before creating a workspace for nothing.
@@ -85,4 +115,3 @@ def command(
             raise usage_error(escape(str(exc))) from None
         stats.render(console)
     raise typer.Exit(EXIT_PARTIAL if stats.counts["failed"] else EXIT_OK)
-

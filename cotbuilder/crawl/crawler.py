@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable
+from typing import Any
 
 from ..hashing import sha256_text
 from ..store import utcnow
@@ -26,6 +27,7 @@ from .urlredact import redact_url
 @dataclass
 class Previous:
     """What the store knows of a source from an earlier complete crawl."""
+
     fingerprint: str | None
     crawl_key: str | None
 
@@ -74,8 +76,9 @@ def crawl_source(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None) -> 
 
 
 def _unchanged(prev: Previous | None, fingerprint: str | None, ctx: CrawlContext) -> bool:
-    return bool(not ctx.refresh and prev and fingerprint and prev.fingerprint == fingerprint
-                and prev.crawl_key == ctx.crawl_key)
+    return bool(
+        not ctx.refresh and prev and fingerprint and prev.fingerprint == fingerprint and prev.crawl_key == ctx.crawl_key
+    )
 
 
 # -- git -------------------------------------------------------------------------------------------------------------
@@ -125,8 +128,9 @@ def _stat_fingerprint(walk: filefilter.WalkResult, license_root: Path | None = N
                 st = (license_root / rel).lstat()
             except OSError:
                 continue  # absent: the same as every other absent name
-            h.update(f"license\0{rel}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n"
-                     .encode("utf-8", "surrogateescape"))
+            h.update(
+                f"license\0{rel}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape")
+            )
     return "stat:" + h.hexdigest()
 
 
@@ -156,8 +160,9 @@ def _reader(root: Path) -> Callable[[str], str | None]:
     return read
 
 
-def _collect_tree(spec: SourceSpec, ctx: CrawlContext, root: Path, *, commit: str | None,
-                  walk: filefilter.WalkResult | None = None) -> SourceResult:
+def _collect_tree(
+    spec: SourceSpec, ctx: CrawlContext, root: Path, *, commit: str | None, walk: filefilter.WalkResult | None = None
+) -> SourceResult:
     walk = walk or filefilter.walk(root, include=spec.include, exclude=spec.exclude)
     result = SourceResult(spec, "ok", skipped=list(walk.skipped), ignored=walk.ignored)
     resolver = LicenseResolver(_reader(root), declared=spec.license)
@@ -167,9 +172,19 @@ def _collect_tree(spec: SourceSpec, ctx: CrawlContext, root: Path, *, commit: st
         if text is None:
             result.skipped.append({"path": cand.rel_path, "reason": reason or "unreadable"})
         else:
-            record = _file_record(spec, ctx, result, path=cand.rel_path, url=spec.url, commit=commit, text=text,
-                                  size=len(raw or b""), language=cand.language, resolver=resolver,
-                                  crawled_at=crawled_at)
+            record = _file_record(
+                spec,
+                ctx,
+                result,
+                path=cand.rel_path,
+                url=spec.url,
+                commit=commit,
+                text=text,
+                size=len(raw or b""),
+                language=cand.language,
+                resolver=resolver,
+                crawled_at=crawled_at,
+            )
             if record:
                 result.files.append(record)
         if ctx.progress and (i % 50 == 0 or i == len(walk.candidates)):
@@ -178,9 +193,20 @@ def _collect_tree(spec: SourceSpec, ctx: CrawlContext, root: Path, *, commit: st
     return result
 
 
-def _file_record(spec: SourceSpec, ctx: CrawlContext, result: SourceResult, *, path: str, url: str,
-                 commit: str | None, text: str, size: int, language: str, resolver: LicenseResolver | None,
-                 crawled_at: Any) -> dict[str, Any] | None:
+def _file_record(
+    spec: SourceSpec,
+    ctx: CrawlContext,
+    result: SourceResult,
+    *,
+    path: str,
+    url: str,
+    commit: str | None,
+    text: str,
+    size: int,
+    language: str,
+    resolver: LicenseResolver | None,
+    crawled_at: Any,
+) -> dict[str, Any] | None:
     scan = secrets.scan(text, path)
     found = None
     if scan.found:
@@ -189,8 +215,12 @@ def _file_record(spec: SourceSpec, ctx: CrawlContext, result: SourceResult, *, p
         if ctx.on_secret == "drop":
             result.counts["files dropped for secrets"] += 1
             lines = ", ".join(str(f["line"]) for f in scan.findings[:10])
-            result.skipped.append({"path": path, "reason": f"contains secrets ({', '.join(types)}; line {lines}): "
-                                                          "dropped (--on-secret drop)"})
+            result.skipped.append(
+                {
+                    "path": path,
+                    "reason": f"contains secrets ({', '.join(types)}; line {lines}): dropped (--on-secret drop)",
+                }
+            )
             return None
         result.counts["files with secrets redacted"] += 1
         text, found = scan.text, scan.findings
@@ -238,9 +268,13 @@ def _crawl_docs_http(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None)
         return SourceResult(spec, "unchanged", fingerprint=prev.fingerprint)
     limits = ctx.limits
     site_limits = SiteLimits(
-        max_pages=spec.max_pages or limits.max_pages, max_depth=spec.max_depth if spec.max_depth is not None
-        else limits.max_depth, max_bytes=spec.max_bytes or limits.max_bytes, max_file_bytes=ctx.max_file_bytes,
-        rate_limit=spec.rate_limit if spec.rate_limit is not None else limits.rate_limit, timeout=limits.timeout)
+        max_pages=spec.max_pages or limits.max_pages,
+        max_depth=spec.max_depth if spec.max_depth is not None else limits.max_depth,
+        max_bytes=spec.max_bytes or limits.max_bytes,
+        max_file_bytes=ctx.max_file_bytes,
+        rate_limit=spec.rate_limit if spec.rate_limit is not None else limits.rate_limit,
+        timeout=limits.timeout,
+    )
     pacer = ctx.pacer if spec.rate_limit is None else HostPacer(spec.rate_limit)
     done = [0]
 
@@ -255,8 +289,17 @@ def _crawl_docs_http(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None)
     crawled_at = utcnow()
     for page in site.pages:
         url = redact_url(page.url)  # the start page is the URL as given, credentials and all
-        _doc_page(spec, ctx, result, url=url, path=_url_path(url), text=page.text,
-                  language=page.language, size=page.size, crawled_at=crawled_at)
+        _doc_page(
+            spec,
+            ctx,
+            result,
+            url=url,
+            path=_url_path(url),
+            text=page.text,
+            language=page.language,
+            size=page.size,
+            crawled_at=crawled_at,
+        )
     result.fingerprint = "pages:" + sha256_text("\n".join(sorted(f"{f['url']} {f['blob_sha']}" for f in result.files)))
     return result
 
@@ -289,14 +332,33 @@ def _crawl_docs_local(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None
             continue
         if cand.language not in ("html", "markdown"):
             continue  # a CMakeLists.txt in a doc folder: not a page
-        _doc_page(spec, ctx, result, url=spec.url, path=cand.rel_path, text=text, language=cand.language,
-                  size=len(raw or b""), crawled_at=crawled_at)
+        _doc_page(
+            spec,
+            ctx,
+            result,
+            url=spec.url,
+            path=cand.rel_path,
+            text=text,
+            language=cand.language,
+            size=len(raw or b""),
+            crawled_at=crawled_at,
+        )
     result.fingerprint = fingerprint
     return result
 
 
-def _doc_page(spec: SourceSpec, ctx: CrawlContext, result: SourceResult, *, url: str, path: str, text: str,
-              language: str, size: int, crawled_at: Any) -> None:
+def _doc_page(
+    spec: SourceSpec,
+    ctx: CrawlContext,
+    result: SourceResult,
+    *,
+    url: str,
+    path: str,
+    text: str,
+    language: str,
+    size: int,
+    crawled_at: Any,
+) -> None:
     """Store a page that has AscendC code (as a file) and turn its blocks into units; skip one that has none."""
     result.counts["pages read"] += 1
     page_url = url if "://" in url else f"{url.rstrip('/')}/{path}"
@@ -308,8 +370,19 @@ def _doc_page(spec: SourceSpec, ctx: CrawlContext, result: SourceResult, *, url:
     if not found:
         result.skipped.append({"path": page_url, "reason": f"page has no AscendC code ({len(blocks)} other blocks)"})
         return
-    record = _file_record(spec, ctx, result, path=path, url=page_url, commit=None, text=text, size=size,
-                          language=language, resolver=None, crawled_at=crawled_at)
+    record = _file_record(
+        spec,
+        ctx,
+        result,
+        path=path,
+        url=page_url,
+        commit=None,
+        text=text,
+        size=size,
+        language=language,
+        resolver=None,
+        crawled_at=crawled_at,
+    )
     if record is None:
         return
     if record["secrets"]:  # the blocks must not carry what the page text no longer has
@@ -319,4 +392,3 @@ def _doc_page(spec: SourceSpec, ctx: CrawlContext, result: SourceResult, *, url:
     from ..parse import extract_doc_units
 
     result.units.extend(extract_doc_units(spec.source_id, record, found))
-

@@ -7,8 +7,9 @@ import threading
 import time
 import urllib.robotparser
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 from .codeblocks import html_links, markdown_links
@@ -79,8 +80,14 @@ def _language(url: str, content_type: str) -> str | None:
     return None
 
 
-def crawl_site(start_url: str, *, prefix: str | None, limits: SiteLimits, pacer: HostPacer,
-               on_page: Callable[[str], None] | None = None) -> SiteResult:
+def crawl_site(
+    start_url: str,
+    *,
+    prefix: str | None,
+    limits: SiteLimits,
+    pacer: HostPacer,
+    on_page: Callable[[str], None] | None = None,
+) -> SiteResult:
     import httpx
 
     prefix = prefix or default_prefix(start_url)

@@ -62,8 +62,9 @@ def _matches(rel: str, patterns: list[str]) -> bool:
     return any(fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(PurePosixPath(rel).name, p) for p in patterns)
 
 
-def walk(root: Path, *, docs: bool = False, include: list[str] | None = None,
-         exclude: list[str] | None = None) -> WalkResult:
+def walk(
+    root: Path, *, docs: bool = False, include: list[str] | None = None, exclude: list[str] | None = None
+) -> WalkResult:
     """List the crawlable files under `root` (sorted), never entering skipped folders or following symlinks.
 
     Symlinks: a symlinked folder is never entered, and a symlinked file is skipped with a reason, whether it points
@@ -161,4 +162,3 @@ def decode_checked(raw: bytes, max_bytes: int) -> tuple[str | None, str | None]:
     if text.startswith("\ufeff"):
         text = text[1:]
     return text, None
-

@@ -21,8 +21,13 @@ _FULL_SHA = re.compile(r"^[0-9a-f]{40}$")
 GIT_TIMEOUT_S = 600
 PROBE_TIMEOUT_S = 60
 # Never prompt for credentials (a crawl is unattended), never let a repo's own config run programs.
-_GIT_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "SSH_ASKPASS": "true", "GIT_LFS_SKIP_SMUDGE": "1",
-            "GIT_CONFIG_NOSYSTEM": "1"}
+_GIT_ENV = {
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_ASKPASS": "true",
+    "SSH_ASKPASS": "true",
+    "GIT_LFS_SKIP_SMUDGE": "1",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 
 
 class GitError(RuntimeError):
@@ -43,8 +48,9 @@ class Checkout:
 def _run(args: list[str], *, cwd: Path | None = None, timeout: float = GIT_TIMEOUT_S) -> str:
     env = {**os.environ, **_GIT_ENV}
     try:
-        proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env,
-                              stdin=subprocess.DEVNULL)
+        proc = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env, stdin=subprocess.DEVNULL
+        )
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} timed out after {timeout:.0f} s") from None
     if proc.returncode != 0:
@@ -69,8 +75,11 @@ def probe(url: str, ref: str | None) -> str:
         return ref.lower()
     if is_local_repo(url):
         try:
-            return _run(["rev-parse", "--verify", "--quiet", f"{ref or 'HEAD'}^{{commit}}"], cwd=Path(url),
-                        timeout=PROBE_TIMEOUT_S).strip()
+            return _run(
+                ["rev-parse", "--verify", "--quiet", f"{ref or 'HEAD'}^{{commit}}"],
+                cwd=Path(url),
+                timeout=PROBE_TIMEOUT_S,
+            ).strip()
         except GitError:
             if not ref and not _run(["rev-list", "--all", "-n", "1"], cwd=Path(url), timeout=PROBE_TIMEOUT_S).strip():
                 raise EmptyRepository("empty repository: no commits to crawl") from None
@@ -94,8 +103,9 @@ def cache_dir_for(cache_root: Path, url: str) -> Path:
     return cache_root / "git" / sha256_text(url)[:24]
 
 
-def checkout(url: str, ref: str | None, dest: Path, expected: str | None = None,
-             public_url: str | None = None) -> Checkout:
+def checkout(
+    url: str, ref: str | None, dest: Path, expected: str | None = None, public_url: str | None = None
+) -> Checkout:
     """Make `dest` a shallow checkout of `url@ref` (or exactly `expected` when the probe resolved it).
 
     `url` may carry credentials: it is only passed on git's command line, never written to the clone's config

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Callable
 
 from ..paths import package_data
 

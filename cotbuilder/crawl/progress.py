@@ -12,14 +12,20 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 class CrawlProgress:
     def __init__(self, console: Console):
-        self._progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                  TimeElapsedColumn(), console=console, transient=True)
+        self._progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            transient=True,
+        )
         self._console = console
         self._lock = threading.Lock()
         self._overall: Any = None
         self._tasks: dict[str, Any] = {}
 
-    def __enter__(self) -> "CrawlProgress":
+    def __enter__(self) -> CrawlProgress:
         self._progress.start()
         return self
 
@@ -51,6 +57,7 @@ class CrawlProgress:
         elif result.status == "failed":
             line = f"[red]{shown}: failed[/red] — {escape(str(result.error))}"
         else:
-            line = (f"{shown}: {len(result.files)} files, {len(result.units)} units, "
-                    f"{len(result.skipped)} skipped" + (f" @ {result.commit[:12]}" if result.commit else ""))
+            line = f"{shown}: {len(result.files)} files, {len(result.units)} units, {len(result.skipped)} skipped" + (
+                f" @ {result.commit[:12]}" if result.commit else ""
+            )
         self._console.print(line, markup=True, highlight=False)

@@ -48,8 +48,9 @@ def _config() -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def _patterns() -> tuple[Pattern, ...]:
     return tuple(
-        Pattern(p["type"], re.compile(p["regex"]), p.get("secret", 0), bool(p.get("multiline", False)),
-                p.get("needle", ""))
+        Pattern(
+            p["type"], re.compile(p["regex"]), p.get("secret", 0), bool(p.get("multiline", False)), p.get("needle", "")
+        )
         for p in _config().get("pattern", [])
     )
 
@@ -63,8 +64,10 @@ class Prefilter:
 
 @lru_cache(maxsize=1)
 def _prefilters() -> tuple[Prefilter, ...]:
-    return tuple(Prefilter(tuple(p["needles"]), bool(p.get("icase", False)), re.compile(p["regex"]))
-                 for p in _config()["prefilter"])
+    return tuple(
+        Prefilter(tuple(p["needles"]), bool(p.get("icase", False)), re.compile(p["regex"]))
+        for p in _config()["prefilter"]
+    )
 
 
 def _suspect_lines(text: str) -> set[int]:

@@ -116,7 +116,7 @@ def parse_source(text: str, *, base: Path | None = None) -> SourceSpec:
     forced = None
     m = _KIND_PREFIX.match(text)
     if m and not text.startswith(("git+ssh://",)):
-        forced, text = m.group(1), text[m.end():]
+        forced, text = m.group(1), text[m.end() :]
     location, ref = _split_ref(text)
     location = _absolute(location, base)
     public = redact_url(location)
@@ -138,8 +138,22 @@ def _absolute(location: str, base: Path | None) -> str:
     return str(path.resolve())
 
 
-_MANIFEST_KEYS = {"kind", "url", "ref", "license", "include", "exclude", "prefix", "max_pages", "max_depth",
-                  "max_bytes", "rate_limit", "name", "note", "homepage"}
+_MANIFEST_KEYS = {
+    "kind",
+    "url",
+    "ref",
+    "license",
+    "include",
+    "exclude",
+    "prefix",
+    "max_pages",
+    "max_depth",
+    "max_bytes",
+    "rate_limit",
+    "name",
+    "note",
+    "homepage",
+}
 
 
 def load_manifest(path: Path) -> list[SourceSpec]:

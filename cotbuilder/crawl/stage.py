@@ -79,8 +79,11 @@ def crawl_key(config: CrawlConfig, spec: SourceSpec) -> str:
         "parser": parser_version(),
     }
     if spec.kind == "docs":
-        parts.update(prefix=spec.prefix, max_pages=spec.max_pages or config.max_pages,
-                     max_depth=spec.max_depth if spec.max_depth is not None else config.max_depth)
+        parts.update(
+            prefix=spec.prefix,
+            max_pages=spec.max_pages or config.max_pages,
+            max_depth=spec.max_depth if spec.max_depth is not None else config.max_depth,
+        )
     return config_hash(parts)
 
 
@@ -115,8 +118,9 @@ def recorded_config(config: CrawlConfig) -> dict[str, Any]:
 
 
 def _previous(store: Store) -> dict[str, Previous]:
-    rows = store.rows("SELECT source_id, fingerprint, crawl_key FROM sources WHERE status = 'ok' "
-                      "AND fingerprint IS NOT NULL")
+    rows = store.rows(
+        "SELECT source_id, fingerprint, crawl_key FROM sources WHERE status = 'ok' AND fingerprint IS NOT NULL"
+    )
     return {r["source_id"]: Previous(r["fingerprint"], r["crawl_key"]) for r in rows}
 
 
@@ -130,20 +134,41 @@ def run(store: Store, config: CrawlConfig, *, progress: Any = None) -> StageStat
     with stage_run(store, "crawl", recorded_config(config)) as stats:
         previous = _previous(store)
         pacer = HostPacer(config.rate_limit)
-        limits = SiteLimits(config.max_pages, config.max_depth, config.max_bytes, config.max_file_bytes,
-                            config.rate_limit, config.timeout)
+        limits = SiteLimits(
+            config.max_pages,
+            config.max_depth,
+            config.max_bytes,
+            config.max_file_bytes,
+            config.rate_limit,
+            config.timeout,
+        )
         on_files = progress.files if progress else None
-        contexts = {s.source_id: CrawlContext(crawl_key(config, s), config.on_secret, config.max_file_bytes, limits,
-                                              pacer, store.cache_dir, config.refresh, on_files) for s in specs}
+        contexts = {
+            s.source_id: CrawlContext(
+                crawl_key(config, s),
+                config.on_secret,
+                config.max_file_bytes,
+                limits,
+                pacer,
+                store.cache_dir,
+                config.refresh,
+                on_files,
+            )
+            for s in specs
+        }
         with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="crawl") as pool:
-            futures = {pool.submit(_safe_crawl, s, contexts[s.source_id], previous.get(s.source_id)): s
-                       for s in specs}
+            futures = {pool.submit(_safe_crawl, s, contexts[s.source_id], previous.get(s.source_id)): s for s in specs}
             if progress:
                 progress.start(len(specs))
             for future in as_completed(futures):
                 result = future.result()
-                _record(store, stats, result, contexts[result.spec.source_id].crawl_key,
-                        had_previous=result.spec.source_id in previous)
+                _record(
+                    store,
+                    stats,
+                    result,
+                    contexts[result.spec.source_id].crawl_key,
+                    had_previous=result.spec.source_id in previous,
+                )
                 if progress:
                     progress.source_done(result)
         stats.add("sources", len(specs))
@@ -163,8 +188,9 @@ def _scrubbed(result: SourceResult) -> SourceResult:
     """Errors and skip reasons are stored and printed: git or HTTP may have quoted the source's credentials there."""
     secret = result.spec.secret_url
     result.error = scrub(result.error, secret)
-    result.skipped = [{k: scrub(v, secret) if isinstance(v, str) else v for k, v in item.items()}
-                      for item in result.skipped]
+    result.skipped = [
+        {k: scrub(v, secret) if isinstance(v, str) else v for k, v in item.items()} for item in result.skipped
+    ]
     return result
 
 
@@ -203,21 +229,24 @@ def _unique(rows: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     return list({r[key]: r for r in rows}.values())
 
 
-def _replace(store: Store, table: str, key: str, source_id: str, rows: list[dict[str, Any]],
-             only: str = "TRUE") -> None:
+def _replace(
+    store: Store, table: str, key: str, source_id: str, rows: list[dict[str, Any]], only: str = "TRUE"
+) -> None:
     """This source's rows (those matching the SQL condition `only`) become exactly `rows`: stale ones (deleted or
     changed files) go."""
     keep = [r[key] for r in rows]
     if keep:
-        store.execute(f"DELETE FROM {table} WHERE source_id = ? AND ({only}) AND NOT list_contains(?, {key})",
-                      [source_id, keep])
+        store.execute(
+            f"DELETE FROM {table} WHERE source_id = ? AND ({only}) AND NOT list_contains(?, {key})", [source_id, keep]
+        )
     else:
         store.execute(f"DELETE FROM {table} WHERE source_id = ? AND ({only})", [source_id])
     store.insert(table, rows)
 
 
-def _source_row(result: SourceResult, key: str, *, status: str, n_files: int | None = None,
-                n_units: int | None = None) -> dict[str, Any]:
+def _source_row(
+    result: SourceResult, key: str, *, status: str, n_files: int | None = None, n_units: int | None = None
+) -> dict[str, Any]:
     spec = result.spec
     return {
         "source_id": spec.source_id,

@@ -25,32 +25,40 @@ class BenchmarkError(RuntimeError):
 
 @dataclass
 class BenchTask:
-    task_id: str                                                   # e.g. level1/Comparison/Less
-    answers: list[tuple[str, str]] = field(default_factory=list)   # (path, code): reference solutions
+    task_id: str  # e.g. level1/Comparison/Less
+    answers: list[tuple[str, str]] = field(default_factory=list)  # (path, code): reference solutions
     prompt_code: list[tuple[str, str]] = field(default_factory=list)  # templates, validation, reference models
-    prose: list[tuple[str, str]] = field(default_factory=list)     # task descriptions (all versions)
+    prose: list[tuple[str, str]] = field(default_factory=list)  # task descriptions (all versions)
 
     def kernel_answers(self) -> list[tuple[str, str]]:
         """Answer files holding device code (compared by MinHash; host files are mostly shared op-definition text)."""
-        return [(p, t) for p, t in self.answers if "op_kernel" in p or "kernel" in Path(p).name.lower()
-                or (Path(p).suffix in {".cpp", ".cc", ".cu"} and "op_host" not in p and "__global__" in t)]
+        return [
+            (p, t)
+            for p, t in self.answers
+            if "op_kernel" in p
+            or "kernel" in Path(p).name.lower()
+            or (Path(p).suffix in {".cpp", ".cc", ".cu"} and "op_host" not in p and "__global__" in t)
+        ]
 
 
 @dataclass
 class Benchmark:
     name: str
     location: str
-    layout: str                                                    # npukernelbench | multikernelbench | folder
+    layout: str  # npukernelbench | multikernelbench | folder
     tasks: list[BenchTask]
-    shared: list[tuple[str, str]] = field(default_factory=list)    # text shown with every task (one-shot examples)
+    shared: list[tuple[str, str]] = field(default_factory=list)  # text shown with every task (one-shot examples)
     commit: str | None = None
 
     def content_hash(self) -> str:
         parts = [self.layout]
         for t in self.tasks:
             parts.append(t.task_id)
-            parts += [f"{k}:{p}:{sha256_text(x)}" for k, items in (("a", t.answers), ("c", t.prompt_code),
-                                                                  ("p", t.prose)) for p, x in items]
+            parts += [
+                f"{k}:{p}:{sha256_text(x)}"
+                for k, items in (("a", t.answers), ("c", t.prompt_code), ("p", t.prose))
+                for p, x in items
+            ]
         parts += [f"s:{p}:{sha256_text(x)}" for p, x in self.shared]
         return sha256_text("\n".join(parts))
 
@@ -63,8 +71,9 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 
 def _git(root: Path, *args: str, input_: bytes | None = None) -> bytes:
-    return subprocess.run(["git", "-C", str(root), *args], input=input_, capture_output=True, check=True,
-                          timeout=600).stdout
+    return subprocess.run(
+        ["git", "-C", str(root), *args], input=input_, capture_output=True, check=True, timeout=600
+    ).stdout
 
 
 def resolve(where: str, cache_dir: Path) -> Path:
@@ -126,7 +135,7 @@ def history_versions(root: Path, pattern: str) -> dict[str, list[str]]:
             pos = header_end + 1
             continue
         size = int(header[2])
-        texts[sha] = out[header_end + 1:header_end + 1 + size].decode("utf-8", "replace")
+        texts[sha] = out[header_end + 1 : header_end + 1 + size].decode("utf-8", "replace")
         pos = header_end + 1 + size + 1
     result: dict[str, list[str]] = {}
     for path, shas in blobs.items():
@@ -137,8 +146,9 @@ def history_versions(root: Path, pattern: str) -> dict[str, list[str]]:
 
 
 def _files(folder: Path, suffixes: set[str]) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in suffixes
-                  and ".git" not in p.parts)
+    return sorted(
+        p for p in folder.rglob("*") if p.is_file() and p.suffix.lower() in suffixes and ".git" not in p.parts
+    )
 
 
 def load_npukernelbench(root: Path) -> tuple[list[BenchTask], list[tuple[str, str]]]:

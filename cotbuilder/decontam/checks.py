@@ -45,8 +45,14 @@ def _stream_texts(unit: UnitText) -> dict[str, list[str]]:
     return {"code": [unit.kernel_code, unit.host_code], "en": unit.prose, "zh": unit.prose}
 
 
-def check_unit(unit: UnitText, idx: BenchIndex, params: CheckParams, n: int, shingle: int,
-               signature_cache: dict[str, np.ndarray] | None = None) -> dict[str, list[dict[str, Any]]]:
+def check_unit(
+    unit: UnitText,
+    idx: BenchIndex,
+    params: CheckParams,
+    n: int,
+    shingle: int,
+    signature_cache: dict[str, np.ndarray] | None = None,
+) -> dict[str, list[dict[str, Any]]]:
     """{task_id: [evidence, ...]} for every task of `idx` this unit is contaminated by (empty: clean)."""
     hits: dict[int, list[dict[str, Any]]] = defaultdict(list)
 
@@ -97,13 +103,22 @@ def check_unit(unit: UnitText, idx: BenchIndex, params: CheckParams, n: int, shi
             else:
                 flagged = count >= params.prose_min_matches
             if flagged:
-                hits[task_i].append({"kind": f"{stream}_ngram", "count": count, "fraction": round(fraction, 4),
-                                     "sample": samples[task_i]})
+                hits[task_i].append(
+                    {
+                        "kind": f"{stream}_ngram",
+                        "count": count,
+                        "fraction": round(fraction, 4),
+                        "sample": samples[task_i],
+                    }
+                )
     return {idx.tasks[i]: ev for i, ev in hits.items() if ev}
 
 
 def strength(evidence: list[dict[str, Any]]) -> tuple:
     """Order hits: exact first, then highest similarity, then most shared n-grams."""
     kinds = {e["kind"] for e in evidence}
-    return ("exact" in kinds, max((e.get("similarity", 0.0) for e in evidence), default=0.0),
-            sum(e.get("count", 0) for e in evidence))
+    return (
+        "exact" in kinds,
+        max((e.get("similarity", 0.0) for e in evidence), default=0.0),
+        sum(e.get("count", 0) for e in evidence),
+    )

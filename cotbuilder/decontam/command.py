@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -25,15 +24,22 @@ def _from_toml(path: Path) -> dict:
 
 def command(
     ctx: typer.Context,
-    benchmark: Optional[list[str]] = typer.Option(
-        None, "--benchmark", "-b", help="NAME=PATH_OR_GIT_URL (repeatable). Layout detected: NPUKernelBench "
-        "(tasks/level*/...), MultiKernelBench (reference/ + prompts/), or any folder."),
-    config: Optional[Path] = typer.Option(None, "--config", help="TOML with a [decontaminate] table "
-                                          "(benchmarks = [\"NAME=...\"], thresholds)."),
-    minhash_threshold: Optional[float] = typer.Option(None, "--minhash-threshold", min=0.0, max=1.0,
-                                                      help="Similarity to a benchmark answer that flags a unit [0.8]."),
-    common_fraction: Optional[float] = typer.Option(None, "--common-fraction", min=0.0, max=1.0,
-                                                    help="Ignore n-grams in at least this share of tasks [0.5]."),
+    benchmark: list[str] | None = typer.Option(
+        None,
+        "--benchmark",
+        "-b",
+        help="NAME=PATH_OR_GIT_URL (repeatable). Layout detected: NPUKernelBench "
+        "(tasks/level*/...), MultiKernelBench (reference/ + prompts/), or any folder.",
+    ),
+    config: Path | None = typer.Option(
+        None, "--config", help='TOML with a [decontaminate] table (benchmarks = ["NAME=..."], thresholds).'
+    ),
+    minhash_threshold: float | None = typer.Option(
+        None, "--minhash-threshold", min=0.0, max=1.0, help="Similarity to a benchmark answer that flags a unit [0.8]."
+    ),
+    common_fraction: float | None = typer.Option(
+        None, "--common-fraction", min=0.0, max=1.0, help="Ignore n-grams in at least this share of tasks [0.5]."
+    ),
 ) -> None:
     """Check every unit (code + annotation text) against benchmarks: exact normalised code, shared 13-grams of code
     tokens / English words / Chinese characters, MinHash similarity to the answers. Writes the `contamination` table

@@ -32,9 +32,9 @@ INDEX_VERSION = 1
 
 @dataclass(frozen=True)
 class IndexParams:
-    n: int = 13                  # n-gram length (tokens / words / CJK characters)
+    n: int = 13  # n-gram length (tokens / words / CJK characters)
     common_fraction: float = 0.5  # drop n-grams present in at least this fraction of tasks
-    shingle: int = 5             # MinHash shingle length over abstracted code tokens
+    shingle: int = 5  # MinHash shingle length over abstracted code tokens
     num_perm: int = 128
 
 
@@ -47,9 +47,9 @@ class BenchIndex:
     content_hash: str
     index_hash: str
     tasks: list[str]
-    postings: dict[str, dict[int, list[int]]]          # stream -> n-gram hash -> task indices
-    exact: dict[str, list[list[Any]]]                  # normalised code hash -> [[task index, path]]
-    kernel_refs: list[list[Any]]                       # [[task index, path]] one per row of kernel_sigs
+    postings: dict[str, dict[int, list[int]]]  # stream -> n-gram hash -> task indices
+    exact: dict[str, list[list[Any]]]  # normalised code hash -> [[task index, path]]
+    kernel_refs: list[list[Any]]  # [[task index, path]] one per row of kernel_sigs
     kernel_sigs: np.ndarray
     dropped: dict[str, int] = field(default_factory=dict)
 
@@ -60,7 +60,7 @@ class BenchIndex:
         return d
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> "BenchIndex":
+    def from_json(cls, d: dict[str, Any]) -> BenchIndex:
         d = dict(d)
         d["postings"] = {s: {int(h): t for h, t in p} for s, p in d["postings"].items()}
         d["kernel_sigs"] = np.array(d["kernel_sigs"], dtype=np.uint64).reshape(len(d["kernel_refs"]), -1)
@@ -118,12 +118,26 @@ def build(bench: Benchmark, params: IndexParams) -> BenchIndex:
         for path, text in task.kernel_answers():
             refs.append([i, path])
             shingle_sets.append(abstract_shingles(text, params.shingle))
-    sigs = (minhash.signatures(shingle_sets, params.num_perm) if shingle_sets
-            else np.zeros((0, params.num_perm), dtype=np.uint64))
+    sigs = (
+        minhash.signatures(shingle_sets, params.num_perm)
+        if shingle_sets
+        else np.zeros((0, params.num_perm), dtype=np.uint64)
+    )
     content = bench.content_hash()
-    return BenchIndex(bench.name, bench.layout, bench.location, bench.commit, content,
-                      index_hash(content, params), [t.task_id for t in bench.tasks], postings, dict(exact), refs,
-                      sigs, dropped)
+    return BenchIndex(
+        bench.name,
+        bench.layout,
+        bench.location,
+        bench.commit,
+        content,
+        index_hash(content, params),
+        [t.task_id for t in bench.tasks],
+        postings,
+        dict(exact),
+        refs,
+        sigs,
+        dropped,
+    )
 
 
 def index_hash(content_hash: str, params: IndexParams) -> str:

@@ -35,7 +35,7 @@ def ngram_hashes(units: list[str], n: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         acc = np.zeros(len(ids) - n + 1, dtype=np.uint64)
         for k in range(n):
-            acc = acc * np.uint64(0x9E3779B97F4A7C15) + ids[k:len(ids) - n + 1 + k]
+            acc = acc * np.uint64(0x9E3779B97F4A7C15) + ids[k : len(ids) - n + 1 + k]
         return minhash._mix(acc)
 
 
@@ -45,4 +45,4 @@ def ngram_set(stream: str, text: str, n: int) -> set[int]:
 
 def render(stream: str, units: list[str], pos: int, n: int) -> str:
     joiner = "" if stream == "zh" else " "
-    return joiner.join(units[pos:pos + n])
+    return joiner.join(units[pos : pos + n])

@@ -15,7 +15,7 @@ def _summary(check: dict[str, Any]) -> str:
         return f"exact copy of {check['answer']}"
     if check["kind"] == "minhash":
         return f"MinHash similarity {check['similarity']:.2f} to {check['answer']}"
-    return f"{check['count']} shared {check['kind'].replace('_ngram', '')} 13-grams, e.g. \"{check['sample'][0]}\""
+    return f'{check["count"]} shared {check["kind"].replace("_ngram", "")} 13-grams, e.g. "{check["sample"][0]}"'
 
 
 def build(store: Store, indexes: list[BenchIndex], unit_ids: list[str]) -> dict[str, Any]:
@@ -25,29 +25,48 @@ def build(store: Store, indexes: list[BenchIndex], unit_ids: list[str]) -> dict[
     for r in rows:
         for hit in r["evidence"]["hits"]:
             u = units.get(r["unit_id"], {})
-            by_task[(hit["benchmark"], hit["task"])].append({
-                "unit_id": r["unit_id"], "name": u.get("name"), "root": u.get("root"), "checks": hit["checks"]})
+            by_task[(hit["benchmark"], hit["task"])].append(
+                {"unit_id": r["unit_id"], "name": u.get("name"), "root": u.get("root"), "checks": hit["checks"]}
+            )
     return {
         "units": len(unit_ids),
         "contaminated": sum(1 for r in rows if r["verdict"] == "contaminated"),
         "clean": sum(1 for r in rows if r["verdict"] == "clean"),
-        "benchmarks": [{
-            "name": i.name, "location": i.location, "layout": i.layout, "commit": i.commit, "tasks": len(i.tasks),
-            "index_hash": i.index_hash, "shared_ngrams_dropped": i.dropped,
-            "hits": [{"task": task, "units": hits} for (bench, task), hits in sorted(by_task.items())
-                     if bench == i.name],
-        } for i in indexes],
+        "benchmarks": [
+            {
+                "name": i.name,
+                "location": i.location,
+                "layout": i.layout,
+                "commit": i.commit,
+                "tasks": len(i.tasks),
+                "index_hash": i.index_hash,
+                "shared_ngrams_dropped": i.dropped,
+                "hits": [
+                    {"task": task, "units": hits} for (bench, task), hits in sorted(by_task.items()) if bench == i.name
+                ],
+            }
+            for i in indexes
+        ],
     }
 
 
 def render_markdown(data: dict[str, Any]) -> str:
-    lines = ["# Contamination report", "",
-             f"{data['units']} units checked: {data['clean']} clean, {data['contaminated']} contaminated.", ""]
+    lines = [
+        "# Contamination report",
+        "",
+        f"{data['units']} units checked: {data['clean']} clean, {data['contaminated']} contaminated.",
+        "",
+    ]
     for b in data["benchmarks"]:
-        lines += [f"## {b['name']} ({b['layout']}, {b['tasks']} tasks)", "",
-                  f"Source: `{b['location']}`" + (f" at `{b['commit'][:12]}`" if b["commit"] else ""), "",
-                  "Shared n-grams ignored (in many tasks, in the shared prompt text, or in the background set): "
-                  + ", ".join(f"{k} {v}" for k, v in b["shared_ngrams_dropped"].items()), ""]
+        lines += [
+            f"## {b['name']} ({b['layout']}, {b['tasks']} tasks)",
+            "",
+            f"Source: `{b['location']}`" + (f" at `{b['commit'][:12]}`" if b["commit"] else ""),
+            "",
+            "Shared n-grams ignored (in many tasks, in the shared prompt text, or in the background set): "
+            + ", ".join(f"{k} {v}" for k, v in b["shared_ngrams_dropped"].items()),
+            "",
+        ]
         if not b["hits"]:
             lines += ["No hits.", ""]
             continue

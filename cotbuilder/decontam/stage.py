@@ -32,8 +32,9 @@ class DecontamConfig:
         return index.IndexParams(self.ngram, self.common_fraction, self.shingle, self.num_perm)
 
     def check_params(self) -> checks.CheckParams:
-        return checks.CheckParams(self.minhash_threshold, self.code_min_matches, self.code_min_fraction,
-                                  self.prose_min_matches)
+        return checks.CheckParams(
+            self.minhash_threshold, self.code_min_matches, self.code_min_fraction, self.prose_min_matches
+        )
 
 
 def _unit_texts(store: Store) -> list[tuple[checks.UnitText, str]]:
@@ -41,15 +42,18 @@ def _unit_texts(store: Store) -> list[tuple[checks.UnitText, str]]:
     prose: dict[str, list[str]] = {}
     annotation_ids: dict[str, list[str]] = {}
     if store.has_table("annotations"):
-        for a in store.rows("SELECT annotation_id, unit_id, task, rationale FROM annotations WHERE status = 'ok' "
-                            "ORDER BY annotation_id"):
+        for a in store.rows(
+            "SELECT annotation_id, unit_id, task, rationale FROM annotations WHERE status = 'ok' ORDER BY annotation_id"
+        ):
             parts = [a["task"] or ""] + [f"{s.get('title', '')}\n{s.get('text', '')}" for s in (a["rationale"] or [])]
             prose.setdefault(a["unit_id"], []).append("\n".join(parts))
             annotation_ids.setdefault(a["unit_id"], []).append(a["annotation_id"])
     out = []
     for u in store.rows("SELECT unit_id, kernel_code, host_code, files FROM units ORDER BY unit_id"):
         kernel_files = [f["text"] for f in (u["files"] or []) if f.get("role") == "kernel"]
-        text = checks.UnitText(u["unit_id"], u["kernel_code"], u["host_code"], kernel_files, prose.get(u["unit_id"], []))
+        text = checks.UnitText(
+            u["unit_id"], u["kernel_code"], u["host_code"], kernel_files, prose.get(u["unit_id"], [])
+        )
         out.append((text, sha256_text(stable_json([u["unit_id"], annotation_ids.get(u["unit_id"], [])]))))
     return out
 
@@ -66,13 +70,18 @@ def run(store: Store, config: DecontamConfig | None = None) -> StageStats:
             stats.add("benchmark_tasks", len(idx.tasks))
             stats.add("benchmark_index_cached" if cached else "benchmark_index_built")
             indexes.append(idx)
-        checked = [{"benchmark": i.name, "index_hash": i.index_hash, "commit": i.commit, "tasks": len(i.tasks)}
-                   for i in indexes]
-        chash = config_hash([asdict(config.check_params()), asdict(config.index_params()),
-                             [[i.name, i.index_hash] for i in indexes]])
+        checked = [
+            {"benchmark": i.name, "index_hash": i.index_hash, "commit": i.commit, "tasks": len(i.tasks)}
+            for i in indexes
+        ]
+        chash = config_hash(
+            [asdict(config.check_params()), asdict(config.index_params()), [[i.name, i.index_hash] for i in indexes]]
+        )
         stats.config["config_hash"] = chash
-        done = {r["unit_id"]: r["input_hash"] for r in
-                store.rows("SELECT unit_id, input_hash FROM contamination WHERE config_hash = ?", [chash])}
+        done = {
+            r["unit_id"]: r["input_hash"]
+            for r in store.rows("SELECT unit_id, input_hash FROM contamination WHERE config_hash = ?", [chash])
+        }
         rows = []
         sig_cache: dict[str, Any] = {}
         units = _unit_texts(store)
@@ -82,17 +91,24 @@ def run(store: Store, config: DecontamConfig | None = None) -> StageStats:
                 continue
             hits = []
             for idx in indexes:
-                for task, evidence in checks.check_unit(unit, idx, config.check_params(), config.ngram,
-                                                        config.shingle, sig_cache).items():
+                for task, evidence in checks.check_unit(
+                    unit, idx, config.check_params(), config.ngram, config.shingle, sig_cache
+                ).items():
                     hits.append({"benchmark": idx.name, "task": task, "checks": evidence})
             hits.sort(key=lambda h: checks.strength(h["checks"]), reverse=True)
             top = hits[0] if hits else None
-            rows.append({
-                "unit_id": unit.unit_id, "verdict": "contaminated" if hits else "clean",
-                "benchmark": top["benchmark"] if top else None, "task": top["task"] if top else None,
-                "evidence": {"hits": hits, "checked": checked}, "config_hash": chash, "input_hash": input_hash,
-                "created_at": utcnow(),
-            })
+            rows.append(
+                {
+                    "unit_id": unit.unit_id,
+                    "verdict": "contaminated" if hits else "clean",
+                    "benchmark": top["benchmark"] if top else None,
+                    "task": top["task"] if top else None,
+                    "evidence": {"hits": hits, "checked": checked},
+                    "config_hash": chash,
+                    "input_hash": input_hash,
+                    "created_at": utcnow(),
+                }
+            )
             stats.add("contaminated" if hits else "clean")
             if not hits:
                 stats.kept()

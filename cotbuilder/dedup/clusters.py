@@ -23,13 +23,13 @@ class ClusterParams:
 
 @dataclass
 class Clustering:
-    groups: list[list[int]]               # indices into the input, one list per cluster
+    groups: list[list[int]]  # indices into the input, one list per cluster
     code_hashes: list[str]
     shingles: list[np.ndarray]
-    signatures: np.ndarray | None         # rows for `leaders` only
-    leaders: list[int]                    # one index per exact group (the documents that went into LSH)
-    row_of_hash: dict[str, int]           # code hash -> its row in `signatures`
-    joined_by: dict[int, str]             # index -> "exact" | "minhash" (absent: unique)
+    signatures: np.ndarray | None  # rows for `leaders` only
+    leaders: list[int]  # one index per exact group (the documents that went into LSH)
+    row_of_hash: dict[str, int]  # code hash -> its row in `signatures`
+    joined_by: dict[int, str]  # index -> "exact" | "minhash" (absent: unique)
     counts: dict[str, int]
 
 
@@ -55,8 +55,12 @@ def cluster_codes(codes: Sequence[str], params: ClusterParams) -> Clustering:
     shingles = [minhash.shingle_hashes(t, params.ngram) for t in toks]
     lsh_docs = [i for i in leaders if len(shingles[i])]
     sig = None
-    counts = {"exact_duplicates": n - len(leaders), "candidate_pairs": 0, "pairs_rejected_by_jaccard": 0,
-              "minhash_duplicates": 0}
+    counts = {
+        "exact_duplicates": n - len(leaders),
+        "candidate_pairs": 0,
+        "pairs_rejected_by_jaccard": 0,
+        "minhash_duplicates": 0,
+    }
     if len(lsh_docs) >= 2:
         sig = minhash.signatures([shingles[i] for i in lsh_docs], params.num_perm, params.seed, params.backend)
         bands, rows = minhash.optimal_bands(params.threshold, params.num_perm)
@@ -64,8 +68,11 @@ def cluster_codes(codes: Sequence[str], params: ClusterParams) -> Clustering:
         counts["candidate_pairs"] = len(pairs)
         for a, b in sorted(pairs):
             ia, ib = lsh_docs[a], lsh_docs[b]
-            sim = (minhash.exact_jaccard(shingles[ia], shingles[ib]) if params.verify_jaccard
-                   else minhash.estimated_jaccard(sig[a], sig[b]))
+            sim = (
+                minhash.exact_jaccard(shingles[ia], shingles[ib])
+                if params.verify_jaccard
+                else minhash.estimated_jaccard(sig[a], sig[b])
+            )
             if sim < params.threshold:
                 counts["pairs_rejected_by_jaccard"] += 1
                 continue
@@ -82,7 +89,10 @@ def similarity(clustering: Clustering, i: int, j: int, params: ClusterParams) ->
     """Jaccard of two documents' shingle sets: exact when asked, else the MinHash estimate."""
     if clustering.code_hashes[i] == clustering.code_hashes[j]:
         return 1.0
-    li, lj = clustering.row_of_hash.get(clustering.code_hashes[i]), clustering.row_of_hash.get(clustering.code_hashes[j])
+    li, lj = (
+        clustering.row_of_hash.get(clustering.code_hashes[i]),
+        clustering.row_of_hash.get(clustering.code_hashes[j]),
+    )
     if params.verify_jaccard or clustering.signatures is None or li is None or lj is None:
         return minhash.exact_jaccard(clustering.shingles[i], clustering.shingles[j])
     return minhash.estimated_jaccard(clustering.signatures[li], clustering.signatures[lj])

@@ -22,7 +22,7 @@ class UnitFacts:
     has_harness: bool
     verified: bool = False
     verification: dict[str, Any] | None = None  # the row that decided `verified` (see verdict_of)
-    annotation: dict[str, Any] | None = None    # the best publishable annotation (status ok and gates passed)
+    annotation: dict[str, Any] | None = None  # the best publishable annotation (status ok and gates passed)
     rationale_chars: int = 0
     backends: list[str] = field(default_factory=list)
 
@@ -41,17 +41,20 @@ def rationale_chars(annotation: dict[str, Any]) -> int:
 
 def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str, UnitFacts]:
     wanted = None if unit_ids is None else set(unit_ids)
-    facts = {u["unit_id"]: UnitFacts(u["unit_id"], u["license"], has_harness(u["files"] or []))
-             for u in store.rows("SELECT unit_id, license, files FROM units")
-             if wanted is None or u["unit_id"] in wanted}
+    facts = {
+        u["unit_id"]: UnitFacts(u["unit_id"], u["license"], has_harness(u["files"] or []))
+        for u in store.rows("SELECT unit_id, license, files FROM units")
+        if wanted is None or u["unit_id"] in wanted
+    }
     for unit_id, current in current_verifications(store).items():
         f = facts.get(unit_id)
         if f is not None:
             f.backends = sorted({v["backend"] for v in current})
             f.verified, f.verification = verdict_of(current)
     if store.has_table("annotations"):
-        for a in store.rows("SELECT * FROM annotations WHERE status = 'ok' AND gates_passed "
-                            "ORDER BY sample_index, annotation_id"):
+        for a in store.rows(
+            "SELECT * FROM annotations WHERE status = 'ok' AND gates_passed ORDER BY sample_index, annotation_id"
+        ):
             f = facts.get(a["unit_id"])
             if f is None:
                 continue
@@ -63,5 +66,11 @@ def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str
 
 def fingerprint_of(f: UnitFacts, license_allowed: bool) -> list[Any]:
     """The facts that decide a unit's rank as cluster representative (part of dedup's input hash)."""
-    return [f.unit_id, f.verified, license_allowed, f.has_harness,
-            f.annotation["annotation_id"] if f.annotation else None, f.rationale_chars]
+    return [
+        f.unit_id,
+        f.verified,
+        license_allowed,
+        f.has_harness,
+        f.annotation["annotation_id"] if f.annotation else None,
+        f.rationale_chars,
+    ]

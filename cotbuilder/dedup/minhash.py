@@ -63,12 +63,11 @@ def shingle_hashes(toks: Sequence[str], n: int) -> np.ndarray:
     with np.errstate(over="ignore"):
         acc = np.zeros(len(ids) - n + 1, dtype=np.uint64)
         for k in range(n):  # polynomial combination of the n token hashes, wrapping mod 2^64
-            acc = acc * _MULT + ids[k:len(ids) - n + 1 + k]
+            acc = acc * _MULT + ids[k : len(ids) - n + 1 + k]
         return np.unique(_mix(acc))
 
 
-def signatures(shingle_sets: Sequence[np.ndarray], num_perm: int, seed: int = 1,
-               backend: str = "rensa") -> np.ndarray:
+def signatures(shingle_sets: Sequence[np.ndarray], num_perm: int, seed: int = 1, backend: str = "rensa") -> np.ndarray:
     """A (len(shingle_sets), num_perm) uint32/uint64 signature matrix. Empty sets get an all-max row."""
     if backend == "rensa":
         import rensa
@@ -121,8 +120,8 @@ def optimal_bands(threshold: float, num_perm: int, fp_weight: float = 0.5, fn_we
     best, best_err = (1, 1), float("inf")
     for b in range(1, num_perm + 1):
         for r in range(1, num_perm // b + 1):
-            fp = _integrate(lambda s: 1 - (1 - s ** r) ** b, 0.0, threshold)
-            fn = _integrate(lambda s: 1 - (1 - (1 - s ** r) ** b), threshold, 1.0)
+            fp = _integrate(lambda s, r=r, b=b: 1 - (1 - s**r) ** b, 0.0, threshold)
+            fn = _integrate(lambda s, r=r, b=b: 1 - (1 - (1 - s**r) ** b), threshold, 1.0)
             err = fp_weight * fp + fn_weight * fn
             if err < best_err:
                 best, best_err = (b, r), err
@@ -137,14 +136,14 @@ def lsh_candidate_pairs(sig: np.ndarray, bands: int, rows: int, max_bucket_pairs
     if n < 2:
         return pairs
     for b in range(bands):
-        band = np.ascontiguousarray(sig[:, b * rows:(b + 1) * rows])
+        band = np.ascontiguousarray(sig[:, b * rows : (b + 1) * rows])
         keys = band.view(np.dtype((np.void, band.dtype.itemsize * rows))).ravel()
         order = np.argsort(keys, kind="stable")
         sorted_keys = keys[order]
         starts = np.concatenate(([0], np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1))
         ends = np.append(starts[1:], n)
         for k in np.flatnonzero(ends - starts >= 2):  # only buckets that hold a candidate pair
-            members = sorted(int(g) for g in order[starts[k]:ends[k]])
+            members = sorted(int(g) for g in order[starts[k] : ends[k]])
             if len(members) <= max_bucket_pairs:
                 pairs.update((members[i], members[j]) for i in range(len(members)) for j in range(i + 1, len(members)))
             else:

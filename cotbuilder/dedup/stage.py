@@ -22,18 +22,19 @@ from .facts import UnitFacts, fingerprint_of, load_unit_facts
 
 @dataclass
 class DedupConfig:
-    threshold: float = 0.7          # Jaccard over code-token shingles at which two units are duplicates
-    num_perm: int = 256             # MinHash permutations
-    ngram: int = 5                  # shingle length in tokens
-    verify_jaccard: bool = False    # check candidate pairs with the exact Jaccard instead of the MinHash estimate
-    backend: str = "rensa"          # rensa | datasketch (signature computation; see minhash.py for why rensa)
+    threshold: float = 0.7  # Jaccard over code-token shingles at which two units are duplicates
+    num_perm: int = 256  # MinHash permutations
+    ngram: int = 5  # shingle length in tokens
+    verify_jaccard: bool = False  # check candidate pairs with the exact Jaccard instead of the MinHash estimate
+    backend: str = "rensa"  # rensa | datasketch (signature computation; see minhash.py for why rensa)
     seed: int = 1
     licenses: list[str] | None = None  # licence allowlist used for ranking (default: the publish default)
     allow_cann_license: bool = False
 
     def params(self) -> clusters.ClusterParams:
-        return clusters.ClusterParams(self.threshold, self.num_perm, self.ngram, self.verify_jaccard, self.backend,
-                                      self.seed)
+        return clusters.ClusterParams(
+            self.threshold, self.num_perm, self.ngram, self.verify_jaccard, self.backend, self.seed
+        )
 
     def hash_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -47,8 +48,14 @@ def unit_code(unit: dict[str, Any]) -> str:
 
 def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
     """Sort key for the priority above (smallest first); push reuses it to pick among a cluster's publishable units."""
-    return (not f.verified, not license_allowed, not f.has_harness, not f.publishable_annotation, -f.rationale_chars,
-            f.unit_id)
+    return (
+        not f.verified,
+        not license_allowed,
+        not f.has_harness,
+        not f.publishable_annotation,
+        -f.rationale_chars,
+        f.unit_id,
+    )
 
 
 def run(store: Store, config: DedupConfig | None = None) -> StageStats:
@@ -65,9 +72,17 @@ def run(store: Store, config: DedupConfig | None = None) -> StageStats:
         from .tokens import code_hash
 
         hashes = [code_hash(c) for c in codes]
-        input_hash = sha256_text(stable_json([chash, [[h] + fingerprint_of(facts[u["unit_id"]],
-                                                                            is_allowed(facts[u["unit_id"]].license, allowed))
-                                                      for u, h in zip(units, hashes)]]))
+        input_hash = sha256_text(
+            stable_json(
+                [
+                    chash,
+                    [
+                        [h] + fingerprint_of(facts[u["unit_id"]], is_allowed(facts[u["unit_id"]].license, allowed))
+                        for u, h in zip(units, hashes, strict=False)
+                    ],
+                ]
+            )
+        )
         done = store.scalar("SELECT count(*) FROM dedup WHERE input_hash = ?", [input_hash])
         if units and done == len(units) == store.count("dedup"):
             stats.skip("already deduplicated with this config and input", len(units))
@@ -81,8 +96,12 @@ def run(store: Store, config: DedupConfig | None = None) -> StageStats:
         rows = []
         for group in result.groups:
             ids = [units[i]["unit_id"] for i in group]
-            ranked = sorted(group, key=lambda i: rank_key(facts[units[i]["unit_id"]],
-                                                          is_allowed(facts[units[i]["unit_id"]].license, allowed)))
+            ranked = sorted(
+                group,
+                key=lambda i: rank_key(
+                    facts[units[i]["unit_id"]], is_allowed(facts[units[i]["unit_id"]].license, allowed)
+                ),
+            )
             rep = ranked[0]
             cluster_id = min(ids)
             for i in group:
@@ -93,13 +112,21 @@ def run(store: Store, config: DedupConfig | None = None) -> StageStats:
                     method = "exact"
                 else:
                     method = "minhash"
-                rows.append({
-                    "unit_id": units[i]["unit_id"], "cluster_id": cluster_id, "cluster_size": len(group),
-                    "is_representative": is_rep, "method": method,
-                    "similarity": 1.0 if is_rep else round(clusters.similarity(result, i, rep, config.params()), 4),
-                    "representative_id": units[rep]["unit_id"], "code_hash": hashes[i], "config_hash": chash,
-                    "input_hash": input_hash, "created_at": now,
-                })
+                rows.append(
+                    {
+                        "unit_id": units[i]["unit_id"],
+                        "cluster_id": cluster_id,
+                        "cluster_size": len(group),
+                        "is_representative": is_rep,
+                        "method": method,
+                        "similarity": 1.0 if is_rep else round(clusters.similarity(result, i, rep, config.params()), 4),
+                        "representative_id": units[rep]["unit_id"],
+                        "code_hash": hashes[i],
+                        "config_hash": chash,
+                        "input_hash": input_hash,
+                        "created_at": now,
+                    }
+                )
             stats.kept(1)
             stats.add("units", len(group))
             if len(group) > 1:

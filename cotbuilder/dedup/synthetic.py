@@ -18,8 +18,38 @@ from string import Template
 from ..paths import package_data
 
 VARIANTS = ("exact", "reformatted", "renamed", "shared80")
-_SYLLABLES = ("ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "pe", "sa", "do", "fu", "gi", "ha", "ju", "be", "co", "xa",
-              "yo", "wu", "qi", "tor", "mel", "dar", "kin", "sol", "ver", "nox", "pix", "lum")
+_SYLLABLES = (
+    "ka",
+    "lo",
+    "mi",
+    "ne",
+    "ru",
+    "ta",
+    "vo",
+    "zi",
+    "pe",
+    "sa",
+    "do",
+    "fu",
+    "gi",
+    "ha",
+    "ju",
+    "be",
+    "co",
+    "xa",
+    "yo",
+    "wu",
+    "qi",
+    "tor",
+    "mel",
+    "dar",
+    "kin",
+    "sol",
+    "ver",
+    "nox",
+    "pix",
+    "lum",
+)
 _BINARY = ("Add", "Sub", "Mul", "Div", "Max", "Min", "And", "Or")
 _UNARY = ("Abs", "Exp", "Ln", "Sqrt", "Rsqrt", "Reciprocal", "Relu", "Not")
 _SCALAR = ("Adds", "Muls", "Maxs", "Mins")
@@ -51,19 +81,44 @@ def _helper(rng: random.Random, dtype: str) -> str:
     name, arg, acc, k = _name(rng, 2, True), _name(rng, 2), _name(rng, 2), _name(rng, 1)
     body = "\n".join(
         f"            {acc} = {acc} {rng.choice('+-*^|&')} ({arg} {rng.choice(['>>', '<<', '%', '/'])} "
-        f"{rng.randint(1, 31)}) + {k} * {rng.randint(2, 977)};" for _ in range(rng.randint(3, 8)))
-    return (f"    __aicore__ inline uint32_t {name}(uint32_t {arg})\n    {{\n        uint32_t {acc} = {rng.randint(0, 99999)};\n"
-            f"        for (uint32_t {k} = 0; {k} < {rng.randint(2, 64)}; {k}++) {{\n{body}\n        }}\n"
-            f"        return {acc};\n    }}\n")
+        f"{rng.randint(1, 31)}) + {k} * {rng.randint(2, 977)};"
+        for _ in range(rng.randint(3, 8))
+    )
+    return (
+        f"    __aicore__ inline uint32_t {name}(uint32_t {arg})\n    {{\n        uint32_t {acc} = {rng.randint(0, 99999)};\n"
+        f"        for (uint32_t {k} = 0; {k} < {rng.randint(2, 64)}; {k}++) {{\n{body}\n        }}\n"
+        f"        return {acc};\n    }}\n"
+    )
 
 
 def base_kernel(rng: random.Random) -> str:
     dtype = rng.choice(_DTYPES)
     n_in = rng.randint(1, 3)
     ins = [_name(rng) for _ in range(n_in)]
-    n = {k: _name(rng, cap=k[0].isupper()) for k in (
-        "Klass", "TILE", "blockLen", "tileCount", "tileLen", "total", "tiles", "loops", "i", "p", "CopyIn", "Compute",
-        "CopyOut", "outLocal", "outQueue", "outGm", "entry", "op", "out")}
+    n = {
+        k: _name(rng, cap=k[0].isupper())
+        for k in (
+            "Klass",
+            "TILE",
+            "blockLen",
+            "tileCount",
+            "tileLen",
+            "total",
+            "tiles",
+            "loops",
+            "i",
+            "p",
+            "CopyIn",
+            "Compute",
+            "CopyOut",
+            "outLocal",
+            "outQueue",
+            "outGm",
+            "entry",
+            "op",
+            "out",
+        )
+    }
     n["TILE"] = n["TILE"].upper()
     gms = [f"{x}Gm" for x in ins]
     queues = [f"{x}Que" for x in ins]
@@ -71,27 +126,39 @@ def base_kernel(rng: random.Random) -> str:
     tensors = locals_ + [n["outLocal"]]
     set_globals = "\n".join(
         f"        {g}.SetGlobalBuffer((__gm__ {dtype} *){x} + this->{n['blockLen']} * GetBlockIdx(), this->{n['blockLen']});"
-        for g, x in zip(gms + [n["outGm"]], ins + [n["out"]]))
+        for g, x in zip(gms + [n["outGm"]], ins + [n["out"]], strict=False)
+    )
     init_buffers = "\n".join(
         f"        pipe.InitBuffer({q}, BUFFER_NUM, this->{n['tileLen']} * sizeof({dtype}));"
-        for q in queues + [n["outQueue"]])
+        for q in queues + [n["outQueue"]]
+    )
     copy_in = "\n".join(
         f"        LocalTensor<{dtype}> {loc} = {q}.AllocTensor<{dtype}>();\n"
         f"        DataCopy({loc}, {g}[{n['p']} * this->{n['tileLen']}], this->{n['tileLen']});\n"
-        f"        {q}.EnQue({loc});" for loc, q, g in zip(locals_, queues, gms))
+        f"        {q}.EnQue({loc});"
+        for loc, q, g in zip(locals_, queues, gms, strict=False)
+    )
     compute = "\n".join(
-        [f"        LocalTensor<{dtype}> {loc} = {q}.DeQue<{dtype}>();" for loc, q in zip(locals_, queues)]
+        [f"        LocalTensor<{dtype}> {loc} = {q}.DeQue<{dtype}>();" for loc, q in zip(locals_, queues, strict=False)]
         + [f"        LocalTensor<{dtype}> {n['outLocal']} = {n['outQueue']}.AllocTensor<{dtype}>();"]
         + [f"        {_statement(rng, dtype, tensors, n['tileLen'])}" for _ in range(rng.randint(4, 14))]
         + [f"        {n['outQueue']}.EnQue<{dtype}>({n['outLocal']});"]
-        + [f"        {q}.FreeTensor({loc});" for loc, q in zip(locals_, queues)])
+        + [f"        {q}.FreeTensor({loc});" for loc, q in zip(locals_, queues, strict=False)]
+    )
     helpers = "".join(_helper(rng, dtype) for _ in range(rng.randint(1, 4)))
     return _template().substitute(
-        n, buffer_num=rng.choice([1, 2]), tile_len=rng.choice([128, 256, 512, 1024, 2048]), dtype=dtype,
+        n,
+        buffer_num=rng.choice([1, 2]),
+        tile_len=rng.choice([128, 256, 512, 1024, 2048]),
+        dtype=dtype,
         gm_params=", ".join(f"GM_ADDR {x}" for x in ins + [n["out"]]),
         entry_params=", ".join(f"GM_ADDR {x}" for x in ins + [n["out"]]),
         entry_args=", ".join(ins + [n["out"]]),
-        set_globals=set_globals, init_buffers=init_buffers, copy_in=copy_in, compute=compute, helpers=helpers,
+        set_globals=set_globals,
+        init_buffers=init_buffers,
+        copy_in=copy_in,
+        compute=compute,
+        helpers=helpers,
         queues="\n".join(f"    TQue<QuePosition::VECIN, BUFFER_NUM> {q};" for q in queues)
         + f"\n    TQue<QuePosition::VECOUT, BUFFER_NUM> {n['outQueue']};",
         globals="\n".join(f"    GlobalTensor<{dtype}> {g};" for g in gms + [n["outGm"]]),
@@ -128,8 +195,10 @@ def shared80(code: str, rng: random.Random) -> str:
     extra = max(2, len(lines) // 4)
     for block in (extra // 2, extra - extra // 2):
         pos = rng.randrange(10, len(lines) - 5)
-        new = [f"        uint32_t {_name(rng, 2)} = {rng.randint(1, 9999)} * {_name(rng, 2)} + {rng.randint(1, 99)};"
-               for _ in range(block)]
+        new = [
+            f"        uint32_t {_name(rng, 2)} = {rng.randint(1, 9999)} * {_name(rng, 2)} + {rng.randint(1, 99)};"
+            for _ in range(block)
+        ]
         lines[pos:pos] = new
     return "\n".join(lines) + "\n"
 

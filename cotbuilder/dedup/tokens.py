@@ -18,15 +18,15 @@ from ..paths import package_data
 # Comments are blanked first (strings are matched too so a `//` inside a literal survives), then one findall without
 # capture groups collects the tokens: both loops run inside the regex engine, not in Python.
 _COMMENT_RE = re.compile(
-    r"""//[^\n]*|/\*.*?(?:\*/|\Z)"""                                             # C/C++ comments
+    r"""//[^\n]*|/\*.*?(?:\*/|\Z)"""  # C/C++ comments
     r"""|\#(?!\s*(?:include|define|if|ifdef|ifndef|else|elif|endif|pragma|undef)\b)[^\n]*"""  # Python comments
-    r"""|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""",                          # literals (kept)
+    r"""|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'""",  # literals (kept)
     re.S,
 )
 _TOKEN_RE = re.compile(
-    r"""(?:"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""                       # string / char literals
+    r"""(?:"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')"""  # string / char literals
     r"""|0[xX][0-9a-fA-F']+[uUlL]*|(?:\d[\d']*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fFuUlL]*"""  # numbers
-    r"""|[A-Za-z_]\w*"""                                                           # identifiers and keywords
+    r"""|[A-Za-z_]\w*"""  # identifiers and keywords
     r"""|::|->\*?|\+\+|--|<<=|>>=|<=>|&&|\|\||[-+*/%&|^!=<>]=|<<|>>|\#\#|\.\.\.|[^\s\w]""",  # operators
     re.S,
 )

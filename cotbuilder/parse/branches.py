@@ -17,7 +17,8 @@ from __future__ import annotations
 import re
 
 _DIRECTIVE_RE = re.compile(
-    rb"(?m)^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b([^\n]*(?:\\\r?\n[^\n]*)*)")
+    rb"(?m)^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif|define|undef)\b([^\n]*(?:\\\r?\n[^\n]*)*)"
+)
 _NAME_RE = re.compile(rb"\s*([A-Za-z_]\w*)")
 # conditions about one macro: `X`, `!X`, `defined X`, `defined(X)`, `!defined(X)` (a trailing comment allowed)
 _ONE_MACRO_RE = re.compile(rb"\s*(!?)\s*(defined\s*\(\s*(\w+)\s*\)|defined\s+(\w+)|([A-Za-z_]\w*))\s*(?://.*|/\*.*)?$")
@@ -100,9 +101,9 @@ def consistent_branch_view(masked: bytes) -> bytes:
         if was_active and not now_active:
             skip_from = m.end()
         elif not was_active and now_active and skip_from is not None:
-            buf[skip_from:m.start()] = masked[skip_from:m.start()].translate(_BLANK_TABLE)
+            buf[skip_from : m.start()] = masked[skip_from : m.start()].translate(_BLANK_TABLE)
             skip_from = None
-        buf[m.start():m.end()] = masked[m.start():m.end()].translate(_BLANK_TABLE)
+        buf[m.start() : m.end()] = masked[m.start() : m.end()].translate(_BLANK_TABLE)
     if skip_from is not None:
         buf[skip_from:] = masked[skip_from:].translate(_BLANK_TABLE)
     return bytes(buf)

@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import re
 import tomllib
-from functools import lru_cache
+from functools import cache
 
 from ..paths import package_data
 
-CATEGORIES = ("elementwise", "activation", "reduction", "normalization", "softmax", "cast", "broadcast", "index",
-              "sort", "matmul", "attention", "other")
+CATEGORIES = (
+    "elementwise",
+    "activation",
+    "reduction",
+    "normalization",
+    "softmax",
+    "cast",
+    "broadcast",
+    "index",
+    "sort",
+    "matmul",
+    "attention",
+    "other",
+)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules() -> list[tuple[str, re.Pattern[str] | None, frozenset[str]]]:
     data = tomllib.loads(package_data("parse/data/categories.toml").read_text(encoding="utf-8"))
     rules = []
@@ -26,7 +38,7 @@ def _rules() -> list[tuple[str, re.Pattern[str] | None, frozenset[str]]]:
     return rules
 
 
-@lru_cache(maxsize=None)
+@cache
 def _complexity() -> dict[str, int]:
     return tomllib.loads(package_data("parse/data/complexity.toml").read_text(encoding="utf-8"))
 

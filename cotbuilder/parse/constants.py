@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ..paths import package_data
 
@@ -18,7 +18,7 @@ _SIZEOF_RE = re.compile(r"\bsizeof\s*\(\s*(?:AscendC::)?(\w+)\s*\)")
 _OK_RE = re.compile(r"^[\w\s+\-*/%()<>|&^~]*$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def dtype_sizes() -> dict[str, int]:
     out: dict[str, int] = {}
     for line in package_data("parse/data/dtypes.tsv").read_text(encoding="utf-8").splitlines():

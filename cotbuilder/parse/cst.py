@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from functools import lru_cache
+from functools import cache
 
 import tree_sitter_cpp
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
@@ -13,7 +13,7 @@ from .branches import consistent_branch_view
 from .mask import mask_macros, mask_source
 
 
-@lru_cache(maxsize=None)
+@cache
 def language() -> Language:
     return Language(tree_sitter_cpp.language())
 
@@ -29,7 +29,7 @@ def parser() -> Parser:
     return _per_thread.parser
 
 
-@lru_cache(maxsize=None)
+@cache
 def query(name: str) -> Query:
     source = package_data(f"parse/data/queries/{name}.scm").read_text(encoding="utf-8")
     return Query(language(), source)

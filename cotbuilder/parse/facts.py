@@ -99,17 +99,17 @@ def extract_facts(data: bytes) -> FileFacts:
     caps = cst.captures("facts", tree.root_node)
     free, member = facts.free_calls, facts.member_calls
     for node in caps.get("call.free", ()):
-        name = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        name = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
         free[name] += 1
         if name in _ARG_CALLS:
             _call_args(facts, name, node, data)
     for node in caps.get("call.member", ()):
-        name = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+        name = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
         member[name] += 1
         if name in _ARG_CALLS:
             _call_args(facts, name, node, data)
     for node in caps.get("type", ()):
-        facts.types[data[node.start_byte:node.end_byte].decode("utf-8", "replace")] += 1
+        facts.types[data[node.start_byte : node.end_byte].decode("utf-8", "replace")] += 1
     for node in caps.get("targ", ()):
         if not _is_cast_argument(node, data):  # static_cast<int32_t>(eventId) says nothing about the data's dtype
             facts.template_types.add(_squash(_text(node, data)))
@@ -171,7 +171,7 @@ def _is_constant_like(name_node: Node) -> bool:
 
 
 def _text(node: Node, data: bytes) -> str:
-    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    return data[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
 
 def _squash(text: str) -> str:
@@ -184,7 +184,7 @@ _ARG_CALLS = frozenset({"InitBuffer", "ICPU_RUN_KF", "SetBlockDim"})
 def _is_cast_argument(targ_node, data: bytes) -> bool:
     owner = targ_node.parent.parent if targ_node.parent is not None else None
     name = owner.child_by_field_name("name") if owner is not None else None
-    return name is not None and data[name.start_byte:name.end_byte].endswith(b"_cast")
+    return name is not None and data[name.start_byte : name.end_byte].endswith(b"_cast")
 
 
 def _call_args(facts: FileFacts, name: str, name_node: Node, data: bytes) -> None:
@@ -230,9 +230,9 @@ def _function(node: Node, data: bytes) -> Function | None:
         owner = _enclosing_class(node, data)
     # The qualifiers were masked, so the node may start after them: look back to the previous statement boundary.
     lo = max(0, node.start_byte - 2000)
-    window = data[lo:decl.start_byte]
+    window = data[lo : decl.start_byte]
     cut = max(window.rfind(b";"), window.rfind(b"}"), window.rfind(b"{"))
-    prefix = window[cut + 1:]
+    prefix = window[cut + 1 :]
     is_entry = b"__global__" in prefix and owner is None
     params = []
     plist = decl.child_by_field_name("parameters")
@@ -240,8 +240,15 @@ def _function(node: Node, data: bytes) -> Function | None:
         for p in plist.named_children:
             if p.type in ("parameter_declaration", "optional_parameter_declaration"):
                 params.append(_param(p, data))
-    return Function(name=name, owner=owner, line=decl.start_point[0] + 1, start=node.start_byte,
-                    end=node.end_byte, is_entry=is_entry, params=params)
+    return Function(
+        name=name,
+        owner=owner,
+        line=decl.start_point[0] + 1,
+        start=node.start_byte,
+        end=node.end_byte,
+        is_entry=is_entry,
+        params=params,
+    )
 
 
 def _param(p: Node, data: bytes) -> dict:
@@ -256,7 +263,7 @@ def _param(p: Node, data: bytes) -> dict:
         return {"name": "", "type": _squash(_text(p, data))}
     # masked qualifiers (`__gm__`) sit before the node's start: begin right after the preceding '(' or ','
     start = p.prev_sibling.end_byte if p.prev_sibling is not None else p.start_byte
-    type_text = data[start:ident.start_byte] + data[ident.end_byte:p.end_byte]
+    type_text = data[start : ident.start_byte] + data[ident.end_byte : p.end_byte]
     if p.type == "optional_parameter_declaration":
         type_text = type_text.split(b"=", 1)[0]
     return {"name": _text(ident, data), "type": _squash(type_text.decode("utf-8", "replace"))}
@@ -293,8 +300,9 @@ def _struct_fields(node: Node, data: bytes) -> list[dict]:
                 array_len = _text(size, data) if size is not None else None
                 inner = d.child_by_field_name("declarator")
             if inner is not None and inner.type == "field_identifier":
-                out.append({"name": _text(inner, data), "type": _squash(_text(type_node, data)),
-                            "array_len": array_len})
+                out.append(
+                    {"name": _text(inner, data), "type": _squash(_text(type_node, data)), "array_len": array_len}
+                )
     return out
 
 
@@ -325,6 +333,10 @@ def _lexical_facts(facts: FileFacts, data: bytes) -> None:
                 if d:
                     dtypes = [_squash(x.decode()).replace("ge::", "") for x in d.group(1).split(b",") if x.strip()]
                 params["inputs" if m.group(1) == b"Input" else "outputs"].append(
-                    {"name": m.group(2).decode(), "dtypes": dtypes})
-            facts.op_def = {"name": cls.group(1).decode(), **params,
-                            "attrs": [m.group(1).decode() for m in _OP_ATTR_RE.finditer(data)]}
+                    {"name": m.group(2).decode(), "dtypes": dtypes}
+                )
+            facts.op_def = {
+                "name": cls.group(1).decode(),
+                **params,
+                "attrs": [m.group(1).decode() for m in _OP_ATTR_RE.finditer(data)],
+            }

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 from ..paths import package_data
 from .constants import dtype_sizes, resolve
@@ -19,7 +19,7 @@ _TILE_RE = re.compile(r"(?i)^(k_?)?tile_?(len|length|size)$")
 _BLOCK_DIM_RE = re.compile(r"(?i)^(k_?)?(block_?dim|num_?blocks|block_?num|core_?num|use_?core_?num|used_?core_?num)$")
 
 
-@lru_cache(maxsize=None)
+@cache
 def api_table() -> dict[str, str]:
     """AscendC API name -> category, from data/ascendc_apis.txt (also read by the annotate quality gates)."""
     out: dict[str, str] = {}

@@ -45,7 +45,7 @@ def _dir(path: str) -> str:
 
 
 def _rel(path: str, root: str) -> str:
-    return path[len(root) + 1:] if root else path
+    return path[len(root) + 1 :] if root else path
 
 
 def _under(path: str, root: str) -> bool:
@@ -219,5 +219,5 @@ def _launch_role(f: dict, kernel_texts: list[str]) -> str:
         return "tiling"
     if "TilingContext" in text:
         return "tiling_func"
-    included = any(f'"{base}"' in t or f"/{base}\"" in t for t in kernel_texts)
+    included = any(f'"{base}"' in t or f'/{base}"' in t for t in kernel_texts)
     return "kernel" if included and low.endswith((".h", ".hpp", ".hh", ".inc")) else "other"

@@ -33,17 +33,38 @@ _ALIAS_RE = re.compile(rb"using[ \t]+\w+[ \t]*=[ \t]*(?:typename[ \t]+)?([A-Z_][
 _TYPE_ARG_RE = re.compile(
     rb"^\s*(?:const\s+|volatile\s+)*(?:(?:unsigned|signed)\s+)?"
     rb"(?:void|bool|char|short|int|long|float|double|unsigned|signed)(?:\s+(?:long|int|const))*[\s*&]*$"
-    rb"|\(\s*[*&]\s*\)\s*\(")
+    rb"|\(\s*[*&]\s*\)\s*\("
+)
 # the same inside a parenthesised group of the arguments: `CHECK_API(Exp, (float, false), (dst, src))`; in such a
 # group a dtype name (`(uint8_t, false)`, `(half, true)`) is a template argument list too, never a comma expression
 _NESTED_TYPE_ARG_RE = re.compile(
     rb"(?<![\w\s])\s*\(\s*(?:const\s+)?(?:(?:unsigned|signed)\s+)?"
-    rb"(?:void|bool|char|short|int|long|float|double|half|bfloat16_t|\w+_t(?=\s*,))\s*[*&]*\s*[,)]")
+    rb"(?:void|bool|char|short|int|long|float|double|half|bfloat16_t|\w+_t(?=\s*,))\s*[*&]*\s*[,)]"
+)
 # after a statement macro, what may follow: an identifier, a closing brace or a directive (checked after comments)
 _FOLLOWERS = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_}#")
 _NOT_STATEMENT_WORDS = frozenset(
-    {b"const", b"override", b"final", b"noexcept", b"volatile", b"throw", b"requires", b"mutable", b"and", b"or",
-     b"xor", b"bitand", b"bitor", b"not_eq", b"and_eq", b"or_eq", b"xor_eq", b"try"})
+    {
+        b"const",
+        b"override",
+        b"final",
+        b"noexcept",
+        b"volatile",
+        b"throw",
+        b"requires",
+        b"mutable",
+        b"and",
+        b"or",
+        b"xor",
+        b"bitand",
+        b"bitor",
+        b"not_eq",
+        b"and_eq",
+        b"or_eq",
+        b"xor_eq",
+        b"try",
+    }
+)
 _WORD_RE = re.compile(rb"\w+")
 
 
@@ -169,29 +190,38 @@ def mask_macro_calls(data: bytes, buf: bytearray, errors: list[int] | None = Non
             continue
         nxt = _next_code(data, end)
         at_eof = nxt >= len(data)
-        if ((at_eof or (data[nxt] in _FOLLOWERS and nxt > data.find(b"\n", end) >= 0))
-                and _starts_line(data, start)):
+        if (at_eof or (data[nxt] in _FOLLOWERS and nxt > data.find(b"\n", end) >= 0)) and _starts_line(data, start):
             word = _WORD_RE.match(data, nxt)
             if word is None or word.group() not in _NOT_STATEMENT_WORDS:
                 _blank(buf, data, start, end)
                 continue
-        if not at_eof and data[nxt] in _FOLLOWERS and data[nxt] != 0x23 \
-                and _starts_line(data, start) \
-                and data.find(b"\n", end, nxt) < 0:
+        if (
+            not at_eof
+            and data[nxt] in _FOLLOWERS
+            and data[nxt] != 0x23
+            and _starts_line(data, start)
+            and data.find(b"\n", end, nxt) < 0
+        ):
             # same line: `Sync(V, MTE3) CopyOut(...)`
             word = _WORD_RE.match(data, nxt)
             if word is not None and word.group() not in _NOT_STATEMENT_WORDS and _is_statement_start(data, nxt):
                 _blank(buf, data, start, end)
                 continue
-        ends_statement = nxt >= len(data) or data[nxt] == 0x3B or (
-            data[nxt] in _FOLLOWERS and data.find(b"\n", end, nxt) >= 0)
-        if error_at and ends_statement and _starts_line(data, start) and _after_statement(data, start) and (
-                _any_between(error_at, start, open_at) or _any_between(error_at, end, nxt + 1)):
+        ends_statement = (
+            nxt >= len(data) or data[nxt] == 0x3B or (data[nxt] in _FOLLOWERS and data.find(b"\n", end, nxt) >= 0)
+        )
+        if (
+            error_at
+            and ends_statement
+            and _starts_line(data, start)
+            and _after_statement(data, start)
+            and (_any_between(error_at, start, open_at) or _any_between(error_at, end, nxt + 1))
+        ):
             # the parser failed on the invocation itself (at its name, or a ';' missing after it), not on a
             # token inside its arguments: `Values(Entry<T, 0 true>)` stays an error
             _blank(buf, data, start, nxt + 1 if nxt < len(data) and data[nxt] == 0x3B else end)
             continue
-        inner = data[open_at + 1:end - 1]
+        inner = data[open_at + 1 : end - 1]
         if any(_TYPE_ARG_RE.search(a) for a in _top_level_args(inner)) or _NESTED_TYPE_ARG_RE.search(inner):
             _blank(buf, data, open_at + 1, end - 1)
 

@@ -9,7 +9,7 @@ extracted facts point at the real source, and the original text can be sliced wi
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from ..paths import package_data
 from .macro_calls import mask_macro_calls, mask_statement_args, mask_type_macro_aliases
@@ -20,9 +20,16 @@ def _names(filename: str) -> list[str]:
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-@lru_cache(maxsize=None)
-def _patterns() -> tuple[re.Pattern[bytes], re.Pattern[bytes] | None, list[bytes], frozenset[bytes],
-                         frozenset[bytes], list[bytes], re.Pattern[bytes]]:
+@cache
+def _patterns() -> tuple[
+    re.Pattern[bytes],
+    re.Pattern[bytes] | None,
+    list[bytes],
+    frozenset[bytes],
+    frozenset[bytes],
+    list[bytes],
+    re.Pattern[bytes],
+]:
     plain, with_args = [], []
     for name in _names("qualifiers.txt"):
         if name.endswith("(...)"):
@@ -135,7 +142,7 @@ def mask_source(data: bytes) -> bytes:
         _blank(buf, start, end)
     for m in _LAUNCH_RE.finditer(data):
         _blank(buf, m.start(), m.end())
-    for m in (macro_re.finditer(data) if any(name in data for name in macros) else ()):
+    for m in macro_re.finditer(data) if any(name in data for name in macros) else ():
         end = m.end()
         j = _skip_space(data, end)
         if j < len(data) and data[j] == 0x28:
@@ -150,11 +157,11 @@ def mask_source(data: bytes) -> bytes:
         if not _word_start(data, m.start()):
             continue
         name = m.group(2)
-        buf[m.start(1):m.end(2)] = b"(" + b" " * (len(m.group(1)) - 1) + name[:-1] + b")"
+        buf[m.start(1) : m.end(2)] = b"(" + b" " * (len(m.group(1)) - 1) + name[:-1] + b")"
     for m in _BRACKET_QUALIFIER_RE.finditer(data):
         _blank(buf, m.start(), m.end())
     for m in _DOT_TEMPLATE_RE.finditer(data):
-        before = data[max(0, m.start() - 8):m.start()].rstrip(b" \t")
+        before = data[max(0, m.start() - 8) : m.start()].rstrip(b" \t")
         if before.endswith((b".", b"->")):
             _blank(buf, m.start(1), m.end(1))
     if b"->*" in data or b".*" in data:

@@ -26,8 +26,9 @@ def normalise(text: str) -> str:
 
 def unit_id(source_id: str, root: str, layout: str, name: str, files: list[dict]) -> str:
     content = sorted((f["path"], f["role"], sha256_text(normalise(f["text"]))) for f in files)
-    return sha256_text(stable_json({"source_id": source_id, "root": root, "layout": layout, "name": name,
-                                    "files": content}))
+    return sha256_text(
+        stable_json({"source_id": source_id, "root": root, "layout": layout, "name": name, "files": content})
+    )
 
 
 def extract_units(source_id: str, files: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -39,8 +40,10 @@ def extract_units(source_id: str, files: list[dict]) -> tuple[list[dict], list[d
 
 def _unit_record(source_id: str, g: Group) -> dict:
     members = sorted(g.members, key=lambda m: (m[0]["path"], m[1]))
-    files = [{"path": _rel(m["path"], g.root), "role": role, "file_id": m.get("file_id"), "text": m["text"]}
-             for m, role in members]
+    files = [
+        {"path": _rel(m["path"], g.root), "role": role, "file_id": m.get("file_id"), "text": m["text"]}
+        for m, role in members
+    ]
     facts: dict[str, FileFacts] = {m["path"]: file_facts(m["text"]) for m, _ in members if is_cpp(m["path"])}
     kernel_paths = [m["path"] for m, role in members if role in KERNEL_ROLES and m["path"] in facts]
     kernel_facts = [facts[p] for p in kernel_paths]
@@ -55,18 +58,24 @@ def _unit_record(source_id: str, g: Group) -> dict:
             if main is not None and g.layout == "kernel_launch":
                 # single-file sample: the kernel is the file without its main(), the host side is main()
                 data = m["text"].encode("utf-8", "surrogatepass")
-                kernel_parts.append((rel, (data[:main.start] + data[main.end:]).decode("utf-8", "replace")))
-                host_parts.append((rel, data[main.start:main.end].decode("utf-8", "replace")))
+                kernel_parts.append((rel, (data[: main.start] + data[main.end :]).decode("utf-8", "replace")))
+                host_parts.append((rel, data[main.start : main.end].decode("utf-8", "replace")))
             else:
                 kernel_parts.append((rel, m["text"]))
         elif role in HOST_ROLES:
             host_parts.append((rel, m["text"]))
 
-    entries = [{"name": fn.name, "params": fn.params, "file": _rel(p, g.root), "line": fn.line}
-               for p in kernel_paths for fn in facts[p].entries]
+    entries = [
+        {"name": fn.name, "params": fn.params, "file": _rel(p, g.root), "line": fn.line}
+        for p in kernel_paths
+        for fn in facts[p].entries
+    ]
     diagnostics = [{"file": _rel(p, g.root), **d} for p, fa in facts.items() for d in fa.diagnostics]
-    if g.layout == "kernel_launch" and not any(r == "host_main" for _, r in members) and not any(
-            fa.main for fa in kernel_facts):
+    if (
+        g.layout == "kernel_launch"
+        and not any(r == "host_main" for _, r in members)
+        and not any(fa.main for fa in kernel_facts)
+    ):
         diagnostics.append({"kind": "note", "message": "no host main found next to the kernel"})
     if not entries:
         diagnostics.append({"kind": "note", "message": "no __global__ entry function found in the kernel files"})
@@ -113,7 +122,7 @@ def _spec_block_dim(specs) -> int | None:
 
 
 def _rel(path: str, root: str) -> str:
-    return path[len(root) + 1:] if root and path.startswith(root + "/") else path
+    return path[len(root) + 1 :] if root and path.startswith(root + "/") else path
 
 
 def _join(parts: list[tuple[str, str]]) -> str:
@@ -161,7 +170,7 @@ def extract_doc_units(source_id: str, page_file: dict, blocks: list[dict]) -> li
         text = code
         if complete and facts.main is not None:
             data = code.encode("utf-8", "surrogatepass")
-            text = (data[:facts.main.start] + data[facts.main.end:]).decode("utf-8", "replace").rstrip() + "\n"
+            text = (data[: facts.main.start] + data[facts.main.end :]).decode("utf-8", "replace").rstrip() + "\n"
         ext = ".asc" if (block.get("language") or "").lower() == "asc" else ".cpp"
         fname = (facts.entries[0].name if complete else f"snippet-{index}") + ext
         role = "kernel" if complete else "snippet"
@@ -171,6 +180,7 @@ def extract_doc_units(source_id: str, page_file: dict, blocks: list[dict]) -> li
         record = _unit_record(source_id, g)
         record["files"][0]["path"] = fname
         record["diagnostics"] = [d for d in record["diagnostics"] if d.get("kind") != "note"] + (
-            [{"kind": "note", "message": "from documentation: kernel code only, no harness"}] if complete else [])
+            [{"kind": "note", "message": "from documentation: kernel code only, no harness"}] if complete else []
+        )
         units.append(record)
     return units

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -12,9 +11,11 @@ from ..cli_common import EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, console, get_state, 
 
 def command(
     ctx: typer.Context,
-    recipe: Optional[Path] = typer.Argument(
-        None, help="Pipeline recipe (TOML). Default: the embedded pipelines/demo.toml (offline demo).",
-        show_default=False),
+    recipe: Path | None = typer.Argument(
+        None,
+        help="Pipeline recipe (TOML). Default: the embedded pipelines/demo.toml (offline demo).",
+        show_default=False,
+    ),
 ) -> None:
     """Run a whole pipeline recipe: crawl, verify, annotate, dedup, decontaminate, push — the stages the recipe
     names, in that order. Each stage only does what is missing, so a re-run is cheap. Ends with a summary table.

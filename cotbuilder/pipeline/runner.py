@@ -67,8 +67,14 @@ def summary_table(recipe: Recipe, results: list[StageResult]) -> Table:
             table.add_row(r.verb, "refused" if r.refused else "crashed", "", "", "", f"{r.seconds:.1f}")
             continue
         c = r.stats.counts
-        table.add_row(r.verb, r.stats.derived_status, str(c.get("kept", 0)), str(c.get("skipped", 0)),
-                      str(c.get("failed", 0)), f"{r.seconds:.1f}")
+        table.add_row(
+            r.verb,
+            r.stats.derived_status,
+            str(c.get("kept", 0)),
+            str(c.get("skipped", 0)),
+            str(c.get("failed", 0)),
+            f"{r.seconds:.1f}",
+        )
     ran = {r.verb for r in results}
     for step in recipe.steps:
         if step.verb not in ran:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -60,17 +59,22 @@ def hub_failure_line(exc: BaseException, repo_id: str) -> str:
 
 def command(
     ctx: typer.Context,
-    repo_id: Optional[str] = typer.Option(None, "--repo-id", help="Hub dataset repo ORG/NAME (token: HF_TOKEN or "
-                                          "`huggingface-cli login`)."),
-    local_dir: Optional[Path] = typer.Option(None, "--local-dir", help="Write the dataset folder here instead."),
+    repo_id: str | None = typer.Option(
+        None, "--repo-id", help="Hub dataset repo ORG/NAME (token: HF_TOKEN or `huggingface-cli login`)."
+    ),
+    local_dir: Path | None = typer.Option(None, "--local-dir", help="Write the dataset folder here instead."),
     private: bool = typer.Option(False, "--private", help="Create the Hub repo as private."),
-    revision: Optional[str] = typer.Option(None, "--revision", help="Hub branch to commit to (created if missing)."),
+    revision: str | None = typer.Option(None, "--revision", help="Hub branch to commit to (created if missing)."),
     fmt: str = typer.Option("messages", "--format", help="messages | alpaca | sharegpt"),
-    licenses: Optional[list[str]] = typer.Option(None, "--licenses", help="SPDX ids to publish (repeatable). "
-                                                 "Default: Apache-2.0, MIT, BSD-2-Clause, BSD-3-Clause."),
-    allow_cann_license: bool = typer.Option(False, "--allow-cann-license",
-                                            help="Also publish CANN Open Software License code (stated in the card)."),
-    recipe: Optional[Path] = typer.Option(None, "--recipe", help="Pipeline recipe to ship with the data."),
+    licenses: list[str] | None = typer.Option(
+        None,
+        "--licenses",
+        help="SPDX ids to publish (repeatable). Default: Apache-2.0, MIT, BSD-2-Clause, BSD-3-Clause.",
+    ),
+    allow_cann_license: bool = typer.Option(
+        False, "--allow-cann-license", help="Also publish CANN Open Software License code (stated in the card)."
+    ),
+    recipe: Path | None = typer.Option(None, "--recipe", help="Pipeline recipe to ship with the data."),
     rows_per_shard: int = typer.Option(5000, "--rows-per-shard", min=1, help="Rows per parquet shard."),
 ) -> None:
     """Publish rows from units that passed verification (latest result per backend) and the annotation gates, are clean
@@ -81,10 +85,17 @@ def command(
     from .select import RefusedError
     from .stage import PushError, run
 
-    config = PushConfig(repo_id=repo_id, local_dir=str(local_dir) if local_dir else None, private=private,
-                        revision=revision, format=fmt, licenses=licenses or None,
-                        allow_cann_license=allow_cann_license, recipe=str(recipe) if recipe else None,
-                        rows_per_shard=rows_per_shard)
+    config = PushConfig(
+        repo_id=repo_id,
+        local_dir=str(local_dir) if local_dir else None,
+        private=private,
+        revision=revision,
+        format=fmt,
+        licenses=licenses or None,
+        allow_cann_license=allow_cann_license,
+        recipe=str(recipe) if recipe else None,
+        rows_per_shard=rows_per_shard,
+    )
     store = open_store(ctx)
     with store:
         try:

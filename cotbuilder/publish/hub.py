@@ -30,8 +30,14 @@ def stale_data_files(remote: list[str], new: set[str]) -> list[str]:
     return sorted(p for p in remote if p.startswith(DATA_PREFIX) and p not in new)
 
 
-def upload_folder(folder: Path, repo_id: str, *, private: bool = False, revision: str | None = None,
-                  message: str = "Upload dataset built by cotbuilder") -> str:
+def upload_folder(
+    folder: Path,
+    repo_id: str,
+    *,
+    private: bool = False,
+    revision: str | None = None,
+    message: str = "Upload dataset built by cotbuilder",
+) -> str:
     """Upload every file under `folder`; return the commit URL."""
     from huggingface_hub import CommitOperationAdd, CommitOperationDelete, HfApi
     from huggingface_hub.errors import HfHubHTTPError
@@ -41,18 +47,26 @@ def upload_folder(folder: Path, repo_id: str, *, private: bool = False, revision
     if revision and revision != "main":
         api.create_branch(repo_id, repo_type="dataset", branch=revision, exist_ok=True)
     files = sorted(p for p in folder.rglob("*") if p.is_file())
-    operations = [CommitOperationAdd(path_in_repo=p.relative_to(folder).as_posix(), path_or_fileobj=str(p))
-                  for p in files]
+    operations = [
+        CommitOperationAdd(path_in_repo=p.relative_to(folder).as_posix(), path_or_fileobj=str(p)) for p in files
+    ]
     # Shards go up before the commit; the commit then only references them (one commit for the whole dataset).
     api.preupload_lfs_files(repo_id, additions=operations, repo_type="dataset", revision=revision)
     new_paths = {op.path_in_repo for op in operations}
     for attempt in range(COMMIT_RETRIES + 1):
         # listed on every attempt: a commit that lost a race retries against the branch as it is now
-        deletions = [CommitOperationDelete(path_in_repo=p, is_folder=False)
-                     for p in stale_data_files(remote_files(api, repo_id, revision), new_paths)]
+        deletions = [
+            CommitOperationDelete(path_in_repo=p, is_folder=False)
+            for p in stale_data_files(remote_files(api, repo_id, revision), new_paths)
+        ]
         try:
-            info = api.create_commit(repo_id, operations=[*operations, *deletions], commit_message=message,
-                                     repo_type="dataset", revision=revision)
+            info = api.create_commit(
+                repo_id,
+                operations=[*operations, *deletions],
+                commit_message=message,
+                repo_type="dataset",
+                revision=revision,
+            )
             return info.commit_url
         except HfHubHTTPError as exc:
             status = getattr(exc.response, "status_code", None)

@@ -17,8 +17,10 @@ FORMATS = ("messages", "alpaca", "sharegpt")
 
 
 def reasoning_text(rationale: list[dict[str, Any]]) -> str:
-    return "\n\n".join(f"### {i}. {s.get('title') or s.get('step')}\n{s.get('text', '').strip()}"
-                       for i, s in enumerate(rationale or [], 1))
+    return "\n\n".join(
+        f"### {i}. {s.get('title') or s.get('step')}\n{s.get('text', '').strip()}"
+        for i, s in enumerate(rationale or [], 1)
+    )
 
 
 def output_text(kernel_code: str, host_code: str) -> str:
@@ -32,8 +34,12 @@ def _verification_summary(f: UnitFacts) -> dict[str, Any]:
     v = f.verification or {}
     cases = v.get("cases") or []
     return {
-        "status": v.get("status", "unverified"), "backend": v.get("backend"), "backend_version": v.get("backend_version"),
-        "soc": v.get("soc"), "cases": len(cases), "cases_passed": sum(1 for c in cases if c.get("ok")),
+        "status": v.get("status", "unverified"),
+        "backend": v.get("backend"),
+        "backend_version": v.get("backend_version"),
+        "soc": v.get("soc"),
+        "cases": len(cases),
+        "cases_passed": sum(1 for c in cases if c.get("ok")),
         "backends_tried": sorted(set(f.backends)),
     }
 
@@ -70,24 +76,36 @@ def build_row(unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[
         "kernel_code": unit["kernel_code"],
         "host_code": unit["host_code"],
         "provenance": {
-            "repo": public_location(source), "commit": (source or {}).get("commit") or "",
-            "path": f"{root}/{kernel_file}" if root else kernel_file, "license": unit["license"],
+            "repo": public_location(source),
+            "commit": (source or {}).get("commit") or "",
+            "path": f"{root}/{kernel_file}" if root else kernel_file,
+            "license": unit["license"],
         },
         "verification": _verification_summary(f),
-        "teacher": {"provider": teacher.get("provider", ""), "model": teacher.get("model", ""),
-                    "prompt_version": teacher.get("prompt_version", ""), "annotation_id": a.get("annotation_id", "")},
+        "teacher": {
+            "provider": teacher.get("provider", ""),
+            "model": teacher.get("model", ""),
+            "prompt_version": teacher.get("prompt_version", ""),
+            "annotation_id": a.get("annotation_id", ""),
+        },
         "dedup": {"cluster_id": picked["dedup"]["cluster_id"], "cluster_size": picked["dedup"]["cluster_size"]},
-        "contamination": {"verdict": picked["contamination"]["verdict"],
-                          "benchmarks": [c["benchmark"] for c in picked["contamination"]["evidence"]["checked"]]},
+        "contamination": {
+            "verdict": picked["contamination"]["verdict"],
+            "benchmarks": [c["benchmark"] for c in picked["contamination"]["evidence"]["checked"]],
+        },
     }
     if fmt == "messages":
-        row["messages"] = [{"role": "user", "content": task},
-                           {"role": "assistant", "content": f"{reasoning}\n\n{output}".strip()}]
+        row["messages"] = [
+            {"role": "user", "content": task},
+            {"role": "assistant", "content": f"{reasoning}\n\n{output}".strip()},
+        ]
     elif fmt == "alpaca":
         row.update(instruction=task, input="", reasoning=reasoning, output=output)
     elif fmt == "sharegpt":
-        row["conversations"] = [{"from": "human", "value": task},
-                                {"from": "gpt", "value": f"{reasoning}\n\n{output}".strip()}]
+        row["conversations"] = [
+            {"from": "human", "value": task},
+            {"from": "gpt", "value": f"{reasoning}\n\n{output}".strip()},
+        ]
     else:
         raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
     return row
@@ -97,8 +115,12 @@ def build_rows(store: Store, picked: list[dict[str, Any]], fmt: str) -> list[dic
     ids = [p["facts"].unit_id for p in picked]
     if not ids:
         return []
-    units = {u["unit_id"]: u for u in store.rows(
-        f"SELECT * FROM units WHERE unit_id IN ({', '.join('?' for _ in ids)})", ids)}
+    units = {
+        u["unit_id"]: u
+        for u in store.rows(f"SELECT * FROM units WHERE unit_id IN ({', '.join('?' for _ in ids)})", ids)
+    }
     sources = {s["source_id"]: s for s in store.rows("SELECT source_id, kind, url, commit FROM sources")}
-    return [build_row(units[p["facts"].unit_id], sources.get(units[p["facts"].unit_id]["source_id"]), p, fmt)
-            for p in picked]
+    return [
+        build_row(units[p["facts"].unit_id], sources.get(units[p["facts"].unit_id]["source_id"]), p, fmt)
+        for p in picked
+    ]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .licenses import is_allowed
 from ..store import Store
+from .licenses import is_allowed
 
 
 class RefusedError(RuntimeError):
@@ -26,20 +26,26 @@ def check_fresh(store: Store) -> None:
     n_units = store.count("units")
     if not n_units:
         raise RefusedError("the store has no units: run `cotbuilder crawl` first")
-    for stage, table, verb in (("dedup", "dedup", "cotbuilder dedup"),
-                               ("decontaminate", "contamination", "cotbuilder decontaminate --benchmark ...")):
+    for stage, table, verb in (
+        ("dedup", "dedup", "cotbuilder dedup"),
+        ("decontaminate", "contamination", "cotbuilder decontaminate --benchmark ..."),
+    ):
         last = _last_run_end(store, stage)
         if last is None:
             raise RefusedError(f"{stage} has not run on this workspace: run `{verb}` before pushing")
         missing = store.scalar(f"SELECT count(*) FROM units WHERE unit_id NOT IN (SELECT unit_id FROM {table})")
         if missing:
-            raise RefusedError(f"{missing} unit(s) have no {table} row (added after the last {stage} run): "
-                               f"run `{verb}` again before pushing")
+            raise RefusedError(
+                f"{missing} unit(s) have no {table} row (added after the last {stage} run): "
+                f"run `{verb}` again before pushing"
+            )
         for source in ("units", "annotations", "verifications"):
             newest = _newest(store, source)
             if newest is not None and newest > last:
-                raise RefusedError(f"{source} changed after the last {stage} run ({newest} > {last}): "
-                                   f"run `{verb}` again before pushing")
+                raise RefusedError(
+                    f"{source} changed after the last {stage} run ({newest} > {last}): "
+                    f"run `{verb}` again before pushing"
+                )
 
 
 def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -54,8 +60,13 @@ def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[st
     facts = load_unit_facts(store)
     dedup = {r["unit_id"]: r for r in store.rows("SELECT * FROM dedup")}
     contamination = {r["unit_id"]: r for r in store.rows("SELECT * FROM contamination")}
-    dropped = {"not_verified": 0, "no_publishable_annotation": 0, "duplicate": 0, "contaminated": 0,
-               "license_not_allowed": 0}
+    dropped = {
+        "not_verified": 0,
+        "no_publishable_annotation": 0,
+        "duplicate": 0,
+        "contaminated": 0,
+        "license_not_allowed": 0,
+    }
     candidates: dict[str, list[str]] = {}
     for unit_id, f in sorted(facts.items()):
         if not f.verified:

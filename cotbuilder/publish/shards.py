@@ -6,7 +6,9 @@ from pathlib import Path
 from typing import Any
 
 
-def write_shards(rows: list[dict[str, Any]], folder: Path, config_name: str, rows_per_shard: int) -> tuple[list[Path], Any, int]:
+def write_shards(
+    rows: list[dict[str, Any]], folder: Path, config_name: str, rows_per_shard: int
+) -> tuple[list[Path], Any, int]:
     """(shard paths, arrow schema, total bytes)."""
     import pyarrow as pa
     import pyarrow.parquet as pq

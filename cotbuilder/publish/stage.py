@@ -16,15 +16,15 @@ from . import card, licenses, rows, select, shards
 
 @dataclass
 class PushConfig:
-    repo_id: str | None = None         # ORG/NAME on the Hub
-    local_dir: str | None = None       # or a local folder
+    repo_id: str | None = None  # ORG/NAME on the Hub
+    local_dir: str | None = None  # or a local folder
     private: bool = False
     revision: str | None = None
-    format: str = "messages"           # messages | alpaca | sharegpt
+    format: str = "messages"  # messages | alpaca | sharegpt
     licenses: list[str] | None = None  # allowlist (default: Apache-2.0, MIT, BSD-2-Clause, BSD-3-Clause)
     allow_cann_license: bool = False
     rows_per_shard: int = 5000
-    recipe: str | None = None          # pipeline recipe to ship with the data (the runner passes its own)
+    recipe: str | None = None  # pipeline recipe to ship with the data (the runner passes its own)
 
 
 class PushError(RuntimeError):
@@ -41,8 +41,10 @@ def check_replaceable(target: Path) -> None:
     if target.is_symlink() or (target.exists() and not target.is_dir()):
         raise PushError(f"--local-dir {target} exists and is not a folder: give a new or empty folder")
     if target.is_dir() and any(target.iterdir()) and not (target / MARKER).is_file():
-        raise PushError(f"--local-dir {target} is not empty and was not written by cotbuilder push (no {MARKER} "
-                        f"file): refusing to replace it; give a new or empty folder")
+        raise PushError(
+            f"--local-dir {target} is not empty and was not written by cotbuilder push (no {MARKER} "
+            f"file): refusing to replace it; give a new or empty folder"
+        )
 
 
 def replace_folder(built: Path, target: Path) -> None:
@@ -70,20 +72,23 @@ def build_folder(store: Store, config: PushConfig, folder: Path, stats: StageSta
         try:
             records.validate("dataset_row", row)
         except records.RecordError as exc:
-            raise select.RefusedError(f"row {row['id'][:12]} ({row['name']}) fails schemas/dataset_row.schema.json: "
-                                      f"{exc}") from exc
+            raise select.RefusedError(
+                f"row {row['id'][:12]} ({row['name']}) fails schemas/dataset_row.schema.json: {exc}"
+            ) from exc
     if not data:
-        raise select.RefusedError("nothing to publish: no unit is verified, annotated, a cluster representative, "
-                                  "clean and under an allowed licence (see the skipped counts)")
+        raise select.RefusedError(
+            "nothing to publish: no unit is verified, annotated, a cluster representative, "
+            "clean and under an allowed licence (see the skipped counts)"
+        )
     shard_paths, schema, nbytes = shards.write_shards(data, folder, config.format, config.rows_per_shard)
     recipe_name = None
     if config.recipe:
         recipe_name = "recipe.toml"
         shutil.copyfile(config.recipe, folder / recipe_name)
-    meta = card.metadata(data, config.format, f"data/{config.format}/train-*.parquet", card.features_of(schema),
-                         nbytes)
-    (folder / "README.md").write_text(card.render(store, data, meta, dropped, config.format, recipe_name),
-                                      encoding="utf-8")
+    meta = card.metadata(data, config.format, f"data/{config.format}/train-*.parquet", card.features_of(schema), nbytes)
+    (folder / "README.md").write_text(
+        card.render(store, data, meta, dropped, config.format, recipe_name), encoding="utf-8"
+    )
     stats.kept(len(data))
     stats.add("shards", len(shard_paths))
     return len(data)
@@ -109,8 +114,9 @@ def run(store: Store, config: PushConfig | None = None) -> StageStats:
             tmp.mkdir()
             try:
                 build_folder(store, config, tmp, stats)
-                (tmp / MARKER).write_text("Written by `cotbuilder push`; a later push replaces this whole folder.\n",
-                                          encoding="utf-8")
+                (tmp / MARKER).write_text(
+                    "Written by `cotbuilder push`; a later push replaces this whole folder.\n", encoding="utf-8"
+                )
                 replace_folder(tmp, target)
             finally:
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -119,7 +125,12 @@ def run(store: Store, config: PushConfig | None = None) -> StageStats:
 
             with tempfile.TemporaryDirectory(prefix="cotbuilder-push-") as tmp:
                 n = build_folder(store, config, Path(tmp), stats)
-                url = upload_folder(Path(tmp), config.repo_id, private=config.private, revision=config.revision,
-                                    message=f"Upload {n} rows ({config.format}) built by cotbuilder")
+                url = upload_folder(
+                    Path(tmp),
+                    config.repo_id,
+                    private=config.private,
+                    revision=config.revision,
+                    message=f"Upload {n} rows ({config.format}) built by cotbuilder",
+                )
                 stats.config["commit_url"] = url
     return stats

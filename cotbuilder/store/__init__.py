@@ -66,7 +66,7 @@ TABLES: dict[str, TableSpec] = _load_table_specs()
 def _declared_columns(ddl: str) -> list[tuple[str, str]]:
     """(name, type) of each column a table's DDL declares (one column per line, as the tables/*.sql files write)."""
     start = re.search(r"CREATE TABLE[^(]*\(", ddl, re.I)
-    body = ddl[start.end(): ddl.rindex(")")] if start else ""
+    body = ddl[start.end() : ddl.rindex(")")] if start else ""
     columns = []
     for line in body.splitlines():
         match = re.match(r"\s*(\w+)\s+([A-Za-z]+(?:\[\])?)", line.split("--", 1)[0])
@@ -82,7 +82,7 @@ def resolve_workspace(workspace: str | os.PathLike[str] | None) -> Path:
 
 
 def utcnow() -> _dt.datetime:
-    return _dt.datetime.now(_dt.timezone.utc).replace(tzinfo=None)
+    return _dt.datetime.now(_dt.UTC).replace(tzinfo=None)
 
 
 def _to_db(value: Any, is_json: bool) -> Any:
@@ -145,7 +145,7 @@ class Store:
 
     # -- transactions --------------------------------------------------------------------------------------------
     @contextlib.contextmanager
-    def transaction(self) -> Iterator["Store"]:
+    def transaction(self) -> Iterator[Store]:
         """All writes inside commit together or not at all (a record and its completion mark go in one of these)."""
         if self._in_tx:  # nested: the outer transaction decides
             yield self
@@ -198,8 +198,10 @@ class Store:
             if data is not None:
                 self.con.register("_cotbuilder_new_rows", data)
                 try:
-                    self.con.execute(f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
-                                     f"SELECT {', '.join(columns)} FROM _cotbuilder_new_rows")
+                    self.con.execute(
+                        f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
+                        f"SELECT {', '.join(columns)} FROM _cotbuilder_new_rows"
+                    )
                 finally:
                     self.con.unregister("_cotbuilder_new_rows")
                 return
@@ -217,8 +219,12 @@ class Store:
         json_idx = {i for i, d in enumerate(cur.description) if str(d[1]).upper() == "JSON"}
         out = []
         for tup in cur.fetchall():
-            out.append({n: (json.loads(v) if i in json_idx and isinstance(v, str) else v) for i, (n, v) in
-                        enumerate(zip(names, tup))})
+            out.append(
+                {
+                    n: (json.loads(v) if i in json_idx and isinstance(v, str) else v)
+                    for i, (n, v) in enumerate(zip(names, tup, strict=False))
+                }
+            )
         return out
 
     def scalar(self, sql: str, params: Iterable[Any] | None = None) -> Any:
@@ -263,7 +269,7 @@ class Store:
     def close(self) -> None:
         self.con.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc: object) -> None:

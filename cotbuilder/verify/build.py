@@ -43,8 +43,19 @@ def emulator_digest() -> str:
 
 
 def base_flags(soc: str, opt: str = "-O1") -> list[str]:
-    return ["-std=c++17", opt, "-g0", "-pthread", "-DASCENDC_CPU_DEBUG", f"-D{SOC_DEFINES[soc]}",
-            f"-DCOTBUILDER_SOC=\"{soc}\"", "-w", "-fno-diagnostics-color", "-I", str(INCLUDE_DIR)]
+    return [
+        "-std=c++17",
+        opt,
+        "-g0",
+        "-pthread",
+        "-DASCENDC_CPU_DEBUG",
+        f"-D{SOC_DEFINES[soc]}",
+        f'-DCOTBUILDER_SOC="{soc}"',
+        "-w",
+        "-fno-diagnostics-color",
+        "-I",
+        str(INCLUDE_DIR),
+    ]
 
 
 @dataclass
@@ -71,13 +82,19 @@ def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1") -> Pch:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if gch.is_file():
             return Pch(header)
-        header.write_text("".join(f'#include "{h}"\n' for h in available) + "#include <cstdio>\n#include <cstdlib>\n"
-                          "#include <cstring>\n#include <cstdint>\n#include <string>\n#include <vector>\n",
-                          encoding="utf-8")
+        header.write_text(
+            "".join(f'#include "{h}"\n' for h in available) + "#include <cstdio>\n#include <cstdlib>\n"
+            "#include <cstring>\n#include <cstdint>\n#include <string>\n#include <vector>\n",
+            encoding="utf-8",
+        )
         start = time.monotonic()
         tmp = folder / f"{PCH_NAME}.gch.tmp{os.getpid()}"
-        done = subprocess.run(["g++", *flags, "-x", "c++-header", str(header), "-o", str(tmp)], capture_output=True,
-                              text=True, timeout=600)
+        done = subprocess.run(
+            ["g++", *flags, "-x", "c++-header", str(header), "-o", str(tmp)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if done.returncode != 0:
             tmp.unlink(missing_ok=True)
             return Pch(None, time.monotonic() - start, done.stderr[-2000:])
@@ -85,8 +102,15 @@ def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1") -> Pch:
         return Pch(header, time.monotonic() - start)
 
 
-def compile_argv(sources: list[str], include_dirs: list[str], output: str, soc: str, pch: Pch | None,
-                 opt: str = "-O1", forced_includes: tuple[str, ...] = ()) -> list[str]:
+def compile_argv(
+    sources: list[str],
+    include_dirs: list[str],
+    output: str,
+    soc: str,
+    pch: Pch | None,
+    opt: str = "-O1",
+    forced_includes: tuple[str, ...] = (),
+) -> list[str]:
     """g++ command building `sources` (relative to the work dir) into `output`; `.asc` and friends are C++.
     The PCH must be the first forced include; per-unit macros come after it (so one PCH serves every unit)."""
     argv = ["g++", *base_flags(soc, opt)]
@@ -122,9 +146,19 @@ class BuildResult:
 COMPILE_LIMITS = sandbox.Limits(cpu_s=120, wall_s=180, memory_mb=4096, file_mb=512, nproc=64)
 
 
-def build(workdir: Path, sources: list[str], include_dirs: list[str], soc: str, cache_dir: Path,
-          sources_digest: str, pch: Pch | None, binary_name: str = "cotbuilder_kernel",
-          opt: str = "-O1", use_cache: bool = True, forced_includes: tuple[str, ...] = ()) -> BuildResult:
+def build(
+    workdir: Path,
+    sources: list[str],
+    include_dirs: list[str],
+    soc: str,
+    cache_dir: Path,
+    sources_digest: str,
+    pch: Pch | None,
+    binary_name: str = "cotbuilder_kernel",
+    opt: str = "-O1",
+    use_cache: bool = True,
+    forced_includes: tuple[str, ...] = (),
+) -> BuildResult:
     """Compile in the sandbox (the compiler reads crawled code); reuse a cached binary for the same key."""
     argv = compile_argv(sources, include_dirs, binary_name, soc, pch, opt, forced_includes)
     key = build_key(workdir, sources_digest, argv)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from .config import VerifyConfig
@@ -11,12 +9,15 @@ from .config import VerifyConfig
 
 def command(
     ctx: typer.Context,
-    device: str = typer.Option("cpu", "--device", help="cpu (built-in emulator), npu:N (Ascend device N, needs CANN) "
-                               "or cann-cpu (CANN's CPU debug mode)."),
+    device: str = typer.Option(
+        "cpu",
+        "--device",
+        help="cpu (built-in emulator), npu:N (Ascend device N, needs CANN) or cann-cpu (CANN's CPU debug mode).",
+    ),
     soc: str = typer.Option("ascend910b", "--soc", help="ascend910b | ascend310p (UB size, SOC_VERSION)."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Units built and run in parallel."),
-    limit: Optional[int] = typer.Option(None, "--limit", help="Verify at most N units not yet verified."),
-    unit: Optional[str] = typer.Option(None, "--unit", help="Only this unit (id or id prefix)."),
+    limit: int | None = typer.Option(None, "--limit", help="Verify at most N units not yet verified."),
+    unit: str | None = typer.Option(None, "--unit", help="Only this unit (id or id prefix)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="Rebuild instead of reusing cached builds."),
     no_pch: bool = typer.Option(False, "--no-pch", help="Do not use the precompiled emulator header."),
     keep: bool = typer.Option(False, "--keep-workdirs", help="Keep each unit's temp work dir (debugging)."),
@@ -39,9 +40,20 @@ def command(
     from . import npu
     from .stage import prepare, run
 
-    config = VerifyConfig(device=device, soc=soc, jobs=jobs, limit=limit, unit=unit, build_cache=not no_cache,
-                          pch=not no_pch, keep_workdirs=keep, progress=console.is_terminal,
-                          cpu_s=cpu_seconds, wall_s=wall_seconds, memory_mb=memory_mb)
+    config = VerifyConfig(
+        device=device,
+        soc=soc,
+        jobs=jobs,
+        limit=limit,
+        unit=unit,
+        build_cache=not no_cache,
+        pch=not no_pch,
+        keep_workdirs=keep,
+        progress=console.is_terminal,
+        cpu_s=cpu_seconds,
+        wall_s=wall_seconds,
+        memory_mb=memory_mb,
+    )
     try:
         prepare(config)  # before the store is opened: a backend that cannot run here stores nothing
     except ValueError as exc:

@@ -26,8 +26,16 @@ def tolerance(dtype: str) -> tuple[float, float]:
     return float(entry["atol"]), float(entry["rtol"])
 
 
-_ALIASES = {"float": "float32", "half": "float16", "fp16": "float16", "fp32": "float32", "bf16": BF16,
-            "double": "float64", "int": "int32", "bfloat16_t": BF16}
+_ALIASES = {
+    "float": "float32",
+    "half": "float16",
+    "fp16": "float16",
+    "fp32": "float32",
+    "bf16": BF16,
+    "double": "float64",
+    "int": "int32",
+    "bfloat16_t": BF16,
+}
 
 
 def canonical_dtype(dtype: str) -> str:
@@ -47,8 +55,9 @@ def to_float(values: np.ndarray, dtype: str) -> np.ndarray:
     return values.astype(np.float64)
 
 
-def compare(actual: np.ndarray, expected: np.ndarray, dtype: str, atol: float | None = None,
-            rtol: float | None = None) -> dict[str, Any]:
+def compare(
+    actual: np.ndarray, expected: np.ndarray, dtype: str, atol: float | None = None, rtol: float | None = None
+) -> dict[str, Any]:
     """Element-wise check; returns {max_abs_err, max_rel_err, atol, rtol, mismatches, n, ok}."""
     default_atol, default_rtol = tolerance(dtype)
     atol = default_atol if atol is None else float(atol)
@@ -57,8 +66,14 @@ def compare(actual: np.ndarray, expected: np.ndarray, dtype: str, atol: float | 
     e = to_float(np.asarray(expected).reshape(-1), dtype)
     result = {"dtype": canonical_dtype(dtype), "atol": atol, "rtol": rtol, "n": int(e.size)}
     if a.size != e.size:
-        return {**result, "max_abs_err": None, "max_rel_err": None, "mismatches": int(max(a.size, e.size)),
-                "ok": False, "error": f"size {a.size} != expected {e.size}"}
+        return {
+            **result,
+            "max_abs_err": None,
+            "max_rel_err": None,
+            "mismatches": int(max(a.size, e.size)),
+            "ok": False,
+            "error": f"size {a.size} != expected {e.size}",
+        }
     finite_a, finite_e = np.isfinite(a), np.isfinite(e)
     # NaN must meet NaN and +-Inf the same Inf; any other non-finite pairing is a mismatch
     special_bad = (finite_a != finite_e) | (~finite_e & ~((np.isnan(a) & np.isnan(e)) | (a == e)))
@@ -69,8 +84,13 @@ def compare(actual: np.ndarray, expected: np.ndarray, dtype: str, atol: float | 
     with np.errstate(invalid="ignore", over="ignore"):
         bad = special_bad | (both & (diff > atol) & (diff > rtol * np.where(both, np.abs(e), 0.0)))
     mismatches = int(bad.sum())
-    return {**result, "max_abs_err": float(diff.max()) if diff.size else 0.0,
-            "max_rel_err": float(rel.max()) if rel.size else 0.0, "mismatches": mismatches, "ok": mismatches == 0}
+    return {
+        **result,
+        "max_abs_err": float(diff.max()) if diff.size else 0.0,
+        "max_rel_err": float(rel.max()) if rel.size else 0.0,
+        "mismatches": mismatches,
+        "ok": mismatches == 0,
+    }
 
 
 def float_to_bf16_bits(values: np.ndarray) -> np.ndarray:

@@ -37,8 +37,10 @@ def current_verifications(store: Store) -> dict[str, list[dict[str, Any]]]:
     if not store.has_table("verifications"):
         return {}
     by_unit: dict[str, list[dict[str, Any]]] = {}
-    for v in store.rows("SELECT * FROM verifications QUALIFY row_number() OVER "
-                        "(PARTITION BY unit_id, backend, soc ORDER BY created_at DESC, verification_id DESC) = 1"):
+    for v in store.rows(
+        "SELECT * FROM verifications QUALIFY row_number() OVER "
+        "(PARTITION BY unit_id, backend, soc ORDER BY created_at DESC, verification_id DESC) = 1"
+    ):
         by_unit.setdefault(v["unit_id"], []).append(v)
     return by_unit
 

@@ -14,14 +14,18 @@ MAX_DIAGS = 200
 
 # g++ messages that name something the emulator does not provide
 _Q = "['\u2018\u2019]"  # g++ quotes names with ' or, in a UTF-8 locale, with curly quotes
-_NOT_MEMBER = re.compile(rf"error: {_Q}(?:struct |class )?([A-Za-z_][\w:]*){_Q} is not a member of {_Q}(AscendC[\w:]*){_Q}")
+_NOT_MEMBER = re.compile(
+    rf"error: {_Q}(?:struct |class )?([A-Za-z_][\w:]*){_Q} is not a member of {_Q}(AscendC[\w:]*){_Q}"
+)
 _NOT_DECLARED = re.compile(rf"error: {_Q}([A-Za-z_]\w*){_Q} was not declared in this scope")
 _NO_TEMPLATE = re.compile(rf"error: {_Q}([A-Za-z_]\w*){_Q} (?:does not name a type|has not been declared)")
 _MISSING_HEADER = re.compile(r"fatal error: ([\w./+-]+): No such file or directory")
 _NOT_IN_NAMESPACE = re.compile(rf"error: {_Q}(\w+){_Q} in namespace {_Q}(AscendC[\w:]*){_Q} does not name a")
 _QUALIFIED_UNDECLARED = re.compile(rf"error: {_Q}(AscendC::[\w:]+){_Q} has not been declared")
-_NO_MEMBER = re.compile(rf"error: {_Q}(?:class |struct )?(AscendC::\w+)(?:<[^'\u2019]*>)?{_Q} has no member named "
-                        rf"{_Q}(\w+){_Q}")
+_NO_MEMBER = re.compile(
+    rf"error: {_Q}(?:class |struct )?(AscendC::\w+)(?:<[^'\u2019]*>)?{_Q} has no member named "
+    rf"{_Q}(\w+){_Q}"
+)
 _EMULATOR_REFUSES = re.compile(r"static assertion failed: cotbuilder emulator: ([^\n]+)")
 _NO_MATCH = re.compile(rf"error: no matching function for call to {_Q}(AscendC::\w+)")
 
@@ -94,13 +98,17 @@ def parse_emulator_diagnostics(stderr: str) -> tuple[list[dict[str, Any]], str]:
             rest.append(line)
             continue
         try:
-            raw = json.loads(line[idx + len(DIAG_PREFIX):])
+            raw = json.loads(line[idx + len(DIAG_PREFIX) :])
         except json.JSONDecodeError:
             rest.append(line)
             continue
-        diag = {"kind": str(raw.get("kind", "unknown")), "severity": str(raw.get("severity", "error")),
-                "message": str(raw.get("message", "")), "file": raw.get("file"),
-                "line": raw.get("line") if isinstance(raw.get("line"), int) else None}
+        diag = {
+            "kind": str(raw.get("kind", "unknown")),
+            "severity": str(raw.get("severity", "error")),
+            "message": str(raw.get("message", "")),
+            "file": raw.get("file"),
+            "line": raw.get("line") if isinstance(raw.get("line"), int) else None,
+        }
         for extra in ("api", "core", "count"):
             if extra in raw:
                 diag[extra] = raw[extra]

@@ -77,8 +77,9 @@ def _digest(workdir: Path, paths: list[str]) -> str:
     return h.hexdigest()
 
 
-def script_args(unit: dict[str, Any], script_path: str, soc: str = "ascend910b",
-                need_bin: bool = True) -> list[str] | None:
+def script_args(
+    unit: dict[str, Any], script_path: str, soc: str = "ascend910b", need_bin: bool = True
+) -> list[str] | None:
     """A script's arguments as the unit's run script or README passes them (`output/output.bin output/golden.bin`,
     `-scenarioNum=$SCENARIO_NUM output/output.bin`), variables resolved; None when not stated."""
     name = re.escape(Path(script_path).name)
@@ -98,7 +99,7 @@ def script_args(unit: dict[str, Any], script_path: str, soc: str = "ascend910b",
             except ValueError:
                 continue
             if "//" in tokens:  # a trailing C-style comment in a README line
-                tokens = tokens[:tokens.index("//")]
+                tokens = tokens[: tokens.index("//")]
             tokens = [t.removeprefix("./") for t in tokens]
             if not need_bin:
                 if tokens:  # a line with arguments beats a bare `python3 gen_data.py` elsewhere in the docs
@@ -106,7 +107,7 @@ def script_args(unit: dict[str, Any], script_path: str, soc: str = "ascend910b",
                 continue
             bins = [t for t in tokens if t.endswith(".bin")]
             if bins:
-                return tokens[:tokens.index(bins[-1]) + 1]
+                return tokens[: tokens.index(bins[-1]) + 1]
     return None
 
 
@@ -207,8 +208,20 @@ def _compare_files(workdir: Path, pairs: list[tuple[str, str]], dtype: str) -> l
     for out, gold in pairs:
         out_p, gold_p = workdir / out, workdir / gold
         if not out_p.is_file():
-            results.append({"name": out, "dtype": dtype, "ok": False, "error": "missing output", "mismatches": 0,
-                            "n": 0, "atol": 0.0, "rtol": 0.0, "max_abs_err": None, "max_rel_err": None})
+            results.append(
+                {
+                    "name": out,
+                    "dtype": dtype,
+                    "ok": False,
+                    "error": "missing output",
+                    "mismatches": 0,
+                    "n": 0,
+                    "atol": 0.0,
+                    "rtol": 0.0,
+                    "max_abs_err": None,
+                    "max_rel_err": None,
+                }
+            )
             continue
         np_dtype = compare.numpy_dtype(dtype)
         actual = np.fromfile(out_p, dtype=np_dtype) if out_p.stat().st_size % np_dtype.itemsize == 0 else np.zeros(0)
@@ -234,12 +247,25 @@ def _hollow_outputs(workdir: Path, pairs: list[tuple[str, str]]) -> list[str]:
     return hollow
 
 
-_C_DTYPES = {"float": "float32", "half": "float16", "aclFloat16": "float16", "bfloat16_t": "bfloat16",
-             "double": "float64", "int32_t": "int32", "int16_t": "int16", "int8_t": "int8", "uint8_t": "uint8",
-             "uint16_t": "uint16", "uint32_t": "uint32", "int64_t": "int64"}
+_C_DTYPES = {
+    "float": "float32",
+    "half": "float16",
+    "aclFloat16": "float16",
+    "bfloat16_t": "bfloat16",
+    "double": "float64",
+    "int32_t": "int32",
+    "int16_t": "int16",
+    "int8_t": "int8",
+    "uint8_t": "uint8",
+    "uint16_t": "uint16",
+    "uint32_t": "uint32",
+    "int64_t": "int64",
+}
 # how a self-checking main reads its output buffer: reinterpret_cast<const float*>(outputData), (half*)output
-_HOST_READ = re.compile(r"reinterpret_cast<\s*(?:const\s+)?(\w+)\s*\*\s*>\s*\(\s*\w*[oO]ut\w*\s*\)|"
-                        r"\(\s*(?:const\s+)?(\w+)\s*\*\s*\)\s*\w*[oO]ut\w*")
+_HOST_READ = re.compile(
+    r"reinterpret_cast<\s*(?:const\s+)?(\w+)\s*\*\s*>\s*\(\s*\w*[oO]ut\w*\s*\)|"
+    r"\(\s*(?:const\s+)?(\w+)\s*\*\s*\)\s*\w*[oO]ut\w*"
+)
 
 
 def _output_dtype(unit: dict[str, Any], generator: dict[str, Any] | None) -> str:
@@ -259,8 +285,9 @@ UNITY_NAME = "cotbuilder_unity.cpp"
 DEFINES_NAME = "cotbuilder_defines.h"
 
 
-def _build(unit: dict[str, Any], workdir: Path, sources: list[str], digest: str,
-           ctx: steps.Context) -> buildmod.BuildResult:
+def _build(
+    unit: dict[str, Any], workdir: Path, sources: list[str], digest: str, ctx: steps.Context
+) -> buildmod.BuildResult:
     """Build main + kernel as ONE translation unit first (the precompiled header is loaded once instead of per file:
     about 40% less compile time); if the files clash when joined, build them as separate TUs (the unit's own way)."""
     includes = _include_dirs(workdir, sources)
@@ -268,16 +295,29 @@ def _build(unit: dict[str, Any], workdir: Path, sources: list[str], digest: str,
     forced = (DEFINES_NAME,)
     if len(sources) > 1:
         (workdir / UNITY_NAME).write_text("".join(f'#include "{s}"\n' for s in sources), encoding="utf-8")
-        unity = buildmod.build(workdir, [UNITY_NAME], includes, ctx.soc, ctx.cache_dir, digest, ctx.pch, BINARY,
-                               ctx.opt, ctx.use_cache, forced)
+        unity = buildmod.build(
+            workdir,
+            [UNITY_NAME],
+            includes,
+            ctx.soc,
+            ctx.cache_dir,
+            digest,
+            ctx.pch,
+            BINARY,
+            ctx.opt,
+            ctx.use_cache,
+            forced,
+        )
         if unity.ok or unity.outcome not in ("ok", "exit"):
             return unity
-        separate = buildmod.build(workdir, sources, includes, ctx.soc, ctx.cache_dir, digest, ctx.pch, BINARY,
-                                  ctx.opt, ctx.use_cache, forced)
+        separate = buildmod.build(
+            workdir, sources, includes, ctx.soc, ctx.cache_dir, digest, ctx.pch, BINARY, ctx.opt, ctx.use_cache, forced
+        )
         separate.seconds += unity.seconds
         return separate
-    return buildmod.build(workdir, sources, includes, ctx.soc, ctx.cache_dir, digest, ctx.pch, BINARY, ctx.opt,
-                          ctx.use_cache, forced)
+    return buildmod.build(
+        workdir, sources, includes, ctx.soc, ctx.cache_dir, digest, ctx.pch, BINARY, ctx.opt, ctx.use_cache, forced
+    )
 
 
 def build_unit(unit: dict[str, Any], workdir: Path, ctx: steps.Context) -> tuple[buildmod.BuildResult, int]:
@@ -312,7 +352,11 @@ def verify_own(unit: dict[str, Any], workdir: Path, ctx: steps.Context, prebuilt
             (workdir / d).mkdir()
         case: dict[str, Any] = {"seed": seed, "checker": checker["path"] if checker else None}
         if generator:
-            argv = [ctx.python, generator["path"], *(script_args(unit, generator["path"], ctx.soc, need_bin=False) or [])]
+            argv = [
+                ctx.python,
+                generator["path"],
+                *(script_args(unit, generator["path"], ctx.soc, need_bin=False) or []),
+            ]
             argv += ["--seed", str(seed)] if seed is not None else []
             gen = sandbox.run(argv, workdir, ctx.limits)
             gen_s += gen.wall_s
@@ -334,23 +378,27 @@ def verify_own(unit: dict[str, Any], workdir: Path, ctx: steps.Context, prebuilt
         bins = [a for a in args or [] if a.endswith(".bin")]
         pairs = [(bins[0], bins[1])] if len(bins) >= 2 else _default_pairs(workdir)
         dtype = _output_dtype(unit, generator)
-        missing = [out for out, _ in pairs if not (workdir / out).is_file()] + \
-            [b for b in bins[:1] if not (workdir / b).is_file()]
+        missing = [out for out, _ in pairs if not (workdir / out).is_file()] + [
+            b for b in bins[:1] if not (workdir / b).is_file()
+        ]
         if missing:
             verdict.status, verdict.reason = "failed_run", f"kernel wrote no {missing[0]}"
             break
         t = time.monotonic()
         case["outputs"] = _compare_files(workdir, pairs, dtype)
         if checker:
-            check = sandbox.run([ctx.python, checker["path"], *(args or [p for pair in pairs for p in pair])],
-                                workdir, CHECKER_LIMITS)
+            check = sandbox.run(
+                [ctx.python, checker["path"], *(args or [p for pair in pairs for p in pair])], workdir, CHECKER_LIMITS
+            )
             case["checker_output"] = (check.stdout + check.stderr).strip()[-1500:]
             case["ok"] = check.ok
             hollow = _hollow_outputs(workdir, pairs) if check.ok else []
             if hollow:  # a checker that compares with `abs(a - b) > tol` accepts NaN: do not let that pass
                 case["ok"] = False
-                case["checker_output"] += f"\n[cotbuilder] checker accepted {hollow[0]}: never written " \
-                                          "(all bytes the emulator's 0xFF UB fill)"
+                case["checker_output"] += (
+                    f"\n[cotbuilder] checker accepted {hollow[0]}: never written "
+                    "(all bytes the emulator's 0xFF UB fill)"
+                )
             stop = steps.stopped(check, "checker")
             if stop is not None and (check.outcome != "exit" or stop[0] == "unsupported"):
                 verdict.status, verdict.reason = stop
@@ -371,12 +419,21 @@ def verify_own(unit: dict[str, Any], workdir: Path, ctx: steps.Context, prebuilt
         if not case["ok"]:
             verdict.correct = False
             if not verdict.reason:
-                verdict.reason = f"seed {seed}: " + (case.get("checker_output", "").splitlines() or
-                                                     [case.get("error", "outputs differ from golden")])[-1][:300]
+                verdict.reason = (
+                    f"seed {seed}: "
+                    + (
+                        case.get("checker_output", "").splitlines() or [case.get("error", "outputs differ from golden")]
+                    )[-1][:300]
+                )
     else:
         if verdict.cases:
             verdict.correct = verdict.correct is not False
     verdict.run_log = "\n".join(logs)
-    timings.update(generate_s=round(gen_s, 3), run_s=round(run_s, 3), check_s=round(check_s, 3),
-                   total_s=round(time.monotonic() - start, 3), seeds=[s for s in seeds])
+    timings.update(
+        generate_s=round(gen_s, 3),
+        run_s=round(run_s, 3),
+        check_s=round(check_s, 3),
+        total_s=round(time.monotonic() - start, 3),
+        seeds=[s for s in seeds],
+    )
     return steps.judge(verdict)

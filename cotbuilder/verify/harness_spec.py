@@ -120,8 +120,10 @@ def generate_main(spec: dict[str, Any], header_text: str) -> str:
                 raise SpecError(f"tiling field name {field!r} is not an identifier")
             if isinstance(value, list):
                 elem = arrays.get(field, "uint32_t")
-                fill.append(f"    {{ static {elem} cb_v[] = {{{', '.join(_c_literal(v) for v in value)}}}; "
-                            f"cb_tiling_data.set_{field}(cb_v); }}")
+                fill.append(
+                    f"    {{ static {elem} cb_v[] = {{{', '.join(_c_literal(v) for v in value)}}}; "
+                    f"cb_tiling_data.set_{field}(cb_v); }}"
+                )
             elif isinstance(value, dict):
                 raise SpecError(f"tiling field {field}: nested struct values are not supported")
             else:
@@ -140,13 +142,22 @@ def generate_main(spec: dict[str, Any], header_text: str) -> str:
     key = spec.get("tiling_key")
     template = string.Template(package_data("verify/data/spec_main.cpp.tmpl").read_text(encoding="utf-8"))
     return template.substitute(
-        tiling_include=(f'#include "{spec["tiling_header"]}"\n#undef COTBUILDER_TILING_TYPE\n'
-                        f'#define COTBUILDER_TILING_TYPE {_tiling_struct(spec, header_text)}'
-                        if spec.get("tiling_header") else ""),
-        kernel=spec["kernel"], alloc="\n".join(lines_alloc), tiling_fill="\n".join(fill),
+        tiling_include=(
+            f'#include "{spec["tiling_header"]}"\n#undef COTBUILDER_TILING_TYPE\n'
+            f"#define COTBUILDER_TILING_TYPE {_tiling_struct(spec, header_text)}"
+            if spec.get("tiling_header")
+            else ""
+        ),
+        kernel=spec["kernel"],
+        alloc="\n".join(lines_alloc),
+        tiling_fill="\n".join(fill),
         tiling_key=f"    ICPU_SET_TILING_KEY({int(key)});" if key is not None else "",
-        entry=spec["entry"], block_dim=int(spec.get("block_dim", 1)), args=", ".join(args),
-        dump="\n".join(lines_dump), free="\n".join(lines_free))
+        entry=spec["entry"],
+        block_dim=int(spec.get("block_dim", 1)),
+        args=", ".join(args),
+        dump="\n".join(lines_dump),
+        free="\n".join(lines_free),
+    )
 
 
 def _digest(workdir: Path, paths: list[str]) -> str:
@@ -172,16 +183,30 @@ def verify_spec(unit: dict[str, Any], workdir: Path, ctx: steps.Context) -> Verd
         return Verdict("failed_run", f"bad {SPEC_NAME}: {exc}", "spec", timings=timings)
     (workdir / base / MAIN_NAME).write_text(main, encoding="utf-8")
     sources = [str(Path(base) / MAIN_NAME)]
-    includes = sorted({".", base} | {str(Path(base) / d) for d in ("op_kernel", "op_host") if (workdir / base / d).is_dir()})
-    result = buildmod.build(workdir, sources, includes, ctx.soc, ctx.cache_dir, _digest(workdir, paths + sources),
-                            ctx.pch, BINARY, ctx.opt, ctx.use_cache)
-    timings.update(compile_s=round(result.seconds, 3), cached_build=result.cached,
-                   pch=bool(ctx.pch and ctx.pch.header))
+    includes = sorted(
+        {".", base} | {str(Path(base) / d) for d in ("op_kernel", "op_host") if (workdir / base / d).is_dir()}
+    )
+    result = buildmod.build(
+        workdir,
+        sources,
+        includes,
+        ctx.soc,
+        ctx.cache_dir,
+        _digest(workdir, paths + sources),
+        ctx.pch,
+        BINARY,
+        ctx.opt,
+        ctx.use_cache,
+    )
+    timings.update(compile_s=round(result.seconds, 3), cached_build=result.cached, pch=bool(ctx.pch and ctx.pch.header))
     if not result.ok:
         return steps.compile_failure(result, timings, "spec")
     shutil.copy(package_data("verify/data/reference_runner.py"), workdir / "cotbuilder_reference.py")
-    (workdir / "cotbuilder_reference.json").write_text(json.dumps({
-        "code": spec.get("reference", {}).get("python", ""), "inputs": spec["inputs"], "outputs": spec["outputs"]}))
+    (workdir / "cotbuilder_reference.json").write_text(
+        json.dumps(
+            {"code": spec.get("reference", {}).get("python", ""), "inputs": spec["inputs"], "outputs": spec["outputs"]}
+        )
+    )
     tol = spec.get("tolerance", {})
     verdict = Verdict("passed", harness="spec", compile_ok=True, compile_log=result.log, timings=timings)
     logs, ref_s, run_s = [], 0.0, 0.0
@@ -211,16 +236,22 @@ def verify_spec(unit: dict[str, Any], workdir: Path, ctx: steps.Context) -> Verd
             got = workdir / "output" / f"{item['name']}.bin"
             actual = np.fromfile(got, dtype=np_dtype) if got.is_file() else np.zeros(0, np_dtype)
             expected = np.fromfile(workdir / "expected" / f"{item['name']}.bin", dtype=np_dtype)
-            outputs.append({"name": item["name"],
-                            **compare.compare(actual, expected, item["dtype"], tol.get("atol"), tol.get("rtol"))})
+            outputs.append(
+                {
+                    "name": item["name"],
+                    **compare.compare(actual, expected, item["dtype"], tol.get("atol"), tol.get("rtol")),
+                }
+            )
         case = {"seed": int(seed), "outputs": outputs, "ok": all(o["ok"] for o in outputs)}
         verdict.cases.append(case)
         if not case["ok"]:
             verdict.correct = False
             if not verdict.reason:
                 bad = next(o for o in outputs if not o["ok"])
-                verdict.reason = (f"seed {seed}: {bad['name']} {bad['mismatches']}/{bad['n']} elements off "
-                                  f"(max abs {bad['max_abs_err']}, atol {bad['atol']}, rtol {bad['rtol']})")
+                verdict.reason = (
+                    f"seed {seed}: {bad['name']} {bad['mismatches']}/{bad['n']} elements off "
+                    f"(max abs {bad['max_abs_err']}, atol {bad['atol']}, rtol {bad['rtol']})"
+                )
     else:
         if verdict.cases:
             verdict.correct = verdict.correct is not False

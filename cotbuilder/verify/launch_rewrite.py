@@ -44,20 +44,20 @@ def rewrite_launches(source: str) -> tuple[str, int]:
     while (m := _LAUNCH.search(source, pos)) is not None:
         close = source.find(">>>", m.end())
         paren = source.find("(", close + 3) if close >= 0 else -1
-        if close < 0 or paren < 0 or source[close + 3:paren].strip():
-            out.append(source[pos:m.end()])
+        if close < 0 or paren < 0 or source[close + 3 : paren].strip():
+            out.append(source[pos : m.end()])
             pos = m.end()
             continue
         end = _matching_paren(source, paren)
         if end < 0:
             break
-        config = _split_top_level(source[m.end():close])
-        args = source[paren + 1:end].strip()
+        config = _split_top_level(source[m.end() : close])
+        args = source[paren + 1 : end].strip()
         kernel = re.sub(r"\s+", "", m.group(1))
         block_dim = config[0] if config else "1"
         target = LAUNCH_FUNCTION if "," in kernel else LAUNCH_MACRO  # a macro would split kernel<a, b>
         call = f"{target}({kernel}, {block_dim}{', ' + args if args else ''})"
-        out.append(source[pos:m.start()] + call)
+        out.append(source[pos : m.start()] + call)
         pos = end + 1
         count += 1
     out.append(source[pos:])

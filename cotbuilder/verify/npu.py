@@ -46,7 +46,7 @@ class CannInfo:
     version: str
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def soc_table() -> dict[str, dict[str, Any]]:
     return tomllib.loads(package_data("verify/data/socs.toml").read_text(encoding="utf-8"))
 
@@ -65,11 +65,15 @@ def cann_version(toolkit: Path) -> str | None:
     """From <toolkit>/version.cfg or */ascend_toolkit_install.info (whichever the install has)."""
     cfg = toolkit / "version.cfg"
     if cfg.is_file():
-        m = re.search(r"(?:toolkit_running_version|runtime_running_version|version)\s*=\s*\[?([\w.:\-]+)",
-                      cfg.read_text(errors="replace"))
+        m = re.search(
+            r"(?:toolkit_running_version|runtime_running_version|version)\s*=\s*\[?([\w.:\-]+)",
+            cfg.read_text(errors="replace"),
+        )
         if m:
             return m.group(1).split(":")[-1] if ":" in m.group(1) else m.group(1)
-    for info in sorted(toolkit.glob("*/ascend_toolkit_install.info")) + sorted(toolkit.glob("ascend_toolkit_install.info")):
+    for info in sorted(toolkit.glob("*/ascend_toolkit_install.info")) + sorted(
+        toolkit.glob("ascend_toolkit_install.info")
+    ):
         m = re.search(r"^version\s*=\s*([\w.\-]+)", info.read_text(errors="replace"), re.M)
         if m:
             return m.group(1)
@@ -82,27 +86,40 @@ def detect_cann(env: dict[str, str] | None = None) -> CannInfo:
     candidates = [Path(env[k]) for k in ("ASCEND_HOME_PATH", "ASCEND_TOOLKIT_HOME") if env.get(k)]
     candidates.append(Path(env.get("COTBUILDER_ASCEND_DEFAULT", str(DEFAULT_TOOLKIT))))
     for toolkit in candidates:
-        if toolkit.is_dir() and ((toolkit / "set_env.sh").is_file() or (toolkit / "compiler").is_dir()
-                                 or (toolkit / "version.cfg").is_file()):
+        if toolkit.is_dir() and (
+            (toolkit / "set_env.sh").is_file() or (toolkit / "compiler").is_dir() or (toolkit / "version.cfg").is_file()
+        ):
             return CannInfo(toolkit, cann_version(toolkit) or "unknown")
-    raise CannMissing("CANN toolkit not found: set ASCEND_HOME_PATH (source <toolkit>/set_env.sh) or install it at "
-                      f"{DEFAULT_TOOLKIT}; the npu and cann-cpu backends need it (use --device cpu without CANN)")
+    raise CannMissing(
+        "CANN toolkit not found: set ASCEND_HOME_PATH (source <toolkit>/set_env.sh) or install it at "
+        f"{DEFAULT_TOOLKIT}; the npu and cann-cpu backends need it (use --device cpu without CANN)"
+    )
 
 
 def check_device(device_id: int, env: dict[str, str] | None = None) -> None:
     """An NPU is visible as /dev/davinciN (the driver's device files)."""
     root = Path((env or os.environ).get("COTBUILDER_DEV_ROOT", "/dev"))
     if not (root / f"davinci{device_id}").exists():
-        raise CannMissing(f"no Ascend NPU {device_id}: {root}/davinci{device_id} is missing (driver not installed or "
-                          "device not visible); use --device cann-cpu or --device cpu")
+        raise CannMissing(
+            f"no Ascend NPU {device_id}: {root}/davinci{device_id} is missing (driver not installed or "
+            "device not visible); use --device cann-cpu or --device cpu"
+        )
 
 
-def cmake_configure_argv(toolkit: Path, soc: str, run_mode: str, asc_language: bool,
-                         source: str = ".", build_dir: str = "build") -> list[str]:
+def cmake_configure_argv(
+    toolkit: Path, soc: str, run_mode: str, asc_language: bool, source: str = ".", build_dir: str = "build"
+) -> list[str]:
     """cmake configure command for a kernel-launch unit (run_mode: npu | cpu)."""
     info = soc_table()[soc]
-    argv = ["cmake", "-S", source, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
-            f"-DASCEND_CANN_PACKAGE_PATH={toolkit}"]
+    argv = [
+        "cmake",
+        "-S",
+        source,
+        "-B",
+        build_dir,
+        "-DCMAKE_BUILD_TYPE=Release",
+        f"-DASCEND_CANN_PACKAGE_PATH={toolkit}",
+    ]
     if asc_language:
         argv += [f"-DCMAKE_ASC_RUN_MODE={run_mode}", f"-DCMAKE_ASC_ARCHITECTURES={info['npu_arch']}"]
     else:
@@ -115,8 +132,18 @@ def cmake_build_argv(build_dir: str = "build", jobs: int = 2) -> list[str]:
 
 
 def msopgen_argv(op_json: str, soc: str, out_dir: str) -> list[str]:
-    return ["msopgen", "gen", "-i", op_json, "-c", f"ai_core-{soc_table()[soc]['soc_version']}", "-lan", "cpp",
-            "-out", out_dir]
+    return [
+        "msopgen",
+        "gen",
+        "-i",
+        op_json,
+        "-c",
+        f"ai_core-{soc_table()[soc]['soc_version']}",
+        "-lan",
+        "cpp",
+        "-out",
+        out_dir,
+    ]
 
 
 def op_build_argv(project_dir: str) -> list[str]:
@@ -130,10 +157,14 @@ def op_install_argv(run_file: str, install_dir: str) -> list[str]:
 def run_env(info: CannInfo, device_id: int | None) -> dict[str, str]:
     """Environment for a build or run with CANN (what set_env.sh exports that matters here)."""
     tk = str(info.toolkit)
-    env = {"ASCEND_HOME_PATH": tk, "ASCEND_TOOLKIT_HOME": tk, "ASCEND_OPP_PATH": f"{tk}/opp",
-           "LD_LIBRARY_PATH": f"{tk}/lib64:{tk}/runtime/lib64:{tk}/tools/simulator/lib:"
-                              + os.environ.get("LD_LIBRARY_PATH", ""),
-           "PATH": f"{tk}/bin:{tk}/compiler/ccec_compiler/bin:" + os.environ.get("PATH", "/usr/bin:/bin")}
+    env = {
+        "ASCEND_HOME_PATH": tk,
+        "ASCEND_TOOLKIT_HOME": tk,
+        "ASCEND_OPP_PATH": f"{tk}/opp",
+        "LD_LIBRARY_PATH": f"{tk}/lib64:{tk}/runtime/lib64:{tk}/tools/simulator/lib:"
+        + os.environ.get("LD_LIBRARY_PATH", ""),
+        "PATH": f"{tk}/bin:{tk}/compiler/ccec_compiler/bin:" + os.environ.get("PATH", "/usr/bin:/bin"),
+    }
     if device_id is not None:
         env["ASCEND_RT_VISIBLE_DEVICES"] = str(device_id)  # the unit's aclrtSetDevice(0) lands on device N
         env["ASCEND_DEVICE_ID"] = "0"
@@ -145,14 +176,19 @@ def executable_name(cmakelists: str) -> str | None:
     return m.group(1) if m and "$" not in m.group(1) else None
 
 
-def verify_cann(unit: dict[str, Any], workdir: Path, ctx: steps.Context, info: CannInfo, backend: str,
-                device_id: int | None) -> Verdict:
+def verify_cann(
+    unit: dict[str, Any], workdir: Path, ctx: steps.Context, info: CannInfo, backend: str, device_id: int | None
+) -> Verdict:
     """Build and run a kernel-launch unit with CANN (needs an Ascend host; see module docstring)."""
     from .harness_own import BINARY, verify_own  # judging is shared with the cpu backend
 
     if unit["layout"] != "kernel_launch":
-        return Verdict("unsupported", f"{backend}: only kernel_launch units are built with CANN here (op projects "
-                       "need the msOpGen + aclnn flow, not implemented)", "none")
+        return Verdict(
+            "unsupported",
+            f"{backend}: only kernel_launch units are built with CANN here (op projects "
+            "need the msOpGen + aclnn flow, not implemented)",
+            "none",
+        )
     materialise(unit, workdir)
     cmakelists = next((f["text"] for f in unit["files"] if f["path"] == "CMakeLists.txt"), None)
     if cmakelists is None:
@@ -166,8 +202,14 @@ def verify_cann(unit: dict[str, Any], workdir: Path, ctx: steps.Context, info: C
         done = subprocess.run(argv, cwd=workdir, env=env, capture_output=True, text=True, timeout=1800)
         log += done.stdout + done.stderr
         if done.returncode != 0:
-            return Verdict("failed_compile", " ".join(argv[:2]) + " failed", "own", compile_ok=False,
-                           compile_log=log, timings={"compile_s": round(time.monotonic() - start, 3)})
+            return Verdict(
+                "failed_compile",
+                " ".join(argv[:2]) + " failed",
+                "own",
+                compile_ok=False,
+                compile_log=log,
+                timings={"compile_s": round(time.monotonic() - start, 3)},
+            )
     name = executable_name(cmakelists) or "ascendc_kernels_bbit"
     built = next((p for p in (workdir / "build" / name, workdir / name, workdir / "out" / name) if p.is_file()), None)
     if built is None:

@@ -31,18 +31,19 @@ _counter = itertools.count()
 
 @dataclass(frozen=True)
 class Limits:
-    cpu_s: int = 60               # RLIMIT_CPU (seconds of CPU, all threads)
-    wall_s: float = 120.0         # killed after this many seconds of wall time
-    memory_mb: int = 4096         # RLIMIT_AS (address space)
-    file_mb: int = 256            # RLIMIT_FSIZE: largest file the command may write (its stdout/stderr files too)
-    nproc: int = 256              # pids cgroup (and RLIMIT_NPROC where the kernel enforces it): processes + threads
-    nofile: int = 256             # RLIMIT_NOFILE
+    cpu_s: int = 60  # RLIMIT_CPU (seconds of CPU, all threads)
+    wall_s: float = 120.0  # killed after this many seconds of wall time
+    memory_mb: int = 4096  # RLIMIT_AS (address space)
+    file_mb: int = 256  # RLIMIT_FSIZE: largest file the command may write (its stdout/stderr files too)
+    nproc: int = 256  # pids cgroup (and RLIMIT_NPROC where the kernel enforces it): processes + threads
+    nofile: int = 256  # RLIMIT_NOFILE
     capture_bytes: int = 256 * 1024  # how much of stdout / stderr is read back
 
 
 @dataclass
 class Capabilities:
     """What this machine lets the sandbox enforce (probed once per process)."""
+
     root: bool
     mount_ns: bool = False
     net_ns: bool = False
@@ -52,8 +53,11 @@ class Capabilities:
     notes: list[str] = field(default_factory=list)
 
     def enforced(self) -> list[str]:
-        got = ["own work dir as cwd/HOME/TMPDIR", "rlimits: CPU, address space, file size, open files",
-               "wall-time kill of the process group"]
+        got = [
+            "own work dir as cwd/HOME/TMPDIR",
+            "rlimits: CPU, address space, file size, open files",
+            "wall-time kill of the process group",
+        ]
         if self.net_ns:
             got.append("no network (empty network namespace)")
         if self.mount_ns:
@@ -73,7 +77,7 @@ class SandboxResult:
     stdout: str
     stderr: str
     wall_s: float
-    outcome: str      # ok | exit | timeout | limit | violation | sandbox_error
+    outcome: str  # ok | exit | timeout | limit | violation | sandbox_error
     reason: str = ""  # one line, for the record
     cpu_s: float = 0.0
 
@@ -111,19 +115,29 @@ def capabilities() -> Capabilities:
         caps.notes.append("no writable pids cgroup and running as root: the process count is NOT limited")
     probe_dir = Path(tempfile.mkdtemp(prefix="cotbuilder-probe-"))
     try:
-        for user_ns in ((False, True) if caps.root else (True,)):
-            spec = {"workdir": str(probe_dir), "argv": ["true"], "env": {"PATH": "/usr/bin:/bin"},
-                    "mount_ns": True, "net_ns": True, "user_ns": user_ns, "drop_caps": True}
-            done = subprocess.run([sys.executable, "-I", "-S", str(SHIM), json.dumps(spec)], capture_output=True,
-                                  text=True, timeout=30)
+        for user_ns in (False, True) if caps.root else (True,):
+            spec = {
+                "workdir": str(probe_dir),
+                "argv": ["true"],
+                "env": {"PATH": "/usr/bin:/bin"},
+                "mount_ns": True,
+                "net_ns": True,
+                "user_ns": user_ns,
+                "drop_caps": True,
+            }
+            done = subprocess.run(
+                [sys.executable, "-I", "-S", str(SHIM), json.dumps(spec)], capture_output=True, text=True, timeout=30
+            )
             if done.returncode == 0:
                 caps.mount_ns = caps.net_ns = caps.drop_caps = True
                 caps.user_ns = user_ns
                 break
             caps.notes.append(f"namespaces (user_ns={user_ns}) unavailable: {done.stderr.strip()[:200]}")
         if not caps.mount_ns:
-            caps.notes.append("no namespaces: network and writes outside the work dir are NOT blocked, only detected "
-                              "afterwards from the command's errors")
+            caps.notes.append(
+                "no namespaces: network and writes outside the work dir are NOT blocked, only detected "
+                "afterwards from the command's errors"
+            )
     finally:
         shutil.rmtree(probe_dir, ignore_errors=True)
     return caps
@@ -202,36 +216,60 @@ def _match(groups: list[dict], text: str) -> str | None:
 def _env(workdir: Path, extra: dict[str, str] | None) -> dict[str, str]:
     env = {
         "PATH": os.environ.get("PATH", "/usr/local/bin:/usr/bin:/bin"),
-        "HOME": str(workdir), "TMPDIR": str(workdir), "LANG": "C.UTF-8",
+        "HOME": str(workdir),
+        "TMPDIR": str(workdir),
+        "LANG": "C.UTF-8",
         # one thread per numeric library: thread pools reserve address space and count against the process limit
-        "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-        "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0",
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "PYTHONHASHSEED": "0",
     }
     env.update(extra or {})
     return env
 
 
-def run(argv: list[str], workdir: Path, limits: Limits = Limits(), *, env: dict[str, str] | None = None) -> SandboxResult:
+def run(
+    argv: list[str], workdir: Path, limits: Limits = Limits(), *, env: dict[str, str] | None = None
+) -> SandboxResult:
     """Run `argv` confined to `workdir` and say how it ended. Never raises for anything the command does."""
     caps = capabilities()
     workdir = Path(workdir).resolve()
-    rlimits = {"RLIMIT_CPU": int(limits.cpu_s), "RLIMIT_AS": limits.memory_mb << 20,
-               "RLIMIT_FSIZE": limits.file_mb << 20, "RLIMIT_NOFILE": limits.nofile,
-               "RLIMIT_CORE": 0}
+    rlimits = {
+        "RLIMIT_CPU": int(limits.cpu_s),
+        "RLIMIT_AS": limits.memory_mb << 20,
+        "RLIMIT_FSIZE": limits.file_mb << 20,
+        "RLIMIT_NOFILE": limits.nofile,
+        "RLIMIT_CORE": 0,
+    }
     if not caps.root:
         rlimits["RLIMIT_NPROC"] = limits.nproc
     cgroup = _make_cgroup(caps.cgroup_root, limits.nproc) if caps.cgroup_root else None
-    spec = {"workdir": str(workdir), "argv": list(argv), "env": _env(workdir, env), "rlimits": rlimits,
-            "mount_ns": caps.mount_ns, "net_ns": caps.net_ns, "user_ns": caps.user_ns,
-            "drop_caps": caps.drop_caps, "cgroup": str(cgroup) if cgroup else None}
+    spec = {
+        "workdir": str(workdir),
+        "argv": list(argv),
+        "env": _env(workdir, env),
+        "rlimits": rlimits,
+        "mount_ns": caps.mount_ns,
+        "net_ns": caps.net_ns,
+        "user_ns": caps.user_ns,
+        "drop_caps": caps.drop_caps,
+        "cgroup": str(cgroup) if cgroup else None,
+    }
     capture = Path(tempfile.mkdtemp(prefix="cotbuilder-capture-"))
     start = time.monotonic()
     timed_out = False
     usage_before = os.times()
     try:
         with open(capture / "out", "wb") as out, open(capture / "err", "wb") as err:
-            proc = subprocess.Popen([sys.executable, "-I", "-S", str(SHIM), json.dumps(spec)], stdin=subprocess.DEVNULL,
-                                    stdout=out, stderr=err, cwd=workdir)
+            proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(SHIM), json.dumps(spec)],
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                cwd=workdir,
+            )
             try:
                 proc.wait(timeout=limits.wall_s)
             except subprocess.TimeoutExpired:
@@ -246,7 +284,9 @@ def run(argv: list[str], workdir: Path, limits: Limits = Limits(), *, env: dict[
                 proc.wait()
         wall = time.monotonic() - start
         usage = os.times()
-        cpu = (usage.children_user - usage_before.children_user) + (usage.children_system - usage_before.children_system)
+        cpu = (usage.children_user - usage_before.children_user) + (
+            usage.children_system - usage_before.children_system
+        )
         stdout = _read_capped(capture / "out", limits.capture_bytes)
         stderr = _read_capped(capture / "err", limits.capture_bytes)
     finally:

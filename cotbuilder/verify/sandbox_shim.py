@@ -29,8 +29,14 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1024, 2048, 1 << 21
 PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP = 38, 24
-_OPTION_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": MS_NOATIME,
-                 "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME}
+_OPTION_FLAGS = {
+    "nosuid": MS_NOSUID,
+    "nodev": MS_NODEV,
+    "noexec": MS_NOEXEC,
+    "noatime": MS_NOATIME,
+    "nodiratime": MS_NODIRATIME,
+    "relatime": MS_RELATIME,
+}
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -88,8 +94,7 @@ def _drop_capabilities():
         _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
 
     class Data(ctypes.Structure):
-        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32),
-                    ("inheritable", ctypes.c_uint32)]
+        _fields_ = [("effective", ctypes.c_uint32), ("permitted", ctypes.c_uint32), ("inheritable", ctypes.c_uint32)]
 
     header = Header(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
     data = (Data * 2)()

@@ -19,17 +19,25 @@ from ..stats import StageStats, stage_run
 from ..store import Store, utcnow
 from . import build as buildmod
 from . import npu, sandbox, steps
-from .units import source_hash
 from .config import SOCS, VerifyConfig
+from .units import source_hash
 from .worker import Job, verify
+
 
 def backend_of(device: str) -> tuple[str, int | None]:
     kind, device_id = npu.parse_device(device)
     return ("cpu-emulator" if kind == "cpu" else kind), device_id
 
 
-def verification_id(unit_id: str, backend: str, version: str, soc: str, src_hash: str,
-                    seeds: list[int] | tuple[int, ...] = (0, 1), opt: str = "-O1") -> str:
+def verification_id(
+    unit_id: str,
+    backend: str,
+    version: str,
+    soc: str,
+    src_hash: str,
+    seeds: list[int] | tuple[int, ...] = (0, 1),
+    opt: str = "-O1",
+) -> str:
     """Same id = same verification: the seeds (which input sets were checked) and the optimisation level (which
     binary ran) are part of it, so a recipe asking for more seeds or another -O verifies again instead of skipping."""
     run_config = ",".join(str(s) for s in sorted(set(seeds))) + "\0" + opt
@@ -67,11 +75,17 @@ def run(store: Store, config: VerifyConfig) -> StageStats:
     backend, device_id, cann, version = prepare(config)
     units = _select_units(store, config)
     if config.unit and not units:
-        raise ValueError(f"no unit id starts with {config.unit!r} (see `cotbuilder query \"SELECT unit_id, name FROM units\"`)")
+        raise ValueError(
+            f'no unit id starts with {config.unit!r} (see `cotbuilder query "SELECT unit_id, name FROM units"`)'
+        )
     with stage_run(store, "verify", asdict(config)) as stats:
-        existing = {r["verification_id"] for r in store.rows(
-            "SELECT verification_id FROM verifications WHERE backend = ? AND backend_version = ? AND soc = ?",
-            [backend, version, config.soc])}
+        existing = {
+            r["verification_id"]
+            for r in store.rows(
+                "SELECT verification_id FROM verifications WHERE backend = ? AND backend_version = ? AND soc = ?",
+                [backend, version, config.soc],
+            )
+        }
         todo: list[tuple[dict[str, Any], str, str]] = []
         for unit in units:
             src = source_hash(unit)
@@ -81,16 +95,20 @@ def run(store: Store, config: VerifyConfig) -> StageStats:
                 continue
             todo.append((unit, src, vid))
         if config.limit is not None:
-            for _ in todo[config.limit:]:
+            for _ in todo[config.limit :]:
                 stats.skip("over --limit")
-            todo = todo[:config.limit]
+            todo = todo[: config.limit]
         if not todo:
             return stats
-        ctx = steps.Context(cache_dir=store.cache_path("verify", "x").parent, soc=config.soc,
-                            limits=sandbox.Limits(cpu_s=config.cpu_s, wall_s=config.wall_s,
-                                                  memory_mb=config.memory_mb),
-                            opt=config.opt, use_cache=config.build_cache, seeds=tuple(config.seeds),
-                            python=sys.executable)
+        ctx = steps.Context(
+            cache_dir=store.cache_path("verify", "x").parent,
+            soc=config.soc,
+            limits=sandbox.Limits(cpu_s=config.cpu_s, wall_s=config.wall_s, memory_mb=config.memory_mb),
+            opt=config.opt,
+            use_cache=config.build_cache,
+            seeds=tuple(config.seeds),
+            python=sys.executable,
+        )
         if backend == "cpu-emulator" and config.pch:
             ctx.pch = buildmod.ensure_pch(ctx.cache_dir, config.soc, config.opt)
             if ctx.pch.header is None:
@@ -99,28 +117,56 @@ def run(store: Store, config: VerifyConfig) -> StageStats:
     return stats
 
 
-def _row(unit: dict[str, Any], src: str, vid: str, backend: str, version: str, config: VerifyConfig,
-         verdict: dict[str, Any]) -> dict[str, Any]:
-    return {"verification_id": vid, "unit_id": unit["unit_id"], "backend": backend, "backend_version": version,
-            "soc": config.soc, "source_hash": src, "device": config.device, "created_at": utcnow(), **verdict}
+def _row(
+    unit: dict[str, Any], src: str, vid: str, backend: str, version: str, config: VerifyConfig, verdict: dict[str, Any]
+) -> dict[str, Any]:
+    return {
+        "verification_id": vid,
+        "unit_id": unit["unit_id"],
+        "backend": backend,
+        "backend_version": version,
+        "soc": config.soc,
+        "source_hash": src,
+        "device": config.device,
+        "created_at": utcnow(),
+        **verdict,
+    }
 
 
-def _verify_all(store: Store, config: VerifyConfig, stats: StageStats, todo: list, ctx: steps.Context,
-                backend: str, version: str, cann: Any, device_id: int | None) -> None:
+def _verify_all(
+    store: Store,
+    config: VerifyConfig,
+    stats: StageStats,
+    todo: list,
+    ctx: steps.Context,
+    backend: str,
+    version: str,
+    cann: Any,
+    device_id: int | None,
+) -> None:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from ..cli_common import console
 
     jobs = [Job(unit, ctx, backend, cann, device_id, config.keep_workdirs) for unit, _, _ in todo]
-    with Progress(TextColumn("verify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("{task.fields[last]}"), console=console, disable=not config.progress,
-                  transient=False) as progress:
+    with Progress(
+        TextColumn("verify"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[last]}"),
+        console=console,
+        disable=not config.progress,
+        transient=False,
+    ) as progress:
         task = progress.add_task("verify", total=len(jobs), last="")
 
         def record(i: int, out: dict[str, Any]) -> None:
             unit, src, vid = todo[i]
             if "infra_error" in out:
-                stats.fail("infrastructure error", unit["unit_id"], out["infra_error"] + "\n" + out.get("traceback", ""))
+                stats.fail(
+                    "infrastructure error", unit["unit_id"], out["infra_error"] + "\n" + out.get("traceback", "")
+                )
             else:
                 verdict = out["verdict"]
                 with store.transaction():

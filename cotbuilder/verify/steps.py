@@ -17,6 +17,7 @@ _PY_MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 @dataclass
 class Context:
     """What a harness needs besides the unit: where to cache, which SoC, the limits, the PCH."""
+
     cache_dir: Path
     soc: str = "ascend910b"
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
@@ -30,14 +31,28 @@ class Context:
 
 def compile_failure(result: buildmod.BuildResult, timings: dict[str, Any], harness: str) -> Verdict:
     if result.outcome == "timeout":
-        return Verdict("timeout", "compiler: time limit", harness, compile_ok=False, compile_log=result.log,
-                       timings=timings)
+        return Verdict(
+            "timeout", "compiler: time limit", harness, compile_ok=False, compile_log=result.log, timings=timings
+        )
     missing = diagnostics.missing_apis(result.log)
     if missing:
-        return Verdict("unsupported", "missing in emulator: " + ", ".join(missing[:5]), harness, compile_ok=False,
-                       missing_apis=missing, compile_log=result.log, timings=timings)
-    return Verdict("failed_compile", diagnostics.first_error(result.log), harness, compile_ok=False,
-                   compile_log=result.log, timings=timings)
+        return Verdict(
+            "unsupported",
+            "missing in emulator: " + ", ".join(missing[:5]),
+            harness,
+            compile_ok=False,
+            missing_apis=missing,
+            compile_log=result.log,
+            timings=timings,
+        )
+    return Verdict(
+        "failed_compile",
+        diagnostics.first_error(result.log),
+        harness,
+        compile_ok=False,
+        compile_log=result.log,
+        timings=timings,
+    )
 
 
 def stopped(result: sandbox.SandboxResult, what: str) -> tuple[str, str] | None:
@@ -65,8 +80,9 @@ def run_env(ctx: Context) -> dict[str, str]:
     return {"COTBUILDER_SOC": ctx.soc, **ctx.extra_env}
 
 
-def run_binary(workdir: Path, binary: str, ctx: Context,
-               args: list[str] | None = None) -> tuple[sandbox.SandboxResult, list[dict[str, Any]], str]:
+def run_binary(
+    workdir: Path, binary: str, ctx: Context, args: list[str] | None = None
+) -> tuple[sandbox.SandboxResult, list[dict[str, Any]], str]:
     """Run the built kernel (with the command-line arguments its docs give it); returns the sandbox result, the
     emulator diagnostics, and the rest of the output."""
     result = sandbox.run([f"./{binary}", *(args or [])], workdir, ctx.limits, env=run_env(ctx))

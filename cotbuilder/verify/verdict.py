@@ -29,14 +29,22 @@ class Verdict:
 
     def as_columns(self) -> dict[str, Any]:
         return {
-            "status": self.status, "reason": self.reason[:1000] or None, "harness": self.harness,
-            "compile_ok": self.compile_ok, "run_ok": self.run_ok, "correct": self.correct,
-            "missing_apis": self.missing_apis or None, "cases": self.cases, "diagnostics": self.diagnostics,
-            "compile_log": _cap(self.compile_log), "run_log": _cap(self.run_log), "timings": self.timings,
+            "status": self.status,
+            "reason": self.reason[:1000] or None,
+            "harness": self.harness,
+            "compile_ok": self.compile_ok,
+            "run_ok": self.run_ok,
+            "correct": self.correct,
+            "missing_apis": self.missing_apis or None,
+            "cases": self.cases,
+            "diagnostics": self.diagnostics,
+            "compile_log": _cap(self.compile_log),
+            "run_log": _cap(self.run_log),
+            "timings": self.timings,
         }
 
 
 def _cap(text: str) -> str | None:
     if not text:
         return None
-    return text if len(text) <= LOG_CAP else text[:LOG_CAP // 2] + "\n[...]\n" + text[-LOG_CAP // 2:]
+    return text if len(text) <= LOG_CAP else text[: LOG_CAP // 2] + "\n[...]\n" + text[-LOG_CAP // 2 :]

@@ -20,7 +20,7 @@ class Job:
     unit: dict[str, Any]
     ctx: steps.Context
     backend: str = "cpu-emulator"
-    cann: Any = None            # npu.CannInfo for the CANN backends
+    cann: Any = None  # npu.CannInfo for the CANN backends
     device_id: int | None = None
     keep_workdir: bool = False
 

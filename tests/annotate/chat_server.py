@@ -21,46 +21,78 @@ _UNIT_RE = re.compile(r'unit "([^"]+)"|单元 "([^"]+)"')
 @dataclass
 class Reply:
     status: int = 200
-    content: str | None = None           # assistant text (None: the default good answer)
+    content: str | None = None  # assistant text (None: the default good answer)
     finish_reason: str = "stop"
     refusal: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
-    delay: float = 0.0                   # seconds before answering (a timeout test makes this long)
+    delay: float = 0.0  # seconds before answering (a timeout test makes this long)
     error: str = "scripted error"
     usage: dict[str, int] | None = None
 
 
 def good_answer(name: str) -> str:
     """A valid annotation for the add-style test units: no numbers, only APIs the add kernel uses."""
-    return json.dumps({
-        "task": f"Write an AscendC kernel named {name} that adds two half-precision tensors x and y element by "
-                "element and writes the sum to z, for the Ascend AI Core.",
-        "rationale": [
-            {"step": "operator_analysis", "title": "Operator analysis",
-             "text": "The operator is a plain element-wise sum of two equally shaped inputs; there is no reduction "
-                     "and no data dependence between elements."},
-            {"step": "multi_core_split", "title": "Multi-core split",
-             "text": "Every AI core takes its own contiguous slice, found from `GetBlockIdx`, so cores never touch "
-                     "the same data."},
-            {"step": "pipeline", "title": "Pipeline",
-             "text": "Each tile goes through CopyIn, Compute and CopyOut; `DataCopy` moves tiles between global "
-                     "memory and the Unified Buffer, and queues hand them between the stages."},
-            {"step": "api_choice", "title": "API choice",
-             "text": "The sum itself is a single vector `Add` on the local tensors of one tile."},
-        ]})
+    return json.dumps(
+        {
+            "task": f"Write an AscendC kernel named {name} that adds two half-precision tensors x and y element by "
+            "element and writes the sum to z, for the Ascend AI Core.",
+            "rationale": [
+                {
+                    "step": "operator_analysis",
+                    "title": "Operator analysis",
+                    "text": "The operator is a plain element-wise sum of two equally shaped inputs; there is no reduction "
+                    "and no data dependence between elements.",
+                },
+                {
+                    "step": "multi_core_split",
+                    "title": "Multi-core split",
+                    "text": "Every AI core takes its own contiguous slice, found from `GetBlockIdx`, so cores never touch "
+                    "the same data.",
+                },
+                {
+                    "step": "pipeline",
+                    "title": "Pipeline",
+                    "text": "Each tile goes through CopyIn, Compute and CopyOut; `DataCopy` moves tiles between global "
+                    "memory and the Unified Buffer, and queues hand them between the stages.",
+                },
+                {
+                    "step": "api_choice",
+                    "title": "API choice",
+                    "text": "The sum itself is a single vector `Add` on the local tensors of one tile.",
+                },
+            ],
+        }
+    )
 
 
-def completion_body(model: str, content: str | None, finish_reason: str, refusal: str | None,
-                    usage: dict[str, int]) -> dict[str, Any]:
-    return {"id": "chatcmpl-test", "object": "chat.completion", "created": int(time.time()), "model": model,
-            "choices": [{"index": 0, "finish_reason": finish_reason,
-                         "message": {"role": "assistant", "content": content, "refusal": refusal}}],
-            "usage": {**usage, "total_tokens": usage["prompt_tokens"] + usage["completion_tokens"]}}
+def completion_body(
+    model: str, content: str | None, finish_reason: str, refusal: str | None, usage: dict[str, int]
+) -> dict[str, Any]:
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": finish_reason,
+                "message": {"role": "assistant", "content": content, "refusal": refusal},
+            }
+        ],
+        "usage": {**usage, "total_tokens": usage["prompt_tokens"] + usage["completion_tokens"]},
+    }
 
 
 class ChatServer:
-    def __init__(self, *, latency: float = 0.0, usage: dict[str, int] | None = None,
-                 answer: Callable[[str, dict[str, Any]], str] | None = None, reject_json_schema: bool = False):
+    def __init__(
+        self,
+        *,
+        latency: float = 0.0,
+        usage: dict[str, int] | None = None,
+        answer: Callable[[str, dict[str, Any]], str] | None = None,
+        reject_json_schema: bool = False,
+    ):
         self.latency = latency
         self.usage = usage or {"prompt_tokens": 1000, "completion_tokens": 500}
         self.answer = answer or (lambda name, body: good_answer(name))
@@ -100,7 +132,7 @@ class ChatServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
-    def start(self) -> "ChatServer":
+    def start(self) -> ChatServer:
         self._thread.start()
         return self
 
@@ -108,7 +140,7 @@ class ChatServer:
         self.httpd.shutdown()
         self.httpd.server_close()
 
-    def __enter__(self) -> "ChatServer":
+    def __enter__(self) -> ChatServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
@@ -125,8 +157,14 @@ class ChatServer:
         name = (m.group(1) or m.group(2)) if m else "?"
         with self._lock:
             reply = self.script.pop(0) if self.script else Reply()
-            entry = {"t": time.monotonic(), "unit": name, "body": body, "status": reply.status,
-                     "auth": handler.headers.get("Authorization"), "delivered": False}
+            entry = {
+                "t": time.monotonic(),
+                "unit": name,
+                "body": body,
+                "status": reply.status,
+                "auth": handler.headers.get("Authorization"),
+                "delivered": False,
+            }
             self.log.append(entry)
         if self.reject_json_schema and (body.get("response_format") or {}).get("type") == "json_schema":
             reply = Reply(status=400, error="response_format json_schema is not supported")
@@ -135,10 +173,12 @@ class ChatServer:
         if reply.status != 200:
             payload = {"error": {"message": reply.error, "type": "test", "code": reply.status}}
         else:
-            content = reply.content if reply.content is not None else (
-                None if reply.refusal else self.answer(name, body))
-            payload = completion_body(body.get("model", "?"), content, reply.finish_reason, reply.refusal,
-                                      reply.usage or self.usage)
+            content = (
+                reply.content if reply.content is not None else (None if reply.refusal else self.answer(name, body))
+            )
+            payload = completion_body(
+                body.get("model", "?"), content, reply.finish_reason, reply.refusal, reply.usage or self.usage
+            )
         data = json.dumps(payload).encode()
         try:
             handler.send_response(reply.status)

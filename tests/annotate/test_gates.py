@@ -46,8 +46,9 @@ def test_static_teacher_output_passes_every_gate(make, lang):
 def test_made_up_api_is_caught():
     unit = add_unit()
     answer, facts = _static(unit)
-    bad = _edit_step(answer, "api_choice", "The sum uses `AscendC::VecAddFast` on each tile, then `DataCopy` "
-                                           "writes it back.")
+    bad = _edit_step(
+        answer, "api_choice", "The sum uses `AscendC::VecAddFast` on each tile, then `DataCopy` writes it back."
+    )
     results, passed = _gates(bad, unit, facts)
     assert not passed
     assert not results["api_names_exist_and_used"]["passed"]
@@ -63,8 +64,13 @@ def test_real_api_the_kernel_does_not_call_is_caught():
     assert not results["api_names_exist_and_used"]["passed"] and "ReduceSum" in detail and "Mul" in detail
 
 
-@pytest.mark.parametrize("claim", ["The tile length is 256 elements, which fits the buffer.",
-                                   "TILE_LENGTH = 64 keeps every copy aligned and small enough."])
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The tile length is 256 elements, which fits the buffer.",
+        "TILE_LENGTH = 64 keeps every copy aligned and small enough.",
+    ],
+)
 def test_wrong_tile_size_is_caught(claim):
     unit = add_unit()  # tile length 128
     answer, facts = _static(unit)
@@ -77,8 +83,11 @@ def test_wrong_tile_size_is_caught(claim):
 def test_wrong_block_dim_buffer_num_and_ub_bytes_are_caught():
     unit = add_unit()
     answer, facts = _static(unit)
-    bad = _edit_step(answer, "multi_core_split", "blockDim = 16 cores each take a slice; BUFFER_NUM is 3; the "
-                                                 "queues take 4096 bytes of UB.")
+    bad = _edit_step(
+        answer,
+        "multi_core_split",
+        "blockDim = 16 cores each take a slice; BUFFER_NUM is 3; the queues take 4096 bytes of UB.",
+    )
     detail = _gates(bad, unit, facts)[0]["numbers_match_facts"]["detail"]
     assert "block_dim = 16" in detail and "buffer_num = 3" in detail and "ub_bytes = 4096" in detail
 
@@ -127,6 +136,7 @@ def test_wrong_language_is_caught_both_ways():
 def test_too_short_an_answer_is_caught():
     unit = add_unit()
     facts = unit_facts(unit)
-    results, passed = run_gates("Add two tensors.", [{"step": "pipeline", "title": "p", "text": "copy, add"}],
-                                unit, facts, "en")
+    results, passed = run_gates(
+        "Add two tensors.", [{"step": "pipeline", "title": "p", "text": "copy, add"}], unit, facts, "en"
+    )
     assert not passed and not results["length_bounds"]["passed"]

@@ -29,32 +29,74 @@ def test_repair_stores_the_fixed_kernel_as_a_linked_unit_with_its_annotation(wor
     def answer(name, body):
         prompt = body["messages"][1]["content"]
         assert "wrong_answer" in prompt and "max_abs_err" in prompt and "AscendC::Sub(zLocal" in prompt
-        return json.dumps({
-            "task": "Write an AscendC kernel named add_broken that adds two half-precision tensors x and y into z.",
-            "rationale": [
-                {"step": "diagnosis", "title": "Diagnosis",
-                 "text": "Every output differs from the golden sum: the compute stage subtracts instead of adding."},
-                {"step": "fix", "title": "Fix", "text": "Compute now calls `Add` on the two input tiles, so z = x + y."},
-                {"step": "api_choice", "title": "API choice",
-                 "text": "`Add` is the element-wise vector sum; `DataCopy` still moves the tiles."},
-                {"step": "pipeline", "title": "Pipeline",
-                 "text": "CopyIn, Compute and CopyOut are unchanged; only the instruction inside Compute changes."}],
-            "fixed_kernel": "```cpp\n" + fixed_kernel + "```"})
+        return json.dumps(
+            {
+                "task": "Write an AscendC kernel named add_broken that adds two half-precision tensors x and y into z.",
+                "rationale": [
+                    {
+                        "step": "diagnosis",
+                        "title": "Diagnosis",
+                        "text": "Every output differs from the golden sum: the compute stage subtracts instead of adding.",
+                    },
+                    {
+                        "step": "fix",
+                        "title": "Fix",
+                        "text": "Compute now calls `Add` on the two input tiles, so z = x + y.",
+                    },
+                    {
+                        "step": "api_choice",
+                        "title": "API choice",
+                        "text": "`Add` is the element-wise vector sum; `DataCopy` still moves the tiles.",
+                    },
+                    {
+                        "step": "pipeline",
+                        "title": "Pipeline",
+                        "text": "CopyIn, Compute and CopyOut are unchanged; only the instruction inside Compute changes.",
+                    },
+                ],
+                "fixed_kernel": "```cpp\n" + fixed_kernel + "```",
+            }
+        )
 
     def verification(unit_id, status):
-        return {"verification_id": hashlib.sha256(f"{unit_id}{status}".encode()).hexdigest(), "unit_id": unit_id,
-                "backend": "cpu-emulator", "backend_version": "0.1", "soc": "ascend910b",
-                "source_hash": hashlib.sha256(unit_id.encode()).hexdigest(), "status": status,
-                "cases": [{"seed": 0, "ok": False, "outputs": [{"name": "z", "dtype": "float16", "max_abs_err": 199.0,
-                                                               "max_rel_err": 2.0, "atol": 1e-3, "rtol": 1e-3,
-                                                               "mismatches": 16384, "n": 16384}]}],
-                "diagnostics": [{"kind": "wrong_answer", "message": "z: 16384 of 16384 elements differ, "
-                                 "max_abs_err 199.0"}], "timings": {}, "created_at": utcnow()}
+        return {
+            "verification_id": hashlib.sha256(f"{unit_id}{status}".encode()).hexdigest(),
+            "unit_id": unit_id,
+            "backend": "cpu-emulator",
+            "backend_version": "0.1",
+            "soc": "ascend910b",
+            "source_hash": hashlib.sha256(unit_id.encode()).hexdigest(),
+            "status": status,
+            "cases": [
+                {
+                    "seed": 0,
+                    "ok": False,
+                    "outputs": [
+                        {
+                            "name": "z",
+                            "dtype": "float16",
+                            "max_abs_err": 199.0,
+                            "max_rel_err": 2.0,
+                            "atol": 1e-3,
+                            "rtol": 1e-3,
+                            "mismatches": 16384,
+                            "n": 16384,
+                        }
+                    ],
+                }
+            ],
+            "diagnostics": [
+                {"kind": "wrong_answer", "message": "z: 16384 of 16384 elements differ, max_abs_err 199.0"}
+            ],
+            "timings": {},
+            "created_at": utcnow(),
+        }
 
     with ChatServer(answer=answer) as srv, Store(workspace) as store:
         put_units(store, [good, broken])
-        store.insert("verifications", [verification(good["unit_id"], "passed"),
-                                       verification(broken["unit_id"], "wrong_answer")])
+        store.insert(
+            "verifications", [verification(good["unit_id"], "passed"), verification(broken["unit_id"], "wrong_answer")]
+        )
         stats = run(store, AnnotateConfig(teacher="gpt-4o-mini", base_url=srv.url, repair=True, progress=False))
         assert len(srv.log) == 1 and stats.counts["repaired_units"] == 1
         child = store.rows("SELECT * FROM units WHERE parent_unit_id IS NOT NULL")

@@ -22,8 +22,22 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _cmd(workspace: Path, url: str, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "cotbuilder.cli", "--workspace", str(workspace), "annotate", "--teacher",
-            "gpt-4o-mini", "--base-url", url, "--no-progress", "--retry-base", "0.05", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "cotbuilder.cli",
+        "--workspace",
+        str(workspace),
+        "annotate",
+        "--teacher",
+        "gpt-4o-mini",
+        "--base-url",
+        url,
+        "--no-progress",
+        "--retry-base",
+        "0.05",
+        *extra,
+    ]
 
 
 def _cached_units(workspace: Path) -> set[str]:
@@ -40,8 +54,13 @@ def test_sigkill_mid_run_then_resume_loses_nothing_duplicates_nothing_resends_no
         put_units(store, units)
     env = {**os.environ, "OPENAI_API_KEY": "test-key", "NO_COLOR": "1"}
     with ChatServer(latency=0.25) as srv:
-        proc = subprocess.Popen(_cmd(workspace, srv.url, "--concurrency", "2"), cwd=REPO, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            _cmd(workspace, srv.url, "--concurrency", "2"),
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         deadline = time.monotonic() + 30
         while len(srv.answered()) < 7 and time.monotonic() < deadline:
             time.sleep(0.02)
@@ -54,19 +73,25 @@ def test_sigkill_mid_run_then_resume_loses_nothing_duplicates_nothing_resends_no
             stored_after_kill = {r["unit_id"] for r in store.rows("SELECT unit_id FROM annotations")}
         first_run_requests = len(srv.log)
 
-        res = subprocess.run(_cmd(workspace, srv.url, "--concurrency", "2"), cwd=REPO, env=env,
-                             capture_output=True, text=True, timeout=60)
+        res = subprocess.run(
+            _cmd(workspace, srv.url, "--concurrency", "2"),
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert res.returncode == 0, res.stderr
         resumed = [e["unit"] for e in srv.log[first_run_requests:]]
 
     with Store(workspace) as store:
         rows = store.rows("SELECT unit_id, sample_index, status FROM annotations")
-    assert len(rows) == 12 and {r["unit_id"] for r in rows} == set(names)          # nothing lost
-    assert len({(r["unit_id"], r["sample_index"]) for r in rows}) == 12              # nothing duplicated
+    assert len(rows) == 12 and {r["unit_id"] for r in rows} == set(names)  # nothing lost
+    assert len({(r["unit_id"], r["sample_index"]) for r in rows}) == 12  # nothing duplicated
     assert all(r["status"] == "ok" for r in rows)
     # rows are flushed in small batches: whatever was stored before the kill has its answer in the cache
     assert {names[u] for u in stored_after_kill} <= cached_after_kill
-    assert not set(resumed) & cached_after_kill                                      # no completed request re-sent
+    assert not set(resumed) & cached_after_kill  # no completed request re-sent
     assert sorted(resumed) == sorted(set(names.values()) - cached_after_kill)
 
 
@@ -79,11 +104,22 @@ def test_api_key_from_the_environment_never_reaches_store_cache_or_output(worksp
     with ChatServer() as srv:
         # A server that echoes the key in its error messages: the errors end up in the stats and the runs table.
         srv.script = [Reply(status=500, error=f"upstream rejected key {secret}")] * 2
-        res = subprocess.run(_cmd(workspace, srv.url, "--api-key-env", "MY_TEACHER_KEY", "--concurrency", "1",
-                                  "--max-retries", "1"), cwd=REPO, env=env, capture_output=True, text=True,
-                             timeout=60)
-        again = subprocess.run(_cmd(workspace, srv.url, "--api-key-env", "MY_TEACHER_KEY"), cwd=REPO, env=env,
-                               capture_output=True, text=True, timeout=60)
+        res = subprocess.run(
+            _cmd(workspace, srv.url, "--api-key-env", "MY_TEACHER_KEY", "--concurrency", "1", "--max-retries", "1"),
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        again = subprocess.run(
+            _cmd(workspace, srv.url, "--api-key-env", "MY_TEACHER_KEY"),
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert res.returncode == 1 and again.returncode == 0, res.stderr + again.stderr
     assert srv.log[0]["auth"] == f"Bearer {secret}"  # the key was really used
     with Store(workspace) as store:

@@ -28,11 +28,19 @@ def _fake_key(monkeypatch):
 
 
 def _passed(unit_id: str) -> dict:
-    return {"verification_id": hashlib.sha256(f"v:{unit_id}".encode()).hexdigest(), "unit_id": unit_id,
-            "backend": "cpu-emulator", "backend_version": "0.1", "soc": "ascend910b",
-            "source_hash": hashlib.sha256(unit_id.encode()).hexdigest(), "status": "passed",
-            "cases": [{"seed": 0, "ok": True}, {"seed": 1, "ok": True}, {"seed": 2, "ok": True}],
-            "diagnostics": [], "timings": {}, "created_at": utcnow()}
+    return {
+        "verification_id": hashlib.sha256(f"v:{unit_id}".encode()).hexdigest(),
+        "unit_id": unit_id,
+        "backend": "cpu-emulator",
+        "backend_version": "0.1",
+        "soc": "ascend910b",
+        "source_hash": hashlib.sha256(unit_id.encode()).hexdigest(),
+        "status": "passed",
+        "cases": [{"seed": 0, "ok": True}, {"seed": 1, "ok": True}, {"seed": 2, "ok": True}],
+        "diagnostics": [],
+        "timings": {},
+        "created_at": utcnow(),
+    }
 
 
 def static_prompt_version(*args):
@@ -123,8 +131,10 @@ def test_static_annotation_from_an_older_static_teacher_is_replaced_not_kept_bes
         put_units(store, [add_unit()])
         run(store, AnnotateConfig(progress=False))
         # as if written by an earlier version of static_teacher.py
-        store.execute("UPDATE annotations SET teacher = json_object('provider', 'static', 'model', 'static', "
-                      "'prompt_version', 'static-00000000', 'params', json_object('lang', 'en'))")
+        store.execute(
+            "UPDATE annotations SET teacher = json_object('provider', 'static', 'model', 'static', "
+            "'prompt_version', 'static-00000000', 'params', json_object('lang', 'en'))"
+        )
         again = run(store, AnnotateConfig(progress=False))
         rows = store.rows("SELECT teacher FROM annotations")
     assert again.counts["kept"] == 1
@@ -148,8 +158,10 @@ def test_two_servers_serving_the_same_model_name_do_not_share_cached_answers(wor
             # credentials in the URL and a trailing slash do not make it another server
             store.execute("DELETE FROM annotations")
             port = two.url.split(":")[2].split("/")[0]
-            third = run(store, AnnotateConfig(teacher="same-model", base_url=f"http://user:pw@127.0.0.1:{port}/v1/",
-                                              progress=False))
+            third = run(
+                store,
+                AnnotateConfig(teacher="same-model", base_url=f"http://user:pw@127.0.0.1:{port}/v1/", progress=False),
+            )
     assert first.counts["cache_hits"] == 1 and first.counts["requests_sent"] == 0
     assert second.counts["requests_sent"] == 1 and len(two.log) == 1
     assert third.counts["cache_hits"] == 1 and third.counts["requests_sent"] == 0 and len(two.log) == 1

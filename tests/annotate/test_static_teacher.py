@@ -16,11 +16,19 @@ from cotbuilder.store import Store, utcnow  # noqa: E402
 
 
 def _verification(unit_id: str, status: str) -> dict:
-    return {"verification_id": hashlib.sha256(f"v:{unit_id}:{status}".encode()).hexdigest(), "unit_id": unit_id,
-            "backend": "cpu-emulator", "backend_version": "0.1", "soc": "ascend910b",
-            "source_hash": hashlib.sha256(unit_id.encode()).hexdigest(), "status": status,
-            "cases": [{"seed": 0, "ok": status == "passed"}, {"seed": 1, "ok": status == "passed"}],
-            "diagnostics": [], "timings": {}, "created_at": utcnow()}
+    return {
+        "verification_id": hashlib.sha256(f"v:{unit_id}:{status}".encode()).hexdigest(),
+        "unit_id": unit_id,
+        "backend": "cpu-emulator",
+        "backend_version": "0.1",
+        "soc": "ascend910b",
+        "source_hash": hashlib.sha256(unit_id.encode()).hexdigest(),
+        "status": status,
+        "cases": [{"seed": 0, "ok": status == "passed"}, {"seed": 1, "ok": status == "passed"}],
+        "diagnostics": [],
+        "timings": {},
+        "created_at": utcnow(),
+    }
 
 
 def test_static_teacher_is_deterministic_across_workspaces(tmp_path):
@@ -30,8 +38,12 @@ def test_static_teacher_is_deterministic_across_workspaces(tmp_path):
             put_units(store, [add_unit(), leaky_relu_op_unit()])
             stats = run(store, AnnotateConfig(progress=False))
             assert stats.counts["kept"] == 2
-            answers.append(store.rows("SELECT annotation_id, task, rationale, raw_response_hash, cost_usd "
-                                      "FROM annotations ORDER BY annotation_id"))
+            answers.append(
+                store.rows(
+                    "SELECT annotation_id, task, rationale, raw_response_hash, cost_usd "
+                    "FROM annotations ORDER BY annotation_id"
+                )
+            )
     assert answers[0] == answers[1]
     assert all(r["cost_usd"] == 0 for r in answers[0])
 
@@ -40,8 +52,10 @@ def test_verification_is_mentioned_only_when_it_passed(workspace):
     passed, failed = add_unit("add_ok"), add_unit("add_bad", suffix="bad")
     with Store(workspace) as store:
         put_units(store, [passed, failed])
-        store.insert("verifications", [_verification(passed["unit_id"], "passed"),
-                                       _verification(failed["unit_id"], "wrong_answer")])
+        store.insert(
+            "verifications",
+            [_verification(passed["unit_id"], "passed"), _verification(failed["unit_id"], "wrong_answer")],
+        )
         run(store, AnnotateConfig(progress=False))
         rows = {r["unit_id"]: r for r in store.rows("SELECT unit_id, rationale, gates_passed FROM annotations")}
     ok_steps = {s["step"]: s["text"] for s in rows[passed["unit_id"]]["rationale"]}
@@ -61,8 +75,10 @@ def test_demo_corpus_every_unit_is_annotated_and_passes_every_gate(workspace, cl
         units = store.count("units")
         assert units >= 10
         assert store.count("annotations", "lang = 'en'") == units == store.count("annotations", "lang = 'zh'")
-        failing = store.rows("SELECT u.name, a.lang, a.gates FROM annotations a JOIN units u USING (unit_id) "
-                             "WHERE a.status <> 'ok' OR NOT a.gates_passed")
+        failing = store.rows(
+            "SELECT u.name, a.lang, a.gates FROM annotations a JOIN units u USING (unit_id) "
+            "WHERE a.status <> 'ok' OR NOT a.gates_passed"
+        )
     assert failing == []
 
 

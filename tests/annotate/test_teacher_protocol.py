@@ -33,8 +33,14 @@ def _fake_key(monkeypatch):
 
 
 def _annotate(store: Store, server: ChatServer, **kw):
-    cfg = {"teacher": "gpt-4o-mini", "base_url": server.url, "concurrency": 2, "progress": False,
-           "retry_base": 0.05, **kw}
+    cfg = {
+        "teacher": "gpt-4o-mini",
+        "base_url": server.url,
+        "concurrency": 2,
+        "progress": False,
+        "retry_base": 0.05,
+        **kw,
+    }
     return run(store, AnnotateConfig(**cfg))
 
 
@@ -56,8 +62,14 @@ def test_success_writes_rows_with_usage_cost_teacher_and_gates(workspace, server
         assert r["cost_usd"] == pytest.approx((1000 * 0.15 + 500 * 0.60) / 1e6)
         assert r["teacher"]["provider"] == "openai-compatible" and r["teacher"]["model"] == "gpt-4o-mini"
         assert r["teacher"]["prompt_version"] == "annotate-en-v1"
-        assert set(r["gates"]) == {"api_names_exist_and_used", "numbers_match_facts", "no_code_paste",
-                                   "length_bounds", "language_matches", "task_has_no_code"}
+        assert set(r["gates"]) == {
+            "api_names_exist_and_used",
+            "numbers_match_facts",
+            "no_code_paste",
+            "length_bounds",
+            "language_matches",
+            "task_has_no_code",
+        }
         assert r["gates_passed"] is True, r["gates"]
         assert len(r["raw_response_hash"]) == 64
 

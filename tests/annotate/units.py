@@ -145,7 +145,12 @@ def add_unit(name: str = "add_custom", *, suffix: str = "") -> dict[str, Any]:
     kernel = ADD_KERNEL.replace("add_custom", name) + (f"// variant {suffix}\n" if suffix else "")
     files = [
         {"path": f"{name}.cpp", "role": "kernel", "file_id": _sha(kernel), "text": kernel},
-        {"path": "main.cpp", "role": "host_main", "file_id": _sha(ADD_MAIN), "text": ADD_MAIN.replace("add_custom", name)},
+        {
+            "path": "main.cpp",
+            "role": "host_main",
+            "file_id": _sha(ADD_MAIN),
+            "text": ADD_MAIN.replace("add_custom", name),
+        },
         {"path": "scripts/gen_data.py", "role": "generator", "file_id": _sha(GEN_DATA), "text": GEN_DATA},
         {"path": "CMakeLists.txt", "role": "build", "file_id": _sha(CMAKE), "text": CMAKE},
     ]
@@ -158,11 +163,26 @@ def add_unit(name: str = "add_custom", *, suffix: str = "") -> dict[str, Any]:
         "files": files,
         "kernel_code": kernel,
         "host_code": files[1]["text"],
-        "entry": [{"name": name, "params": [{"name": p, "type": "GM_ADDR"} for p in ("x", "y", "z")],
-                   "file": f"{name}.cpp", "line": kernel.count("\n", 0, kernel.index("extern \"C\"")) + 1}],
+        "entry": [
+            {
+                "name": name,
+                "params": [{"name": p, "type": "GM_ADDR"} for p in ("x", "y", "z")],
+                "file": f"{name}.cpp",
+                "line": kernel.count("\n", 0, kernel.index('extern "C"')) + 1,
+            }
+        ],
         "features": {
-            "apis": {"AllocTensor": 3, "Add": 1, "DataCopy": 3, "DeQue": 3, "EnQue": 3, "FreeTensor": 3,
-                     "GetBlockIdx": 3, "InitBuffer": 3, "SetGlobalBuffer": 3},
+            "apis": {
+                "AllocTensor": 3,
+                "Add": 1,
+                "DataCopy": 3,
+                "DeQue": 3,
+                "EnQue": 3,
+                "FreeTensor": 3,
+                "GetBlockIdx": 3,
+                "InitBuffer": 3,
+                "SetGlobalBuffer": 3,
+            },
             "dtypes": ["float16"],
             "positions": ["VECIN", "VECOUT"],
             "buffer_num": 2,
@@ -329,8 +349,12 @@ def leaky_relu_op_unit() -> dict[str, Any]:
     """An op_project unit: tiling struct on the host, GET_TILING_DATA in the kernel, a verify_spec.toml harness."""
     files = [
         {"path": "op_kernel/leaky_relu_custom.cpp", "role": "kernel", "file_id": _sha(OP_KERNEL), "text": OP_KERNEL},
-        {"path": "op_host/leaky_relu_custom_tiling.h", "role": "tiling", "file_id": _sha(OP_TILING_H),
-         "text": OP_TILING_H},
+        {
+            "path": "op_host/leaky_relu_custom_tiling.h",
+            "role": "tiling",
+            "file_id": _sha(OP_TILING_H),
+            "text": OP_TILING_H,
+        },
         {"path": "op_host/leaky_relu_custom.cpp", "role": "op_def", "file_id": _sha(OP_HOST), "text": OP_HOST},
         {"path": "verify_spec.toml", "role": "other", "file_id": _sha(OP_SPEC), "text": OP_SPEC},
     ]
@@ -343,26 +367,48 @@ def leaky_relu_op_unit() -> dict[str, Any]:
         "files": files,
         "kernel_code": OP_KERNEL,
         "host_code": OP_TILING_H + "\n" + OP_HOST,
-        "entry": [{"name": "leaky_relu_custom",
-                   "params": [{"name": p, "type": "GM_ADDR"} for p in ("x", "y", "workspace", "tiling")],
-                   "file": "op_kernel/leaky_relu_custom.cpp", "line": 60}],
+        "entry": [
+            {
+                "name": "leaky_relu_custom",
+                "params": [{"name": p, "type": "GM_ADDR"} for p in ("x", "y", "workspace", "tiling")],
+                "file": "op_kernel/leaky_relu_custom.cpp",
+                "line": 60,
+            }
+        ],
         "features": {
-            "apis": {"AllocTensor": 2, "DataCopy": 2, "DeQue": 2, "EnQue": 2, "FreeTensor": 2, "GetBlockIdx": 2,
-                     "GetBlockNum": 1, "InitBuffer": 2, "LeakyRelu": 1, "SetGlobalBuffer": 2},
+            "apis": {
+                "AllocTensor": 2,
+                "DataCopy": 2,
+                "DeQue": 2,
+                "EnQue": 2,
+                "FreeTensor": 2,
+                "GetBlockIdx": 2,
+                "GetBlockNum": 1,
+                "InitBuffer": 2,
+                "LeakyRelu": 1,
+                "SetGlobalBuffer": 2,
+            },
             "dtypes": ["float32"],
             "positions": ["VECIN", "VECOUT"],
             "buffer_num": 2,
             "tile_length": None,
             "block_dim": None,
             "ub_bytes": None,
-            "tiling_fields": [{"name": "totalLength", "type": "uint32_t"}, {"name": "tileNum", "type": "uint32_t"},
-                              {"name": "alpha", "type": "float"}],
+            "tiling_fields": [
+                {"name": "totalLength", "type": "uint32_t"},
+                {"name": "tileNum", "type": "uint32_t"},
+                {"name": "alpha", "type": "float"},
+            ],
             "uses_cube": False,
             "multi_core": True,
             "kernel_class": "KernelLeakyRelu",
             "methods": ["Init", "Process", "CopyIn", "Compute", "CopyOut"],
-            "op_def": {"name": "LeakyReluCustom", "inputs": [{"name": "x", "dtypes": ["DT_FLOAT"]}],
-                       "outputs": [{"name": "y", "dtypes": ["DT_FLOAT"]}], "socs": ["ascend910b"]},
+            "op_def": {
+                "name": "LeakyReluCustom",
+                "inputs": [{"name": "x", "dtypes": ["DT_FLOAT"]}],
+                "outputs": [{"name": "y", "dtypes": ["DT_FLOAT"]}],
+                "socs": ["ascend910b"],
+            },
         },
         "category": "activation",
         "complexity": 2,

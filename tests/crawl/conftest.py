@@ -32,8 +32,7 @@ def doc_server(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
     handler = type("Handler", (_QuietHandler,), {"requests": []})
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
-                                             functools.partial(handler, directory=str(site)))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(site)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -41,4 +40,3 @@ def doc_server(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
-

@@ -7,8 +7,13 @@ import socket
 import subprocess
 from pathlib import Path
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.invalid", "GIT_COMMITTER_NAME": "Test",
-           "GIT_COMMITTER_EMAIL": "test@example.invalid", "GIT_CONFIG_NOSYSTEM": "1"}
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
 
 # Small AscendC kernel written for these tests.
 KERNEL = """#include "kernel_operator.h"
@@ -43,8 +48,9 @@ def kernel(name: str = "a") -> str:
 
 
 def git(repo: Path, *args: str) -> str:
-    proc = subprocess.run(["git", *args], cwd=repo, capture_output=True, text=True, env={**os.environ, **GIT_ENV},
-                          check=True)
+    proc = subprocess.run(
+        ["git", *args], cwd=repo, capture_output=True, text=True, env={**os.environ, **GIT_ENV}, check=True
+    )
     return proc.stdout.strip()
 
 

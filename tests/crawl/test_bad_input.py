@@ -6,22 +6,25 @@ from __future__ import annotations
 import os
 
 import pytest
+from crawl_helpers import crawl, git, kernel, make_repo, rows, write_files
 
 from cotbuilder.crawl.stage import CrawlConfig, CrawlUsageError, resolve_specs
-from crawl_helpers import crawl, git, kernel, make_repo, rows, write_files
 
 
 def test_bad_files_are_skipped_with_reasons_and_good_ones_kept(tmp_path, workspace):
     outside = tmp_path / "outside_secret.h"
     outside.write_text("int outside_the_source = 1;\n")
     folder = tmp_path / "src"
-    write_files(folder, {
-        "k/good.cpp": kernel("good"),
-        "k/blob.h": b"\x7fELF\x00\x00binary",
-        "k/huge.cpp": "// " + "x" * 5000 + "\n",
-        "k/latin1.cpp": "// caf\xe9\n".encode("latin-1"),
-        "k/broken.cpp": "extern \"C\" __global__ __aicore__ void broken(GM_ADDR x) { if (x { ;; }\n",
-    })
+    write_files(
+        folder,
+        {
+            "k/good.cpp": kernel("good"),
+            "k/blob.h": b"\x7fELF\x00\x00binary",
+            "k/huge.cpp": "// " + "x" * 5000 + "\n",
+            "k/latin1.cpp": "// caf\xe9\n".encode("latin-1"),
+            "k/broken.cpp": 'extern "C" __global__ __aicore__ void broken(GM_ADDR x) { if (x { ;; }\n',
+        },
+    )
     os.symlink(outside, folder / "k" / "escape.h")
     os.symlink(folder / "k" / "good.cpp", folder / "k" / "alias.cpp")
     os.symlink(tmp_path, folder / "k" / "loopdir")
@@ -71,8 +74,10 @@ def test_no_source_and_bad_values_are_usage_errors_with_exit_2(cli, workspace, t
     proc = cli("crawl", workspace=workspace)
     assert proc.returncode == 2 and "nothing to crawl" in proc.stderr and "--source" in proc.stderr
     assert not workspace.exists(), "a usage error must not create a workspace"
-    for config, message in ((dict(sources=[str(tmp_path / "missing")]), "no such file or folder"),
-                            (dict(sources=[str(tmp_path)], on_secret="shout"), "--on-secret")):
+    for config, message in (
+        (dict(sources=[str(tmp_path / "missing")]), "no such file or folder"),
+        (dict(sources=[str(tmp_path)], on_secret="shout"), "--on-secret"),
+    ):
         with pytest.raises(CrawlUsageError, match=message):
             resolve_specs(CrawlConfig(**config))
     bad = tmp_path / "bad.toml"

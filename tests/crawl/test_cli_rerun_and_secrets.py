@@ -34,11 +34,15 @@ def test_unchanged_rerun_clones_nothing_parses_nothing_and_says_unchanged(tmp_pa
 
 
 def _secret_repo(tmp_path: Path) -> Path:
-    host = ('#include "acl/acl.h"\nint main() {\n'
-            f'    const char* password = "{SECRET_PASSWORD}";\n'
-            f'    const char* hub = "{SECRET_TOKEN}";\n    return 0;\n}}\n')
-    return make_repo(tmp_path / "repo", {"op/op.cpp": kernel("op"), "op/main.cpp": host,
-                                         "op/scripts/upload.py": f"TOKEN = '{SECRET_TOKEN}'\n"})
+    host = (
+        '#include "acl/acl.h"\nint main() {\n'
+        f'    const char* password = "{SECRET_PASSWORD}";\n'
+        f'    const char* hub = "{SECRET_TOKEN}";\n    return 0;\n}}\n'
+    )
+    return make_repo(
+        tmp_path / "repo",
+        {"op/op.cpp": kernel("op"), "op/main.cpp": host, "op/scripts/upload.py": f"TOKEN = '{SECRET_TOKEN}'\n"},
+    )
 
 
 def _assert_nowhere(workspace: Path, *outputs: str) -> None:

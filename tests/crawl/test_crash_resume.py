@@ -32,12 +32,16 @@ def _corpus(root: Path) -> list[str]:
 
 def _invariants(workspace: Path) -> None:
     assert rows(workspace, "SELECT count(*) - count(DISTINCT unit_id) AS d FROM units")[0]["d"] == 0
-    orphans = rows(workspace, "SELECT count(*) AS n FROM files f LEFT JOIN sources s USING (source_id) "
-                              "WHERE s.fingerprint IS NULL")
+    orphans = rows(
+        workspace, "SELECT count(*) AS n FROM files f LEFT JOIN sources s USING (source_id) WHERE s.fingerprint IS NULL"
+    )
     assert orphans[0]["n"] == 0, "a file whose source is not complete was committed"
-    dangling = rows(workspace, "SELECT count(*) AS n FROM (SELECT unnest(from_json(files, '[\"json\"]')) AS m "
-                               "FROM units) WHERE json_extract_string(m, '$.file_id') IS NOT NULL AND "
-                               "json_extract_string(m, '$.file_id') NOT IN (SELECT file_id FROM files)")
+    dangling = rows(
+        workspace,
+        "SELECT count(*) AS n FROM (SELECT unnest(from_json(files, '[\"json\"]')) AS m "
+        "FROM units) WHERE json_extract_string(m, '$.file_id') IS NOT NULL AND "
+        "json_extract_string(m, '$.file_id') NOT IN (SELECT file_id FROM files)",
+    )
     assert dangling[0]["n"] == 0, "a unit points at a file that is not stored"
     counts = rows(workspace, "SELECT sum(n_files) AS f, sum(n_units) AS u FROM sources WHERE fingerprint IS NOT NULL")
     assert counts[0]["f"] == rows(workspace, "SELECT count(*) AS n FROM files")[0]["n"]

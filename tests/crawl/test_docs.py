@@ -5,36 +5,44 @@ from __future__ import annotations
 
 from crawl_helpers import closed_port, crawl, kernel, rows, write_files
 
-FRAGMENT = ("pipe.InitBuffer(inQueueX, BUFFER_NUM, tileLength * sizeof(half));\n"
-            "LocalTensor<half> x = inQueueX.AllocTensor<half>();")
+FRAGMENT = (
+    "pipe.InitBuffer(inQueueX, BUFFER_NUM, tileLength * sizeof(half));\n"
+    "LocalTensor<half> x = inQueueX.AllocTensor<half>();"
+)
 
 
 def _site(site, base: str) -> None:
     dead = f"http://127.0.0.1:{closed_port()}/docs/gone.html"
-    write_files(site, {
-        "robots.txt": "User-agent: *\nDisallow: /docs/private/\n",
-        "docs/index.html": (
-            "<html><head><title>Guide</title></head><body><h1>Guide</h1><p>Start here.</p>"
-            '<a href="a.html">a</a> <a href="guide.md">md</a> <a href="nocode.html">prose</a> '
-            '<a href="plain.html">plain</a> <a href="missing.html">404</a> <a href="private/p.html">private</a> '
-            f'<a href="deep1.html">deep</a> <a href="../outside.html">outside</a> <a href="{dead}">dead</a>'
-            "</body></html>"),
-        "docs/a.html": (
-            "<html><body><h1>Kernels</h1><h2>Vector scale kernel</h2>"
-            f"<pre><code class=\"language-cpp\">{_escape(kernel('doc'))}</code></pre>"
-            "<h2>Queue setup</h2><p>Allocate like this:</p>"
-            f"<pre>{_escape(FRAGMENT)}</pre>"
-            "<h2>Python</h2><pre>import numpy as np\nx = np.ones(4)</pre></body></html>"),
-        "docs/guide.md": ("# Markdown guide\n\n## Copy in\n\n"
-                          "```cpp\nAscendC::DataCopy(xLocal, xGm[offset], tileLength);\n```\n"),
-        "docs/nocode.html": "<html><body><h1>About</h1><p>No code here.</p></body></html>",
-        "docs/plain.html": "<html><body><h1>Other</h1><pre>print('hello')\nprint('world')</pre></body></html>",
-        "docs/private/p.html": f"<html><body><pre>{_escape(FRAGMENT)}</pre></body></html>",
-        "docs/deep1.html": '<html><body><a href="deep2.html">next</a></body></html>',
-        "docs/deep2.html": f'<html><body><a href="deep3.html">next</a><pre>{_escape(FRAGMENT)}</pre></body></html>',
-        "docs/deep3.html": f"<html><body><pre>{_escape(FRAGMENT)}</pre></body></html>",
-        "outside.html": f"<html><body><pre>{_escape(FRAGMENT)}</pre></body></html>",
-    })
+    write_files(
+        site,
+        {
+            "robots.txt": "User-agent: *\nDisallow: /docs/private/\n",
+            "docs/index.html": (
+                "<html><head><title>Guide</title></head><body><h1>Guide</h1><p>Start here.</p>"
+                '<a href="a.html">a</a> <a href="guide.md">md</a> <a href="nocode.html">prose</a> '
+                '<a href="plain.html">plain</a> <a href="missing.html">404</a> <a href="private/p.html">private</a> '
+                f'<a href="deep1.html">deep</a> <a href="../outside.html">outside</a> <a href="{dead}">dead</a>'
+                "</body></html>"
+            ),
+            "docs/a.html": (
+                "<html><body><h1>Kernels</h1><h2>Vector scale kernel</h2>"
+                f'<pre><code class="language-cpp">{_escape(kernel("doc"))}</code></pre>'
+                "<h2>Queue setup</h2><p>Allocate like this:</p>"
+                f"<pre>{_escape(FRAGMENT)}</pre>"
+                "<h2>Python</h2><pre>import numpy as np\nx = np.ones(4)</pre></body></html>"
+            ),
+            "docs/guide.md": (
+                "# Markdown guide\n\n## Copy in\n\n```cpp\nAscendC::DataCopy(xLocal, xGm[offset], tileLength);\n```\n"
+            ),
+            "docs/nocode.html": "<html><body><h1>About</h1><p>No code here.</p></body></html>",
+            "docs/plain.html": "<html><body><h1>Other</h1><pre>print('hello')\nprint('world')</pre></body></html>",
+            "docs/private/p.html": f"<html><body><pre>{_escape(FRAGMENT)}</pre></body></html>",
+            "docs/deep1.html": '<html><body><a href="deep2.html">next</a></body></html>',
+            "docs/deep2.html": f'<html><body><a href="deep3.html">next</a><pre>{_escape(FRAGMENT)}</pre></body></html>',
+            "docs/deep3.html": f"<html><body><pre>{_escape(FRAGMENT)}</pre></body></html>",
+            "outside.html": f"<html><body><pre>{_escape(FRAGMENT)}</pre></body></html>",
+        },
+    )
 
 
 def _escape(code: str) -> str:
@@ -108,17 +116,25 @@ def test_unreachable_doc_host_fails_the_source(workspace):
 
 def test_local_markdown_and_html_docs_are_crawled_as_pages(tmp_path, workspace):
     docs = tmp_path / "notes"
-    write_files(docs, {
-        "intro.md": "# Intro\n\nNothing to see.\n",
-        "api/tque.md": ("# TQue\n\n## EnQue\n\n```cpp\ninQueueX.EnQue(xLocal);\n"
-                        "LocalTensor<half> y = outQueueY.DeQue<half>();\n```\n"),
-        "api/page.html": f"<h1>Add</h1><pre>{_escape(kernel('local'))}</pre>",
-        "api/CMakeLists.txt": "project(x)\n",
-    })
+    write_files(
+        docs,
+        {
+            "intro.md": "# Intro\n\nNothing to see.\n",
+            "api/tque.md": (
+                "# TQue\n\n## EnQue\n\n```cpp\ninQueueX.EnQue(xLocal);\n"
+                "LocalTensor<half> y = outQueueY.DeQue<half>();\n```\n"
+            ),
+            "api/page.html": f"<h1>Add</h1><pre>{_escape(kernel('local'))}</pre>",
+            "api/CMakeLists.txt": "project(x)\n",
+        },
+    )
     crawl(workspace, sources=[f"docs+{docs}", str(docs / "api" / "tque.md")])
     pages = rows(workspace, "SELECT path, language, url FROM files ORDER BY path")
     assert [(p["path"], p["language"]) for p in pages] == [
-        ("api/page.html", "html"), ("api/tque.md", "markdown"), ("tque.md", "markdown")]
+        ("api/page.html", "html"),
+        ("api/tque.md", "markdown"),
+        ("tque.md", "markdown"),
+    ]
     skipped = [s for r in rows(workspace, "SELECT skipped FROM sources") for s in r["skipped"]]
     assert any(s["path"].endswith("intro.md") and s["reason"] == "page has no code blocks" for s in skipped)
     assert rows(workspace, "SELECT count(*) AS n FROM units")[0]["n"] == 3

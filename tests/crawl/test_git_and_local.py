@@ -13,24 +13,27 @@ CANN2 = "CANN Open Software License Agreement Version 2.0\n"
 
 
 def _repo(tmp_path: Path) -> Path:
-    repo = make_repo(tmp_path / "repo", {
-        "LICENSE": APACHE,
-        "kernels/scale/scale.cpp": kernel("one"),
-        "kernels/scale/CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\n",
-        "kernels/scale/run.sh": "#!/bin/bash\nset -e\n",
-        "kernels/scale/scripts/gen_data.py": "import numpy as np\n",
-        "contrib/LICENSE": MIT,
-        "contrib/helper.h": "#pragma once\ninline int helper() { return 1; }\n",
-        "cann/kernel.cpp": "/*\n * " + CANN2 + " */\n" + kernel("cann"),
-        "third_party/lib/vendored.cpp": "int vendored;\n",
-        "build/generated.cpp": "int generated;\n",
-        "docs/readme.md": "# not crawled from a code source\n",
-        "image.png": b"\x89PNG\r\n\x1a\n",
-        "ops/AddCustom/op_kernel/add_custom.cpp": kernel("add"),
-        "ops/AddCustom/add_custom.json": '[{"op": "AddCustom"}]\n',
-        "ops/AddCustom/verify_spec.toml": 'entry = "scale_add"\n',
-        "config/settings.json": "{}\n",
-    })
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "LICENSE": APACHE,
+            "kernels/scale/scale.cpp": kernel("one"),
+            "kernels/scale/CMakeLists.txt": "cmake_minimum_required(VERSION 3.16)\n",
+            "kernels/scale/run.sh": "#!/bin/bash\nset -e\n",
+            "kernels/scale/scripts/gen_data.py": "import numpy as np\n",
+            "contrib/LICENSE": MIT,
+            "contrib/helper.h": "#pragma once\ninline int helper() { return 1; }\n",
+            "cann/kernel.cpp": "/*\n * " + CANN2 + " */\n" + kernel("cann"),
+            "third_party/lib/vendored.cpp": "int vendored;\n",
+            "build/generated.cpp": "int generated;\n",
+            "docs/readme.md": "# not crawled from a code source\n",
+            "image.png": b"\x89PNG\r\n\x1a\n",
+            "ops/AddCustom/op_kernel/add_custom.cpp": kernel("add"),
+            "ops/AddCustom/add_custom.json": '[{"op": "AddCustom"}]\n',
+            "ops/AddCustom/verify_spec.toml": 'entry = "scale_add"\n',
+            "config/settings.json": "{}\n",
+        },
+    )
     git(repo, "tag", "v1")
     write_files(repo, {"kernels/scale/scale.cpp": kernel("two")})
     commit_all(repo, "second")
@@ -49,20 +52,33 @@ def test_git_file_url_crawl_records_commit_filtered_files_and_licences(tmp_path,
     (source,) = rows(workspace, "SELECT * FROM sources")
     assert (source["kind"], source["commit"], source["fingerprint"], source["status"]) == ("git", head, head, "ok")
     files = {r["path"]: r for r in rows(workspace, "SELECT * FROM files")}
-    assert set(files) == {"kernels/scale/scale.cpp", "kernels/scale/CMakeLists.txt", "kernels/scale/run.sh",
-                          "kernels/scale/scripts/gen_data.py", "contrib/helper.h", "cann/kernel.cpp",
-                          "ops/AddCustom/op_kernel/add_custom.cpp", "ops/AddCustom/add_custom.json",
-                          "ops/AddCustom/verify_spec.toml"}  # op JSON only inside op projects
+    assert set(files) == {
+        "kernels/scale/scale.cpp",
+        "kernels/scale/CMakeLists.txt",
+        "kernels/scale/run.sh",
+        "kernels/scale/scripts/gen_data.py",
+        "contrib/helper.h",
+        "cann/kernel.cpp",
+        "ops/AddCustom/op_kernel/add_custom.cpp",
+        "ops/AddCustom/add_custom.json",
+        "ops/AddCustom/verify_spec.toml",
+    }  # op JSON only inside op projects
     assert "scale_two" in files["kernels/scale/scale.cpp"]["text"]
     assert files["kernels/scale/scale.cpp"]["commit"] == head
     # blob sha = what git itself says for the stored bytes
     assert files["kernels/scale/scale.cpp"]["blob_sha"] == git(repo, "rev-parse", "HEAD:kernels/scale/scale.cpp")
     assert (files["kernels/scale/scale.cpp"]["license"], files["kernels/scale/scale.cpp"]["license_method"]) == (
-        "Apache-2.0", "license-file:LICENSE")
+        "Apache-2.0",
+        "license-file:LICENSE",
+    )
     assert (files["contrib/helper.h"]["license"], files["contrib/helper.h"]["license_method"]) == (
-        "MIT", "license-file:contrib/LICENSE")
+        "MIT",
+        "license-file:contrib/LICENSE",
+    )
     assert (files["cann/kernel.cpp"]["license"], files["cann/kernel.cpp"]["license_method"]) == (
-        "LicenseRef-CANN-Open-Software-License-2.0", "header:cann/kernel.cpp")
+        "LicenseRef-CANN-Open-Software-License-2.0",
+        "header:cann/kernel.cpp",
+    )
     languages = {p: f["language"] for p, f in files.items()}
     assert languages["kernels/scale/CMakeLists.txt"] == "cmake" and languages["kernels/scale/run.sh"] == "shell"
     units = rows(workspace, "SELECT * FROM units")

@@ -11,10 +11,14 @@ from cotbuilder.crawl.licenses import LicenseResolver
 LICENSE_TEXTS = {
     "Apache-2.0": "Our project\n\n   Apache License\n   Version 2.0, January 2004\n   terms follow...",
     "MIT": "MIT style\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\nof this...",
-    "BSD-3-Clause": ("Redistribution and use in source and binary forms, with or without modification...\n"
-                     "3. Neither the name of the holder nor the names of contributors may be used..."),
-    "BSD-2-Clause": ("Redistribution and use in source and binary forms, with or without modification...\n"
-                     "2. Redistributions in binary form must reproduce the above notice..."),
+    "BSD-3-Clause": (
+        "Redistribution and use in source and binary forms, with or without modification...\n"
+        "3. Neither the name of the holder nor the names of contributors may be used..."
+    ),
+    "BSD-2-Clause": (
+        "Redistribution and use in source and binary forms, with or without modification...\n"
+        "2. Redistributions in binary form must reproduce the above notice..."
+    ),
     "LicenseRef-CANN-Open-Software-License-1.0": "CANN Open Software License Agreement Version 1.0\n\nThis...",
     "LicenseRef-CANN-Open-Software-License-2.0": "CANN Open Software License Agreement\n Version 2.0\n\nThis...",
 }
@@ -44,7 +48,9 @@ def test_resolver_prefers_header_then_nearest_license_file_then_manifest():
     tree = {"LICENSE": LICENSE_TEXTS["Apache-2.0"], "vendored/COPYING": LICENSE_TEXTS["MIT"]}
     resolver = LicenseResolver(tree.get, declared="BSD-2-Clause")
     assert resolver.resolve("a/b.cpp", "// SPDX-License-Identifier: BSD-3-Clause\n") == (
-        "BSD-3-Clause", "header:a/b.cpp")
+        "BSD-3-Clause",
+        "header:a/b.cpp",
+    )
     assert resolver.resolve("vendored/deep/x.h", "int x;") == ("MIT", "license-file:vendored/COPYING")
     assert resolver.resolve("a/b.cpp", "int x;") == ("Apache-2.0", "license-file:LICENSE")
     assert LicenseResolver({}.get, declared="BSD-2-Clause").resolve("x.cpp", "") == ("BSD-2-Clause", "manifest")
@@ -57,12 +63,14 @@ SECRET_HF = "hf_Qw3rTy7UiOp9AsDfGhJkLzXcVbNm12345"
 
 
 def test_scan_finds_each_kind_and_redacts_every_occurrence():
-    text = (f'const char* password = "{SECRET_PASSWORD}";\n'
-            f"// key {SECRET_AWS}\n"
-            f'token_str = "{SECRET_HF}"\n'
-            f"again {SECRET_AWS}\n"
-            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----\n"
-            "uint32_t mask = 0xDEADBEEF;\n")
+    text = (
+        f'const char* password = "{SECRET_PASSWORD}";\n'
+        f"// key {SECRET_AWS}\n"
+        f'token_str = "{SECRET_HF}"\n'
+        f"again {SECRET_AWS}\n"
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----\n"
+        "uint32_t mask = 0xDEADBEEF;\n"
+    )
     result = secrets.scan(text, "host.cpp")
     types = {f["type"] for f in result.findings}
     assert {"Secret Keyword", "AWS Access Key", "Hugging Face Token", "Private Key"} <= types

@@ -47,8 +47,12 @@ def test_recrawl_keeps_repaired_units_of_the_source(tmp_path, workspace):
     crawl(workspace, sources=[str(root)])
     with Store(workspace) as store:
         (parent,) = store.rows("SELECT * FROM units WHERE root = 'scale'")
-        child = {**parent, "unit_id": sha256_text("repaired " + parent["unit_id"]),
-                 "parent_unit_id": parent["unit_id"], "kernel_code": parent["kernel_code"] + "\n// repaired\n"}
+        child = {
+            **parent,
+            "unit_id": sha256_text("repaired " + parent["unit_id"]),
+            "parent_unit_id": parent["unit_id"],
+            "kernel_code": parent["kernel_code"] + "\n// repaired\n",
+        }
         store.insert("units", [child])
     os.remove(root / "other" / "other.cpp")  # a stale crawled unit does go
     stats = crawl(workspace, sources=[str(root)], refresh=True)

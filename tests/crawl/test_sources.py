@@ -10,19 +10,26 @@ from cotbuilder.crawl.sources import SourceError, load_manifest, parse_source, r
 from cotbuilder.paths import data_dir
 
 
-@pytest.mark.parametrize("text, kind, url, ref", [
-    ("https://gitcode.com/cann/ops-math.git", "git", "https://gitcode.com/cann/ops-math.git", None),
-    ("https://gitcode.com/cann/ops-math.git@v1.2", "git", "https://gitcode.com/cann/ops-math.git", "v1.2"),
-    ("https://github.com/owner/repo@feature/x", "git", "https://github.com/owner/repo", "feature/x"),
-    ("git@gitee.com:ascend/samples.git", "git", "git@gitee.com:ascend/samples.git", None),
-    ("git@gitee.com:ascend/samples.git@master", "git", "git@gitee.com:ascend/samples.git", "master"),
-    ("ssh://git@host/x/y.git@0123abc", "git", "ssh://git@host/x/y.git", "0123abc"),
-    # the @ of user info is no ref; user info may be a token (https://ghp_...@host), so it is never stored
-    ("https://user@host.example/docs/index.html", "docs", "https://host.example/docs/index.html", None),
-    ("https://www.hiascend.com/document/detail/zh/x.html", "docs", "https://www.hiascend.com/document/detail/zh/x.html",
-     None),
-    ("docs+https://github.com/owner/repo", "docs", "https://github.com/owner/repo", None),
-])
+@pytest.mark.parametrize(
+    "text, kind, url, ref",
+    [
+        ("https://gitcode.com/cann/ops-math.git", "git", "https://gitcode.com/cann/ops-math.git", None),
+        ("https://gitcode.com/cann/ops-math.git@v1.2", "git", "https://gitcode.com/cann/ops-math.git", "v1.2"),
+        ("https://github.com/owner/repo@feature/x", "git", "https://github.com/owner/repo", "feature/x"),
+        ("git@gitee.com:ascend/samples.git", "git", "git@gitee.com:ascend/samples.git", None),
+        ("git@gitee.com:ascend/samples.git@master", "git", "git@gitee.com:ascend/samples.git", "master"),
+        ("ssh://git@host/x/y.git@0123abc", "git", "ssh://git@host/x/y.git", "0123abc"),
+        # the @ of user info is no ref; user info may be a token (https://ghp_...@host), so it is never stored
+        ("https://user@host.example/docs/index.html", "docs", "https://host.example/docs/index.html", None),
+        (
+            "https://www.hiascend.com/document/detail/zh/x.html",
+            "docs",
+            "https://www.hiascend.com/document/detail/zh/x.html",
+            None,
+        ),
+        ("docs+https://github.com/owner/repo", "docs", "https://github.com/owner/repo", None),
+    ],
+)
 def test_source_strings_resolve_to_kind_url_and_ref(text, kind, url, ref):
     spec = parse_source(text)
     assert (spec.kind, spec.url, spec.ref) == (kind, url, ref)
@@ -64,11 +71,19 @@ def test_bad_manifests_are_usage_errors(tmp_path):
 
 def test_shipped_manifests_load_and_demo_points_at_the_examples_corpus():
     demo = load_manifest(resolve_manifest_path("demo"))
-    assert [(s.kind, Path(s.url), s.license) for s in demo] == [("local", data_dir("examples").resolve(),
-                                                                  "Apache-2.0")]
+    assert [(s.kind, Path(s.url), s.license) for s in demo] == [("local", data_dir("examples").resolve(), "Apache-2.0")]
     public = load_manifest(resolve_manifest_path("ascend-public"))
     names = {s.name for s in public}
-    assert {"asc-devkit", "ops-math", "ops-nn", "ops-transformer", "cann-samples", "Ascend samples", "cann-ops",
-            "op-plugin", "Ascend C docs"} <= names
+    assert {
+        "asc-devkit",
+        "ops-math",
+        "ops-nn",
+        "ops-transformer",
+        "cann-samples",
+        "Ascend samples",
+        "cann-ops",
+        "op-plugin",
+        "Ascend C docs",
+    } <= names
     assert all(s.license for s in public if s.kind == "git")
     assert {s.kind for s in public} == {"git", "docs"}

@@ -25,8 +25,10 @@ def test_redact_url_strips_user_info_and_secret_query_params_only():
     assert redact_url("ssh://git:pw123@host/o/r") == "ssh://git@host/o/r"  # the ssh user name is no secret
     for kept in ("https://gitcode.com/cann/ops-math.git", "git@host:o/r.git", "/home/a/repo", "https://h/a?x=1&y="):
         assert redact_url(kept) == kept
-    assert redact_urls_in(f"fatal: unable to access 'http://u:{TOKEN}@h:1/r.git/': refused") == \
-        "fatal: unable to access 'http://h:1/r.git/': refused"
+    assert (
+        redact_urls_in(f"fatal: unable to access 'http://u:{TOKEN}@h:1/r.git/': refused")
+        == "fatal: unable to access 'http://h:1/r.git/': refused"
+    )
     assert TOKEN not in scrub(f"unreachable doc host u:{TOKEN}@h:1", f"http://u:{TOKEN}@h:1/d")
 
 
@@ -59,10 +61,14 @@ def test_credentials_in_unreachable_source_urls_are_stored_and_printed_nowhere(t
     assert (workspace / "cache" / "git").is_dir(), "the checkout path must have run for this test to mean anything"
     sources = rows(workspace, "SELECT url, status, error FROM sources ORDER BY kind")
     assert [(s["url"], s["status"]) for s in sources] == [
-        (f"http://127.0.0.1:{port}/docs/index.html", "failed"), (f"http://127.0.0.1:{port}/o/r.git", "failed")]
+        (f"http://127.0.0.1:{port}/docs/index.html", "failed"),
+        (f"http://127.0.0.1:{port}/o/r.git", "failed"),
+    ]
     (run,) = rows(workspace, "SELECT config, errors FROM runs WHERE stage = 'crawl'")
-    assert run["config"]["sources"] == [f"http://127.0.0.1:{port}/o/r.git@{SHA}",
-                                        f"http://127.0.0.1:{port}/docs/index.html"]
+    assert run["config"]["sources"] == [
+        f"http://127.0.0.1:{port}/o/r.git@{SHA}",
+        f"http://127.0.0.1:{port}/docs/index.html",
+    ]
     assert len(run["errors"]) >= 2 and TOKEN not in json.dumps(run["errors"])
     _assert_token_nowhere(workspace, proc.stdout, proc.stderr)
 
@@ -70,8 +76,13 @@ def test_credentials_in_unreachable_source_urls_are_stored_and_printed_nowhere(t
 def test_credentials_in_a_cloned_git_url_stay_off_the_clone_and_the_store(tmp_path, cli, workspace, doc_server):
     """A real (dumb) HTTP git server on 127.0.0.1: the clone succeeds with the credentialed URL."""
     base, site, _requests = doc_server
-    src = make_repo(tmp_path / "src", {"op/op.cpp": kernel("op"), "LICENSE": "MIT License\n\nPermission is hereby "
-                                       "granted, free of charge, to any person obtaining a copy\n"})
+    src = make_repo(
+        tmp_path / "src",
+        {
+            "op/op.cpp": kernel("op"),
+            "LICENSE": "MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy\n",
+        },
+    )
     subprocess.run(["git", "clone", "-q", "--bare", str(src), str(site / "r.git")], check=True)
     git(site / "r.git", "update-server-info")
     url = base.replace("http://", f"http://x-access-token:{TOKEN}@") + "/r.git"

@@ -72,15 +72,18 @@ extern "C" __global__ __aicore__ void row_max(GM_ADDR src, GM_ADDR dst, uint32_t
 
 
 def _factory():
-    spec = importlib.util.spec_from_file_location("cb_records_factory", REPO / "tests" / "publish" / "records_factory.py")
+    spec = importlib.util.spec_from_file_location(
+        "cb_records_factory", REPO / "tests" / "publish" / "records_factory.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
 def _git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=cwd, check=True,
-                   capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.org", *args], cwd=cwd, check=True, capture_output=True
+    )
 
 
 @pytest.fixture
@@ -89,7 +92,9 @@ def bench_repo(tmp_path: Path) -> Path:
     repo = tmp_path / "bench"
     shutil.copytree(MINI, repo)
     _git(repo, "init", "-q", "-b", "main")
-    current = {p: (repo / p).read_text(encoding="utf-8") for p in json.loads((FIXTURES / "api_desc_zh.json").read_text())}
+    current = {
+        p: (repo / p).read_text(encoding="utf-8") for p in json.loads((FIXTURES / "api_desc_zh.json").read_text())
+    }
     for path, text in json.loads((FIXTURES / "api_desc_zh.json").read_text(encoding="utf-8")).items():
         (repo / path).write_text(text, encoding="utf-8")
     _git(repo, "add", "-A")
@@ -101,11 +106,29 @@ def bench_repo(tmp_path: Path) -> Path:
 
 
 def _rename_and_reformat(code: str) -> str:
-    names = {"KernelGreaterEqual": "GeKernelImpl", "aLocal": "lhsTile", "bLocal": "rhsTile", "yLocal": "resTile",
-             "aQueue": "lhsQ", "bQueue": "rhsQ", "yQueue": "resQ", "aGm": "lhsGlobal", "bGm": "rhsGlobal",
-             "yGm": "resGlobal", "blockLength": "perCore", "tileLength": "chunk", "tileNum": "chunks",
-             "maskBuf": "cmpBuf", "oneBuf": "onesBuf", "zeroBuf": "zerosBuf", "selBuf": "pickBuf",
-             "maskLocal": "cmpMask", "progress": "step", "loopCount": "iters", "greater_equal": "ge_kernel"}
+    names = {
+        "KernelGreaterEqual": "GeKernelImpl",
+        "aLocal": "lhsTile",
+        "bLocal": "rhsTile",
+        "yLocal": "resTile",
+        "aQueue": "lhsQ",
+        "bQueue": "rhsQ",
+        "yQueue": "resQ",
+        "aGm": "lhsGlobal",
+        "bGm": "rhsGlobal",
+        "yGm": "resGlobal",
+        "blockLength": "perCore",
+        "tileLength": "chunk",
+        "tileNum": "chunks",
+        "maskBuf": "cmpBuf",
+        "oneBuf": "onesBuf",
+        "zeroBuf": "zerosBuf",
+        "selBuf": "pickBuf",
+        "maskLocal": "cmpMask",
+        "progress": "step",
+        "loopCount": "iters",
+        "greater_equal": "ge_kernel",
+    }
     for old, new in names.items():
         code = re.sub(rf"\b{old}\b", new, code)
     out = []
@@ -195,8 +218,9 @@ def test_text_in_most_tasks_is_dropped_by_the_frequency_filter(tmp_path):
     for k in range(4):
         d = tmp_path / f"task{k}"
         d.mkdir()
-        (d / "sol.cpp").write_text(shared_block + "\n" + "\n".join(
-            f"float only{k}_{i} = special{k}(x{i}, {k * 100 + i});" for i in range(10)))
+        (d / "sol.cpp").write_text(
+            shared_block + "\n" + "\n".join(f"float only{k}_{i} = special{k}(x{i}, {k * 100 + i});" for i in range(10))
+        )
     bench = benchmarks.load(f"plain={tmp_path}", tmp_path / "cache")
     assert bench.layout == "folder" and len(bench.tasks) == 4
     idx = index.build(bench, index.IndexParams())
@@ -209,7 +233,8 @@ def test_multikernelbench_layout_reads_reference_tasks_and_shares_the_prompt_exa
     (tmp_path / "reference" / "activation").mkdir(parents=True)
     (tmp_path / "prompts").mkdir()
     (tmp_path / "reference" / "activation" / "softsign.py").write_text(
-        "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x / (1 + x.abs())\n")
+        "import torch\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x / (1 + x.abs())\n"
+    )
     (tmp_path / "prompts" / "ascendc_new_model_add.py").write_text("example = 'add'\n")
     bench = benchmarks.load(f"mkb={tmp_path}", tmp_path / "cache")
     assert bench.layout == "multikernelbench"

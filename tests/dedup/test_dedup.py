@@ -7,11 +7,9 @@ import random
 from collections import Counter
 from pathlib import Path
 
-
 from cotbuilder.dedup import clusters, minhash, synthetic, tokens
 from cotbuilder.dedup.stage import DedupConfig, run
 from cotbuilder.store import Store
-
 
 
 def _pairs(labels: list[int]) -> set[tuple[int, int]]:
@@ -26,11 +24,17 @@ def test_precision_and_recall_on_generated_duplicate_groups():
     codes, truth, kinds = [], [], []
     for g in range(150):
         base = synthetic.base_kernel(rng)
-        codes.append(base); truth.append(g); kinds.append("base")
+        codes.append(base)
+        truth.append(g)
+        kinds.append("base")
         for kind in synthetic.VARIANTS:  # every group has all four kinds of duplicate
-            codes.append(synthetic.variant(base, kind, rng)); truth.append(g); kinds.append(kind)
+            codes.append(synthetic.variant(base, kind, rng))
+            truth.append(g)
+            kinds.append(kind)
     for g in range(150, 300):  # and as many kernels without any duplicate
-        codes.append(synthetic.base_kernel(rng)); truth.append(g); kinds.append("base")
+        codes.append(synthetic.base_kernel(rng))
+        truth.append(g)
+        kinds.append("base")
     result = clusters.cluster_codes(codes, clusters.ClusterParams(threshold=0.7, num_perm=256, ngram=5))
     predicted = [0] * len(codes)
     for k, group in enumerate(result.groups):
@@ -43,8 +47,9 @@ def test_precision_and_recall_on_generated_duplicate_groups():
     assert recall >= 0.85, recall
     # recall per kind of duplicate: is the variant in its base's cluster?
     base_of = {truth[i]: i for i in range(len(codes)) if kinds[i] == "base"}
-    caught = Counter(kinds[i] for i in range(len(codes)) if kinds[i] != "base"
-                     and predicted[i] == predicted[base_of[truth[i]]])
+    caught = Counter(
+        kinds[i] for i in range(len(codes)) if kinds[i] != "base" and predicted[i] == predicted[base_of[truth[i]]]
+    )
     assert caught["exact"] == caught["reformatted"] == 150
     assert caught["renamed"] >= 145
     assert caught["shared80"] >= 110  # true Jaccard ~0.74 against a 0.7 threshold: estimates straddle it
@@ -80,7 +85,8 @@ def _factory():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location(
-        "cb_records_factory", Path(__file__).resolve().parents[1] / "publish" / "records_factory.py")
+        "cb_records_factory", Path(__file__).resolve().parents[1] / "publish" / "records_factory.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -132,8 +138,7 @@ def test_dedup_cli_writes_the_table(cli, tmp_path):
         f.unit(store, "two", base + "\n// same code, another comment\n")
     proc = cli("dedup", "--threshold", "0.7", "--verify-jaccard", workspace=tmp_path / "ws")
     assert proc.returncode == 0, proc.stderr
-    q = cli("query", "--json", "SELECT method, is_representative FROM dedup ORDER BY method",
-            workspace=tmp_path / "ws")
+    q = cli("query", "--json", "SELECT method, is_representative FROM dedup ORDER BY method", workspace=tmp_path / "ws")
     assert q.stdout.count('"method": "exact"') == 2
     assert q.stdout.count('"is_representative": true') == 1
 
@@ -150,19 +155,29 @@ def test_verified_means_the_latest_row_per_backend_passed_and_none_failed(tmp_pa
         failed_on_npu = f.unit(store, "failed_on_npu", synthetic.base_kernel(rng))
         fixed = f.unit(store, "fixed", synthetic.base_kernel(rng))
         f.verification(store, regressed, "passed")
-        f.verification(store, regressed, "failed_run")        # a newer emulator now fails it
+        f.verification(store, regressed, "failed_run")  # a newer emulator now fails it
         f.verification(store, fixed, "wrong_answer")
-        f.verification(store, fixed, "passed")                # and this one was fixed
+        f.verification(store, fixed, "passed")  # and this one was fixed
         for uid in (unsupported_elsewhere, failed_on_npu):
             f.verification(store, uid, "passed")
-        store.execute("UPDATE verifications SET created_at = created_at - INTERVAL 1 HOUR "
-                      "WHERE (unit_id = ? AND status = 'passed') OR (unit_id = ? AND status = 'wrong_answer')",
-                      [regressed, fixed])
+        store.execute(
+            "UPDATE verifications SET created_at = created_at - INTERVAL 1 HOUR "
+            "WHERE (unit_id = ? AND status = 'passed') OR (unit_id = ? AND status = 'wrong_answer')",
+            [regressed, fixed],
+        )
         # the same unit run on a second backend
-        store.insert("verifications", [{**store.rows("SELECT * FROM verifications WHERE unit_id = ?", [uid])[0],
-                                        "verification_id": uid[::-1], "backend": "npu", "status": status}
-                                       for uid, status in ((unsupported_elsewhere, "unsupported"),
-                                                           (failed_on_npu, "wrong_answer"))])
+        store.insert(
+            "verifications",
+            [
+                {
+                    **store.rows("SELECT * FROM verifications WHERE unit_id = ?", [uid])[0],
+                    "verification_id": uid[::-1],
+                    "backend": "npu",
+                    "status": status,
+                }
+                for uid, status in ((unsupported_elsewhere, "unsupported"), (failed_on_npu, "wrong_answer"))
+            ],
+        )
         facts = load_unit_facts(store)
     assert not facts[regressed].verified and facts[regressed].verification["status"] == "failed_run"
     assert facts[fixed].verified and facts[fixed].verification["status"] == "passed"

@@ -34,25 +34,30 @@ def roles(unit: dict) -> dict[str, str]:
 
 # -- masking --------------------------------------------------------------------------------------------------------
 
+
 def test_masking_blanks_qualifiers_and_keeps_every_byte_offset_and_newline():
-    src = ('// 注释 with UTF-8\nextern "C" __global__ __aicore__ void k(__gm__ uint8_t* x,\n'
-           '    __ubuf__ half* y) __launch_bounds__(256)\n{ }\n').encode()
+    src = (
+        '// 注释 with UTF-8\nextern "C" __global__ __aicore__ void k(__gm__ uint8_t* x,\n'
+        "    __ubuf__ half* y) __launch_bounds__(256)\n{ }\n"
+    ).encode()
     masked = mask_source(src)
     assert len(masked) == len(src)
     assert [i for i, b in enumerate(masked) if b == 0x0A] == [i for i, b in enumerate(src) if b == 0x0A]
     for word in (b"__global__", b"__aicore__", b"__gm__", b"__ubuf__", b"__launch_bounds__", b"(256)"):
         assert word not in masked
     pos = src.index(b"void k(")
-    assert masked[pos:pos + 7] == b"void k("
+    assert masked[pos : pos + 7] == b"void k("
     _, tree = parse_bytes(src)
     assert not tree.root_node.has_error
 
 
 def test_triple_chevron_launch_parses_without_error_and_gives_block_dim():
-    src = (b"void host() {\n  uint32_t blockDim = 8;\n"
-           b"  add_custom<<<blockDim, nullptr, stream>>>(x, y, z);\n"
-           b"  copy<512, 8><<<4, 0, stream>>>(a, b);\n"
-           b"  using T = A<B<C<int>>>;\n}\n")
+    src = (
+        b"void host() {\n  uint32_t blockDim = 8;\n"
+        b"  add_custom<<<blockDim, nullptr, stream>>>(x, y, z);\n"
+        b"  copy<512, 8><<<4, 0, stream>>>(a, b);\n"
+        b"  using T = A<B<C<int>>>;\n}\n"
+    )
     masked, tree = parse_bytes(src)
     assert not tree.root_node.has_error
     assert b"<<<" not in masked and b"A<B<C<int>>>" in masked  # nested templates are not launches
@@ -62,14 +67,19 @@ def test_triple_chevron_launch_parses_without_error_and_gives_block_dim():
 
 # -- grouping -------------------------------------------------------------------------------------------------------
 
+
 def test_kernel_launch_folder_becomes_one_unit_with_its_harness_roles():
     units, notes = extract_units(SRC, fx.kernel_launch_files())
     assert len(units) == 1 and notes == []
     unit = units[0]
     assert unit["layout"] == "kernel_launch" and unit["root"] == "samples/scale_relu" and unit["name"] == "scale_relu"
     assert roles(unit) == {
-        "scale_relu.cpp": "kernel", "main.cpp": "host_main", "data_utils.h": "data_utils",
-        "scripts/gen_data.py": "generator", "scripts/verify_result.py": "checker", "CMakeLists.txt": "build",
+        "scale_relu.cpp": "kernel",
+        "main.cpp": "host_main",
+        "data_utils.h": "data_utils",
+        "scripts/gen_data.py": "generator",
+        "scripts/verify_result.py": "checker",
+        "CMakeLists.txt": "build",
         "run.sh": "build",
     }
     assert unit["kernel_code"] == fx.KERNEL
@@ -83,15 +93,24 @@ def test_op_project_takes_kernel_host_json_and_spec_and_leaves_tests_out():
     unit = units[0]
     assert unit["layout"] == "op_project" and unit["root"] == "ops/ScaleCustom" and unit["name"] == "ScaleCustom"
     assert roles(unit) == {
-        "op_host/scale_custom_tiling.h": "tiling", "op_host/scale_custom.cpp": "tiling_func",
-        "op_kernel/scale_custom.cpp": "kernel", "scale_custom.json": "op_json", "verify_spec.toml": "spec",
+        "op_host/scale_custom_tiling.h": "tiling",
+        "op_host/scale_custom.cpp": "tiling_func",
+        "op_kernel/scale_custom.cpp": "kernel",
+        "scale_custom.json": "op_json",
+        "verify_spec.toml": "spec",
     }
-    assert notes == [{"path": "ops/ScaleCustom/tests/ut/op_kernel/test_scale.cpp",
-                      "reason": "in op project ops/ScaleCustom but outside op_kernel/op_host"}]
+    assert notes == [
+        {
+            "path": "ops/ScaleCustom/tests/ut/op_kernel/test_scale.cpp",
+            "reason": "in op project ops/ScaleCustom but outside op_kernel/op_host",
+        }
+    ]
     feats = unit["features"]
     assert feats["tiling_fields"] == [
-        {"name": "totalLength", "type": "uint32_t"}, {"name": "tileNum", "type": "uint32_t"},
-        {"name": "offsets", "type": "uint32_t", "array_len": "4"}]
+        {"name": "totalLength", "type": "uint32_t"},
+        {"name": "tileNum", "type": "uint32_t"},
+        {"name": "offsets", "type": "uint32_t", "array_len": "4"},
+    ]
     assert feats["tiling_funcs"] == ["TilingFunc"]
     assert feats["op_def"]["name"] == "ScaleCustom"
     assert feats["op_def"]["inputs"] == [{"name": "x", "dtypes": ["DT_FLOAT16", "DT_FLOAT"]}]
@@ -103,10 +122,12 @@ def test_op_project_takes_kernel_host_json_and_spec_and_leaves_tests_out():
 
 
 def test_single_file_asc_samples_in_one_folder_are_separate_units_sharing_the_scripts():
-    files = [fx.record("ex/two/first.asc", fx.SINGLE_ASC.format(name="first_kernel")),
-             fx.record("ex/two/second.asc", fx.SINGLE_ASC.format(name="second_kernel")),
-             fx.record("ex/two/data_utils.h", fx.DATA_UTILS),
-             fx.record("ex/two/scripts/gen_data.py", fx.GEN)]
+    files = [
+        fx.record("ex/two/first.asc", fx.SINGLE_ASC.format(name="first_kernel")),
+        fx.record("ex/two/second.asc", fx.SINGLE_ASC.format(name="second_kernel")),
+        fx.record("ex/two/data_utils.h", fx.DATA_UTILS),
+        fx.record("ex/two/scripts/gen_data.py", fx.GEN),
+    ]
     units, _ = extract_units(SRC, files)
     assert sorted(u["name"] for u in units) == ["first", "second"]
     for unit in units:
@@ -115,18 +136,36 @@ def test_single_file_asc_samples_in_one_folder_are_separate_units_sharing_the_sc
         assert unit["host_code"].startswith("int32_t main") and "<<<numBlocks" in unit["host_code"]
         assert roles(unit)["data_utils.h"] == "data_utils" and roles(unit)["scripts/gen_data.py"] == "generator"
         assert unit["features"]["block_dim"] == 4
-        assert unit["entry"][0]["params"] == [{"name": "x", "type": "__gm__ uint8_t *"},
-                                              {"name": "z", "type": "__gm__ uint8_t *"}]
+        assert unit["entry"][0]["params"] == [
+            {"name": "x", "type": "__gm__ uint8_t *"},
+            {"name": "z", "type": "__gm__ uint8_t *"},
+        ]
     assert units[0]["unit_id"] != units[1]["unit_id"]
 
 
 def test_doc_blocks_complete_kernel_becomes_kernel_launch_and_fragment_becomes_snippet():
-    page = {"path": "docs/guide.html", "url": "https://docs.example/guide.html", "text": "", "file_id": "e" * 64,
-            "license": "CC-BY-4.0", "language": "html"}
-    blocks = [{"code": fx.SINGLE_ASC.format(name="doc_kernel"), "heading": "Add Kernel Example", "language": "cpp",
-               "index": 0},
-              {"code": "AscendC::DataCopy(xLocal, xGm[offset], tileLength);\n", "heading": "Data Copy",
-               "language": "cpp", "index": 3}]
+    page = {
+        "path": "docs/guide.html",
+        "url": "https://docs.example/guide.html",
+        "text": "",
+        "file_id": "e" * 64,
+        "license": "CC-BY-4.0",
+        "language": "html",
+    }
+    blocks = [
+        {
+            "code": fx.SINGLE_ASC.format(name="doc_kernel"),
+            "heading": "Add Kernel Example",
+            "language": "cpp",
+            "index": 0,
+        },
+        {
+            "code": "AscendC::DataCopy(xLocal, xGm[offset], tileLength);\n",
+            "heading": "Data Copy",
+            "language": "cpp",
+            "index": 3,
+        },
+    ]
     units = extract_doc_units(SRC, page, blocks)
     assert [u["layout"] for u in units] == ["kernel_launch", "snippet"]
     kernel, snippet = units
@@ -142,6 +181,7 @@ def test_doc_blocks_complete_kernel_becomes_kernel_launch_and_fragment_becomes_s
 
 # -- features -------------------------------------------------------------------------------------------------------
 
+
 def test_features_count_apis_and_fold_constants_of_a_kernel_launch_unit():
     unit = extract_units(SRC, fx.kernel_launch_files())[0][0]
     f = unit["features"]
@@ -154,11 +194,17 @@ def test_features_count_apis_and_fold_constants_of_a_kernel_launch_unit():
     assert f["multi_core"] is True and f["uses_cube"] is False
     assert f["kernel_class"] == "KernelScale"
     assert f["methods"] == ["KernelScale", "Init", "Process", "CopyIn", "Compute", "CopyOut"]
-    assert unit["entry"] == [{"name": "scale_relu", "params": [{"name": "x", "type": "GM_ADDR"},
-                                                               {"name": "z", "type": "GM_ADDR"}],
-                              "file": "scale_relu.cpp",
-                              "line": fx.KERNEL.splitlines().index(
-                                  'extern "C" __global__ __aicore__ void scale_relu(GM_ADDR x, GM_ADDR z)') + 1}]
+    assert unit["entry"] == [
+        {
+            "name": "scale_relu",
+            "params": [{"name": "x", "type": "GM_ADDR"}, {"name": "z", "type": "GM_ADDR"}],
+            "file": "scale_relu.cpp",
+            "line": fx.KERNEL.splitlines().index(
+                'extern "C" __global__ __aicore__ void scale_relu(GM_ADDR x, GM_ADDR z)'
+            )
+            + 1,
+        }
+    ]
     assert unit["category"] == "activation"  # by name: scale_relu
     assert 1 <= unit["complexity"] <= 5
 
@@ -180,9 +226,11 @@ def test_api_list_is_names_with_categories_and_knows_the_core_apis():
 
 # -- diagnostics ----------------------------------------------------------------------------------------------------
 
+
 def test_malformed_cpp_is_kept_with_error_diagnostics_and_line_numbers():
-    broken = fx.KERNEL.replace("        AscendC::Relu(zLocal, zLocal, TILE_LENGTH);\n",
-                               "        AscendC::Relu(zLocal, zLocal TILE_LENGTH;\n")
+    broken = fx.KERNEL.replace(
+        "        AscendC::Relu(zLocal, zLocal, TILE_LENGTH);\n", "        AscendC::Relu(zLocal, zLocal TILE_LENGTH;\n"
+    )
     files = fx.kernel_launch_files()
     files[0] = fx.record("samples/scale_relu/scale_relu.cpp", broken)
     unit = extract_units(SRC, files)[0][0]
@@ -194,6 +242,7 @@ def test_malformed_cpp_is_kept_with_error_diagnostics_and_line_numbers():
 
 
 # -- ids and the store ----------------------------------------------------------------------------------------------
+
 
 def test_unit_id_is_stable_across_runs_file_order_and_line_endings_but_not_content_or_source():
     files = fx.kernel_launch_files()
@@ -218,6 +267,7 @@ def test_units_insert_into_a_real_store_and_read_back(tmp_path):
 
 
 # -- the project's own corpus ---------------------------------------------------------------------------------------
+
 
 def _example_files() -> list[dict]:
     root = data_dir("examples")
@@ -251,13 +301,16 @@ def test_dtypes_come_from_tensor_templates_not_from_casts_of_event_ids():
         "    GlobalTensor<half> xGm;\n"
         "    int32_t ev = static_cast<int32_t>(pipe.FetchEventID(HardEvent::V_S));\n"
         "    LocalTensor<float> t = q.AllocTensor<float>();\n"
-        "}\n")
-    units, _ = extract_units(SRC, [{"path": "k/k.cpp", "text": source, "file_id": None, "license": "MIT",
-                                    "language": "cpp"}])
+        "}\n"
+    )
+    units, _ = extract_units(
+        SRC, [{"path": "k/k.cpp", "text": source, "file_id": None, "license": "MIT", "language": "cpp"}]
+    )
     assert units[0]["features"]["dtypes"] == ["float", "half"]
 
 
 # -- licence --------------------------------------------------------------------------------------------------------
+
 
 def _relicensed(files: list[dict], licences: dict[str, str]) -> list[dict]:
     """The same files with the licence of some (by file name) replaced."""
@@ -265,10 +318,18 @@ def _relicensed(files: list[dict], licences: dict[str, str]) -> list[dict]:
 
 
 def test_unlicensed_code_is_noassertion_even_when_the_cmakelists_carries_a_licence():
-    files = _relicensed(fx.kernel_launch_files(), {"scale_relu.cpp": "NOASSERTION", "main.cpp": "NOASSERTION",
-                                                   "data_utils.h": "NOASSERTION", "run.sh": "NOASSERTION",
-                                                   "gen_data.py": "NOASSERTION", "verify_result.py": "NOASSERTION",
-                                                   "CMakeLists.txt": "MIT"})
+    files = _relicensed(
+        fx.kernel_launch_files(),
+        {
+            "scale_relu.cpp": "NOASSERTION",
+            "main.cpp": "NOASSERTION",
+            "data_utils.h": "NOASSERTION",
+            "run.sh": "NOASSERTION",
+            "gen_data.py": "NOASSERTION",
+            "verify_result.py": "NOASSERTION",
+            "CMakeLists.txt": "MIT",
+        },
+    )
     (unit,), _ = extract_units(SRC, files)
     assert unit["license"] == "NOASSERTION"
 
@@ -291,8 +352,10 @@ def test_units_extracted_from_several_threads_at_once_match_a_serial_extraction(
     from concurrent.futures import ThreadPoolExecutor
 
     files = _example_files()
-    groups = [[f for f in files if f["path"].startswith(f"kernel_launch/{name}/")]
-              for name in sorted({f["path"].split("/")[1] for f in files if f["path"].startswith("kernel_launch/")})]
+    groups = [
+        [f for f in files if f["path"].startswith(f"kernel_launch/{name}/")]
+        for name in sorted({f["path"].split("/")[1] for f in files if f["path"].startswith("kernel_launch/")})
+    ]
     ids = lambda units: sorted((u["unit_id"], len(u["diagnostics"])) for u in units)  # noqa: E731
     from cotbuilder.parse import facts as parsed_facts
 

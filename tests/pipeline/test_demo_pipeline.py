@@ -32,8 +32,11 @@ def test_demo_pipeline_runs_every_stage_and_publishes(demo_run):
     units = _q(workspace, "SELECT layout, count(*) AS n FROM units GROUP BY layout")
     by_layout = {r["layout"]: r["n"] for r in units}
     assert by_layout.get("kernel_launch", 0) >= 16 and by_layout.get("op_project", 0) >= 6
-    passed = _q(workspace, "SELECT count(DISTINCT v.unit_id) AS n FROM verifications v JOIN units u USING (unit_id) "
-                           "WHERE v.status = 'passed' AND u.layout = 'kernel_launch'")[0]["n"]
+    passed = _q(
+        workspace,
+        "SELECT count(DISTINCT v.unit_id) AS n FROM verifications v JOIN units u USING (unit_id) "
+        "WHERE v.status = 'passed' AND u.layout = 'kernel_launch'",
+    )[0]["n"]
     assert passed == by_layout["kernel_launch"]
     shards = list((workspace / "dataset" / "data").rglob("*.parquet"))
     assert shards, "push wrote no parquet shard"
@@ -44,15 +47,23 @@ def test_demo_pipeline_runs_every_stage_and_publishes(demo_run):
 def test_demo_rerun_does_no_new_work(demo_run, cli):
     workspace, first = demo_run
     assert first.returncode == 0
-    before = _q(workspace, "SELECT (SELECT count(*) FROM units) u, (SELECT count(*) FROM annotations) a, "
-                           "(SELECT count(*) FROM verifications) v")[0]
+    before = _q(
+        workspace,
+        "SELECT (SELECT count(*) FROM units) u, (SELECT count(*) FROM annotations) a, "
+        "(SELECT count(*) FROM verifications) v",
+    )[0]
     again = cli("run", str(REPO / "pipelines" / "demo.toml"), workspace=workspace, timeout=900)
     assert again.returncode == 0, again.stderr[-3000:]
-    after = _q(workspace, "SELECT (SELECT count(*) FROM units) u, (SELECT count(*) FROM annotations) a, "
-                          "(SELECT count(*) FROM verifications) v")[0]
+    after = _q(
+        workspace,
+        "SELECT (SELECT count(*) FROM units) u, (SELECT count(*) FROM annotations) a, "
+        "(SELECT count(*) FROM verifications) v",
+    )[0]
     assert after == before
-    last = _q(workspace, "SELECT stage, counts FROM runs QUALIFY row_number() OVER "
-                         "(PARTITION BY stage ORDER BY started_at DESC) = 1")
+    last = _q(
+        workspace,
+        "SELECT stage, counts FROM runs QUALIFY row_number() OVER (PARTITION BY stage ORDER BY started_at DESC) = 1",
+    )
     kept = {r["stage"]: r["counts"].get("kept", 0) for r in last if r["stage"] in ("annotate", "verify", "crawl")}
     assert kept == {"crawl": 0, "annotate": 0, "verify": 0}, json.dumps(kept)
 
@@ -71,7 +82,9 @@ def test_explore_notebook_executes_on_the_demo_dataset(demo_run, tmp_path):
     os.environ["COTBUILDER_DATASET"] = str(workspace / "dataset")
     os.environ["COTBUILDER_WORKSPACE"] = str(workspace)
     try:
-        NotebookClient(nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+        NotebookClient(
+            nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+        ).execute()
     finally:
         os.environ.clear()
         os.environ.update(env_before)

@@ -18,15 +18,18 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[crawl]\nmanifests = ['x.toml']\n[publish]\nx = 1\n", "unknown table(s) publish"),
-    ("[crawl]\nmanifests = ['x.toml']\nnot_a_field = 3\n", "[crawl] has unknown key(s) not_a_field"),
-    ("[crawl\n", "not valid TOML"),
-    ("[pipeline]\nname = 'empty'\n", "names no stage"),
-    ("[crawl]\nmanifests = 'demo'\n", "[crawl] manifests must be list[str], not 'demo'"),
-    ("[verify]\njobs = 'two'\n", "[verify] jobs must be int, not 'two'"),
-    ("[dedup]\nthreshold = true\n", "[dedup] threshold must be float, not True"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[crawl]\nmanifests = ['x.toml']\n[publish]\nx = 1\n", "unknown table(s) publish"),
+        ("[crawl]\nmanifests = ['x.toml']\nnot_a_field = 3\n", "[crawl] has unknown key(s) not_a_field"),
+        ("[crawl\n", "not valid TOML"),
+        ("[pipeline]\nname = 'empty'\n", "names no stage"),
+        ("[crawl]\nmanifests = 'demo'\n", "[crawl] manifests must be list[str], not 'demo'"),
+        ("[verify]\njobs = 'two'\n", "[verify] jobs must be int, not 'two'"),
+        ("[dedup]\nthreshold = true\n", "[dedup] threshold must be float, not True"),
+    ],
+)
 def test_bad_recipe_is_refused_with_its_reason(tmp_path, text, message):
     with pytest.raises(RecipeError) as err:
         load_recipe(_write(tmp_path, text), tmp_path / "ws")

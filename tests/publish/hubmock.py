@@ -23,12 +23,12 @@ import yaml
 class HubState:
     def __init__(self, conflicts: int = 0):
         self.repos: dict[str, dict[str, Any]] = {}
-        self.lfs: dict[str, bytes] = {}          # oid -> uploaded bytes
+        self.lfs: dict[str, bytes] = {}  # oid -> uploaded bytes
         self.commits: list[dict[str, Any]] = []  # {repo, revision, header, files: {path: bytes}, lfs: {path: oid}}
         self.calls: list[tuple[str, str]] = []
         self.auth: set[str] = set()
         self.validated: list[str] = []
-        self.conflicts_left = conflicts          # answer this many commits with 412 first (a moved branch)
+        self.conflicts_left = conflicts  # answer this many commits with 412 first (a moved branch)
         self.trees: dict[tuple[str, str], dict[str, int]] = {}  # (repo, revision) -> {path: size} after the commits
 
 
@@ -60,8 +60,13 @@ def _handler(state: HubState):
                     self.end_headers()
                     return
                 tree = state.trees.get((repo, parts[5]), {})
-                return self._json(200, [{"type": "file", "path": p, "size": n,
-                                         "oid": hashlib.sha1(p.encode()).hexdigest()} for p, n in sorted(tree.items())])
+                return self._json(
+                    200,
+                    [
+                        {"type": "file", "path": p, "size": n, "oid": hashlib.sha1(p.encode()).hexdigest()}
+                        for p, n in sorted(tree.items())
+                    ],
+                )
             self._json(404, {"error": "no route"})
 
         def do_PUT(self) -> None:
@@ -99,21 +104,47 @@ def _handler(state: HubState):
             parts = path.strip("/").split("/")
             if parts[:2] == ["api", "datasets"] and len(parts) >= 6 and parts[4] == "preupload":
                 files = json.loads(body)["files"]
-                return self._json(200, {"files": [
-                    {"path": f["path"], "uploadMode": "lfs" if f["path"].endswith(".parquet") else "regular",
-                     "shouldIgnore": False} for f in files]})
+                return self._json(
+                    200,
+                    {
+                        "files": [
+                            {
+                                "path": f["path"],
+                                "uploadMode": "lfs" if f["path"].endswith(".parquet") else "regular",
+                                "shouldIgnore": False,
+                            }
+                            for f in files
+                        ]
+                    },
+                )
             if path.endswith(".git/info/lfs/objects/batch"):
                 req = json.loads(body)
-                return self._json(200, {"transfer": "basic", "objects": [
-                    {"oid": o["oid"], "size": o["size"],
-                     "actions": {"upload": {"href": f"{host}/lfs-upload/{o['oid']}"}}}
-                    for o in req["objects"] if o["oid"] not in state.lfs]})
+                return self._json(
+                    200,
+                    {
+                        "transfer": "basic",
+                        "objects": [
+                            {
+                                "oid": o["oid"],
+                                "size": o["size"],
+                                "actions": {"upload": {"href": f"{host}/lfs-upload/{o['oid']}"}},
+                            }
+                            for o in req["objects"]
+                            if o["oid"] not in state.lfs
+                        ],
+                    },
+                )
             if parts[:2] == ["api", "datasets"] and len(parts) >= 6 and parts[4] == "commit":
                 if state.conflicts_left:
                     state.conflicts_left -= 1
                     return self._json(412, {"error": "A commit has happened since. Please refresh and try again."})
-                commit: dict[str, Any] = {"repo": f"{parts[2]}/{parts[3]}", "revision": parts[5], "files": {},
-                                          "lfs": {}, "deleted": []}
+                commit: dict[str, Any] = {
+                    "repo": f"{parts[2]}/{parts[3]}",
+                    "revision": parts[5],
+                    "files": {},
+                    "lfs": {},
+                    "deleted": [],
+                }
                 for line in body.decode().splitlines():
                     item = json.loads(line)
                     if item["key"] == "header":
@@ -132,8 +163,10 @@ def _handler(state: HubState):
                 tree.update({p: len(state.lfs[o]) for p, o in commit["lfs"].items()})
                 state.commits.append(commit)
                 oid = hashlib.sha1(body).hexdigest()
-                return self._json(200, {"commitUrl": f"{host}/datasets/{commit['repo']}/commit/{oid}",
-                                        "commitOid": oid, "success": True})
+                return self._json(
+                    200,
+                    {"commitUrl": f"{host}/datasets/{commit['repo']}/commit/{oid}", "commitOid": oid, "success": True},
+                )
             self._json(404, {"error": f"no route {path}"})
 
     return Handler
@@ -149,7 +182,7 @@ class HubMock:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
 
-    def __enter__(self) -> "HubMock":
+    def __enter__(self) -> HubMock:
         self.thread.start()
         return self
 

@@ -17,10 +17,14 @@ def test_remote_sources_keep_their_url():
 def test_credentials_in_a_stored_source_url_are_never_published():
     """Stores written before the crawl redacted URLs may still hold a token: publishing strips it anyway."""
     token = "ghp_PublishT0kenQw8Er7Ty6Ui5Op4As3"
-    assert public_location({"kind": "git", "url": f"https://x-access-token:{token}@gitcode.com/o/r.git"}) == \
-        "https://gitcode.com/o/r.git"
-    assert public_location({"kind": "docs", "url": f"https://h/doc/index.html?access_token={token}&v=2"}) == \
-        "https://h/doc/index.html?v=2"
+    assert (
+        public_location({"kind": "git", "url": f"https://x-access-token:{token}@gitcode.com/o/r.git"})
+        == "https://gitcode.com/o/r.git"
+    )
+    assert (
+        public_location({"kind": "docs", "url": f"https://h/doc/index.html?access_token={token}&v=2"})
+        == "https://h/doc/index.html?v=2"
+    )
 
 
 def test_a_unit_with_several_licences_is_allowed_only_if_each_one_is():

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from cotbuilder.decontam.stage import DecontamConfig
+from cotbuilder.decontam.stage import run as run_decontam
 from cotbuilder.dedup import synthetic
 from cotbuilder.dedup.stage import DedupConfig
 from cotbuilder.dedup.stage import run as run_dedup
-from cotbuilder.decontam.stage import DecontamConfig
-from cotbuilder.decontam.stage import run as run_decontam
 from cotbuilder.store import Store
 
 HERE = Path(__file__).resolve().parent
@@ -39,20 +39,32 @@ def _populate(ws: Path, *, dedup: bool = True, decontam: bool = True) -> dict[st
         rf.source(store)
         for name in ("alpha", "beta", "gamma"):
             ids[name] = rf.unit(store, name, synthetic.base_kernel(rng), host_code="// host\nint tiling = 8;\n")
-        ids["alpha_copy"] = rf.unit(store, "alpha_copy", synthetic.reformat(
-            store.scalar("SELECT kernel_code FROM units WHERE unit_id = ?", [ids["alpha"]]), rng), harness=False)
+        ids["alpha_copy"] = rf.unit(
+            store,
+            "alpha_copy",
+            synthetic.reformat(store.scalar("SELECT kernel_code FROM units WHERE unit_id = ?", [ids["alpha"]]), rng),
+            harness=False,
+        )
         ids["unverified"] = rf.unit(store, "unverified", synthetic.base_kernel(rng))
-        ids["cann"] = rf.unit(store, "cann", synthetic.base_kernel(rng),
-                              license="LicenseRef-CANN-Open-Software-License-1.0")
-        ids["leak"] = rf.unit(store, "leak", (MINI / "tasks/level1/Activation/Softsign/answer/0/op_kernel/softsign.cpp")
-                              .read_text())
+        ids["cann"] = rf.unit(
+            store, "cann", synthetic.base_kernel(rng), license="LicenseRef-CANN-Open-Software-License-1.0"
+        )
+        ids["leak"] = rf.unit(
+            store, "leak", (MINI / "tasks/level1/Activation/Softsign/answer/0/op_kernel/softsign.cpp").read_text()
+        )
         for name, uid in ids.items():
             if name != "unverified":
                 rf.verification(store, uid, "passed")
-            rf.annotation(store, uid, task=f"Write the AscendC kernel {name}: an element-wise vector operator.",
-                          steps=["Operator analysis: inputs and outputs are float vectors.",
-                                 "Multi-core split: each core takes totalLength / blockDim elements."],
-                          lang="zh" if name == "gamma" else "en")
+            rf.annotation(
+                store,
+                uid,
+                task=f"Write the AscendC kernel {name}: an element-wise vector operator.",
+                steps=[
+                    "Operator analysis: inputs and outputs are float vectors.",
+                    "Multi-core split: each core takes totalLength / blockDim elements.",
+                ],
+                lang="zh" if name == "gamma" else "en",
+            )
         if dedup:
             run_dedup(store, DedupConfig())
         if decontam:
@@ -87,8 +99,15 @@ def test_local_dir_loads_with_datasets_and_the_card_parses(cli, tmp_path):
     assert sorted(card.data.language) == ["en", "zh"]
     assert card.data.configs[0]["data_files"][0]["path"] == "data/alpaca/train-*.parquet"
     assert card.data.dataset_info["splits"][0]["num_examples"] == 3
-    for text in ("duplicate: 1", "not verified: 1", "contaminated: 1", "license not allowed: 1", "static / static-v1",
-                 "mini", "3 rows published"):
+    for text in (
+        "duplicate: 1",
+        "not verified: 1",
+        "contaminated: 1",
+        "license not allowed: 1",
+        "static / static-v1",
+        "mini",
+        "3 rows published",
+    ):
         assert text in card.text, text
 
 
@@ -116,9 +135,19 @@ def test_push_to_hub_creates_repo_uploads_lfs_shards_and_commits_once(cli, tmp_p
     ws = tmp_path / "ws"
     _populate(ws)
     with hubmock.HubMock(conflicts=conflicts) as hub:
-        proc = cli("push", "--repo-id", "kernels-org/ascend-cot", "--private", workspace=ws,
-                   env={"HF_ENDPOINT": hub.url, "HF_TOKEN": "hf_testtoken0000000000", "HF_HUB_DISABLE_XET": "1",
-                        "HF_HUB_DISABLE_TELEMETRY": "1"})
+        proc = cli(
+            "push",
+            "--repo-id",
+            "kernels-org/ascend-cot",
+            "--private",
+            workspace=ws,
+            env={
+                "HF_ENDPOINT": hub.url,
+                "HF_TOKEN": "hf_testtoken0000000000",
+                "HF_HUB_DISABLE_XET": "1",
+                "HF_HUB_DISABLE_TELEMETRY": "1",
+            },
+        )
         state = hub.state
     assert proc.returncode == 0, proc.stderr
     assert "hf_testtoken" not in proc.stderr + proc.stdout
@@ -165,7 +194,7 @@ def test_push_refuses_a_unit_added_after_decontamination(cli, tmp_path):
     _populate(ws)
     with Store(ws) as store:
         run_dedup(store, DedupConfig())
-        rf.unit(store, "late", "extern \"C\" __global__ __aicore__ void late(GM_ADDR x) {}")
+        rf.unit(store, "late", 'extern "C" __global__ __aicore__ void late(GM_ADDR x) {}')
         run_dedup(store, DedupConfig())
     proc = cli("push", "--local-dir", str(tmp_path / "out"), workspace=ws)
     assert proc.returncode == 2
@@ -185,8 +214,12 @@ def test_push_refuses_a_row_that_fails_its_schema(cli, tmp_path):
 
 
 def _hub_env(url: str) -> dict[str, str]:
-    return {"HF_ENDPOINT": url, "HF_TOKEN": "hf_testtoken0000000000", "HF_HUB_DISABLE_XET": "1",
-            "HF_HUB_DISABLE_TELEMETRY": "1"}
+    return {
+        "HF_ENDPOINT": url,
+        "HF_TOKEN": "hf_testtoken0000000000",
+        "HF_HUB_DISABLE_XET": "1",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+    }
 
 
 def test_local_dir_refuses_a_folder_with_user_files_and_keeps_them(cli, tmp_path):
@@ -229,11 +262,13 @@ def test_hub_push_deletes_the_previous_pushs_stale_shards_in_the_same_commit(cli
     ws = tmp_path / "ws"
     _populate(ws)
     with hubmock.HubMock() as hub:
-        first = cli("push", "--repo-id", "kernels-org/ascend-cot", "--rows-per-shard", "1", workspace=ws,
-                    env=_hub_env(hub.url))
+        first = cli(
+            "push", "--repo-id", "kernels-org/ascend-cot", "--rows-per-shard", "1", workspace=ws, env=_hub_env(hub.url)
+        )
         assert first.returncode == 0, first.stderr
-        second = cli("push", "--repo-id", "kernels-org/ascend-cot", "--rows-per-shard", "2", workspace=ws,
-                     env=_hub_env(hub.url))
+        second = cli(
+            "push", "--repo-id", "kernels-org/ascend-cot", "--rows-per-shard", "2", workspace=ws, env=_hub_env(hub.url)
+        )
         assert second.returncode == 0, second.stderr
         state = hub.state
     assert len(state.commits) == 2
@@ -306,8 +341,11 @@ def test_a_unit_whose_latest_verification_failed_is_not_published(cli, tmp_path)
     ids = _populate(ws)
     with Store(ws) as store:
         rf.verification(store, ids["beta"], "failed_run")  # e.g. a newer emulator now fails it
-        store.execute("UPDATE verifications SET created_at = created_at - INTERVAL 1 HOUR "
-                      "WHERE unit_id = ? AND status = 'passed'", [ids["beta"]])  # the pass is clearly older
+        store.execute(
+            "UPDATE verifications SET created_at = created_at - INTERVAL 1 HOUR "
+            "WHERE unit_id = ? AND status = 'passed'",
+            [ids["beta"]],
+        )  # the pass is clearly older
         run_dedup(store, DedupConfig())
         run_decontam(store, DecontamConfig(benchmarks=[f"mini={MINI}"]))
     out = tmp_path / "out"

@@ -11,8 +11,14 @@ from cotbuilder.store import Store, utcnow
 
 
 def _source(i: int, **kw):
-    return {"source_id": f"{i:064x}", "kind": "local", "url": f"/tmp/src{i}", "status": "ok",
-            "crawled_at": utcnow(), **kw}
+    return {
+        "source_id": f"{i:064x}",
+        "kind": "local",
+        "url": f"/tmp/src{i}",
+        "status": "ok",
+        "crawled_at": utcnow(),
+        **kw,
+    }
 
 
 def test_invalid_record_is_refused_and_nothing_is_written(workspace):

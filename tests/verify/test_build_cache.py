@@ -16,8 +16,9 @@ BIG_PROGRAM = "static volatile char blob[48 << 20] = {1};\nint main() { return b
 def _build(workdir: Path, cache: Path) -> buildmod.BuildResult:
     workdir.mkdir(parents=True, exist_ok=True)
     (workdir / "k.cpp").write_text(BIG_PROGRAM, encoding="utf-8")
-    return buildmod.build(workdir, ["k.cpp"], [], "ascend910b", cache, sources_digest="same-sources", pch=None,
-                          opt="-O0")
+    return buildmod.build(
+        workdir, ["k.cpp"], [], "ascend910b", cache, sources_digest="same-sources", pch=None, opt="-O0"
+    )
 
 
 def test_a_second_store_of_the_same_key_never_exposes_done_with_a_partial_binary(tmp_path):

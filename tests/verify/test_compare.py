@@ -31,14 +31,17 @@ def test_integers_compare_exactly():
     assert compare.compare(np.array([1, 2, 3], np.int32), np.array([1, 2, 3], np.int32), "int32")["ok"]
 
 
-@pytest.mark.parametrize("actual, expected, ok", [
-    ([np.nan], [np.nan], True),
-    ([np.inf], [np.inf], True),
-    ([1.0], [np.nan], False),
-    ([np.nan], [1.0], False),
-    ([-np.inf], [np.inf], False),
-    ([np.inf], [65504.0], False),
-])
+@pytest.mark.parametrize(
+    "actual, expected, ok",
+    [
+        ([np.nan], [np.nan], True),
+        ([np.inf], [np.inf], True),
+        ([1.0], [np.nan], False),
+        ([np.nan], [1.0], False),
+        ([-np.inf], [np.inf], False),
+        ([np.inf], [65504.0], False),
+    ],
+)
 def test_nan_and_inf_must_match_exactly(actual, expected, ok):
     assert compare.compare(np.array(actual, np.float16), np.array(expected, np.float16), "float16")["ok"] is ok
 

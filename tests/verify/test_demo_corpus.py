@@ -27,8 +27,11 @@ def demo_results(tmp_path_factory, shared_verify_cache):
     ws = tmp_path_factory.mktemp("demo") / "ws"
     (ws / "cache").mkdir(parents=True)
     os.symlink(shared_verify_cache, ws / "cache" / "verify")
-    add_units(ws, *(unit_from_dir(DEMO / name) for name in NAMES),
-              *(unit_from_dir(OPS / name, layout="op_project") for name in OP_NAMES))
+    add_units(
+        ws,
+        *(unit_from_dir(DEMO / name) for name in NAMES),
+        *(unit_from_dir(OPS / name, layout="op_project") for name in OP_NAMES),
+    )
     with Store(ws) as store:
         stats = run(store, VerifyConfig(progress=False, jobs=2, seeds=[0]))
         rows = store.rows("SELECT u.name, v.* FROM verifications v JOIN units u USING (unit_id)")

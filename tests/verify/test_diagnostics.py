@@ -14,18 +14,23 @@ def test_undeclared_name_counts_only_when_it_is_a_known_ascendc_api():
 
 
 def test_missing_toolkit_header_is_unsupported_but_a_missing_user_header_is_not():
-    log = ("k.cpp:2:10: fatal error: lib/matmul_intf.h: No such file or directory\n"
-           "m.cpp:2:10: fatal error: my_util.h: No such file or directory")
+    log = (
+        "k.cpp:2:10: fatal error: lib/matmul_intf.h: No such file or directory\n"
+        "m.cpp:2:10: fatal error: my_util.h: No such file or directory"
+    )
     assert diagnostics.missing_apis(log) == ["<lib/matmul_intf.h>"]
 
 
 def test_emulator_diag_lines_are_parsed_deduplicated_and_removed_from_the_log():
-    stderr = ('hello\nCOTBUILDER_DIAG {"kind":"ub_overflow","severity":"error","message":"InitBuffer over UB",'
-              '"file":"k.cpp","line":12}\nCOTBUILDER_DIAG {"kind":"ub_overflow","severity":"error","message":'
-              '"InitBuffer over UB","file":"k.cpp","line":12}\nCOTBUILDER_DIAG not json\n')
+    stderr = (
+        'hello\nCOTBUILDER_DIAG {"kind":"ub_overflow","severity":"error","message":"InitBuffer over UB",'
+        '"file":"k.cpp","line":12}\nCOTBUILDER_DIAG {"kind":"ub_overflow","severity":"error","message":'
+        '"InitBuffer over UB","file":"k.cpp","line":12}\nCOTBUILDER_DIAG not json\n'
+    )
     diags, rest = diagnostics.parse_emulator_diagnostics(stderr)
-    assert diags == [{"kind": "ub_overflow", "severity": "error", "message": "InitBuffer over UB", "file": "k.cpp",
-                      "line": 12}]
+    assert diags == [
+        {"kind": "ub_overflow", "severity": "error", "message": "InitBuffer over UB", "file": "k.cpp", "line": 12}
+    ]
     assert rest.splitlines() == ["hello", "COTBUILDER_DIAG not json"]
 
 
@@ -40,11 +45,16 @@ def test_missing_acl_runtime_names_are_unsupported():
 
 
 def test_missing_members_qualified_names_and_emulator_refusals_are_unsupported():
-    log = ("add.asc:247:13: error: 'class AscendC::GlobalTensor<half>' has no member named 'SetL2CacheHint'\n"
-           "where.asc:51:18: error: 'AscendC::AscendCUtils' has not been declared\n"
-           "pipe.h:291:24: error: static assertion failed: cotbuilder emulator: LocalMemAllocator supports Hardware::UB only\n")
-    assert diagnostics.missing_apis(log) == ["AscendC::GlobalTensor::SetL2CacheHint", "AscendC::AscendCUtils",
-                                             "LocalMemAllocator supports Hardware::UB only"]
+    log = (
+        "add.asc:247:13: error: 'class AscendC::GlobalTensor<half>' has no member named 'SetL2CacheHint'\n"
+        "where.asc:51:18: error: 'AscendC::AscendCUtils' has not been declared\n"
+        "pipe.h:291:24: error: static assertion failed: cotbuilder emulator: LocalMemAllocator supports Hardware::UB only\n"
+    )
+    assert diagnostics.missing_apis(log) == [
+        "AscendC::GlobalTensor::SetL2CacheHint",
+        "AscendC::AscendCUtils",
+        "LocalMemAllocator supports Hardware::UB only",
+    ]
 
 
 def test_an_error_inside_the_emulator_headers_is_labelled_as_such():

@@ -5,7 +5,10 @@ from cotbuilder.verify.launch_rewrite import rewrite_launches
 
 def test_launch_with_stream_becomes_icpu_run_kf_with_block_dim_and_args():
     src = "add_custom<<<numBlocks, 0, stream>>>(xDevice, yDevice, zDevice, totalLength);"
-    assert rewrite_launches(src) == ("COTBUILDER_LAUNCH(add_custom, numBlocks, xDevice, yDevice, zDevice, totalLength);", 1)
+    assert rewrite_launches(src) == (
+        "COTBUILDER_LAUNCH(add_custom, numBlocks, xDevice, yDevice, zDevice, totalLength);",
+        1,
+    )
 
 
 def test_nested_parentheses_and_templates_survive():

@@ -38,10 +38,22 @@ def test_asc_language_samples_use_the_asc_run_mode_and_architecture():
 
 def test_op_project_msopgen_build_and_install_commands():
     assert npu.msopgen_argv("add_custom.json", "ascend910b", "gen") == [
-        "msopgen", "gen", "-i", "add_custom.json", "-c", "ai_core-Ascend910B1", "-lan", "cpp", "-out", "gen"]
+        "msopgen",
+        "gen",
+        "-i",
+        "add_custom.json",
+        "-c",
+        "ai_core-Ascend910B1",
+        "-lan",
+        "cpp",
+        "-out",
+        "gen",
+    ]
     assert npu.op_build_argv("gen") == ["bash", "gen/build.sh"]
     assert npu.op_install_argv("gen/build_out/custom_opp_ubuntu_x86_64.run", "/tmp/opp") == [
-        "gen/build_out/custom_opp_ubuntu_x86_64.run", "--install-path=/tmp/opp"]
+        "gen/build_out/custom_opp_ubuntu_x86_64.run",
+        "--install-path=/tmp/opp",
+    ]
     assert npu.cmake_build_argv("build", 4) == ["cmake", "--build", "build", "-j", "4"]
 
 
@@ -54,7 +66,9 @@ def test_cann_is_found_from_ascend_home_path_with_its_version(tmp_path):
     tk = tmp_path / "latest"
     (tk / "x86_64-linux").mkdir(parents=True)
     (tk / "set_env.sh").write_text("export ASCEND_HOME_PATH=...\n")
-    (tk / "x86_64-linux" / "ascend_toolkit_install.info").write_text("package_name=Ascend-cann-toolkit\nversion=8.0.RC3\n")
+    (tk / "x86_64-linux" / "ascend_toolkit_install.info").write_text(
+        "package_name=Ascend-cann-toolkit\nversion=8.0.RC3\n"
+    )
     info = npu.detect_cann({"ASCEND_HOME_PATH": str(tk), "COTBUILDER_ASCEND_DEFAULT": str(tmp_path / "none")})
     assert info.toolkit == tk and info.version == "8.0.RC3"
 

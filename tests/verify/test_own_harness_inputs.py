@@ -43,8 +43,12 @@ def test_the_device_arch_macro_follows_the_samples_own_arch():
     assert "#define __NPU_ARCH__ 2201" in cmake_defines.defines_header(only_2201, "ascend310p")
     flag = _unit({"CMakeLists.txt": "target_compile_options(demo PRIVATE --npu-arch=dav-3510)\n"})
     assert "#define __NPU_ARCH__ 3510" in cmake_defines.defines_header(flag, "ascend910b")
-    both = _unit({"CMakeLists.txt": 'set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "")\n',
-                  "README.md": "cmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 ..\n"})
+    both = _unit(
+        {
+            "CMakeLists.txt": 'set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "")\n',
+            "README.md": "cmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 ..\n",
+        }
+    )
     assert cmake_defines.unit_arch(both, "ascend910b") == "dav-2201"  # the SoC's arch when the sample supports it
     assert cmake_defines.unit_arch(both, "ascend310p") == "dav-3510"  # else the sample's default
 
@@ -66,7 +70,10 @@ if(EXISTS "${SOME_DIR}/x")
 endif()
 """
     assert cmake_defines.definitions(cmake, [], "ascend910b") == [
-        ("USE_SWISH", None), ("FAST_PATH", "1"), ("UNKNOWN_CONDITION_KEPT", None)]
+        ("USE_SWISH", None),
+        ("FAST_PATH", "1"),
+        ("UNKNOWN_CONDITION_KEPT", None),
+    ]
 
 
 def test_cmake_conditions_on_scenarios_and_arches():
@@ -120,8 +127,10 @@ def test_generator_option_values_separated_by_a_space_are_kept():
 def test_a_readme_file_tree_is_not_mistaken_for_a_command_line():
     from cotbuilder.verify.harness_own import script_args
 
-    readme = ("│   │   ├── gen_data.py             // input and golden generator\n"
-              "  python3 ../scripts/gen_data.py   # generate inputs\n")
+    readme = (
+        "│   │   ├── gen_data.py             // input and golden generator\n"
+        "  python3 ../scripts/gen_data.py   # generate inputs\n"
+    )
     assert script_args(_unit({"README.md": readme}), "scripts/gen_data.py", need_bin=False) is None
 
 
@@ -163,8 +172,10 @@ def test_generator_arguments_of_a_non_default_configuration_are_not_used():
     from cotbuilder.verify.harness_own import script_args
 
     cmake = 'option(USE_SILU_MODE "silu" OFF)\n'
-    readme = ("```bash\ncmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 ..; make -j;\npython3 ../scripts/gen_data.py\n```\n"
-              "```bash\ncmake -DUSE_SILU_MODE=ON ..; make -j;\npython3 ../scripts/gen_data.py --silu-mode\n```\n")
+    readme = (
+        "```bash\ncmake -DCMAKE_ASC_ARCHITECTURES=dav-2201 ..; make -j;\npython3 ../scripts/gen_data.py\n```\n"
+        "```bash\ncmake -DUSE_SILU_MODE=ON ..; make -j;\npython3 ../scripts/gen_data.py --silu-mode\n```\n"
+    )
     unit = _unit({"CMakeLists.txt": cmake, "README.md": readme})
     assert script_args(unit, "scripts/gen_data.py", need_bin=False) is None  # the default block has no arguments
     on = _unit({"CMakeLists.txt": cmake.replace("OFF", "ON"), "README.md": readme})
@@ -175,8 +186,10 @@ def test_the_executable_gets_the_arguments_its_readme_runs_it_with():
     from cotbuilder.verify.harness_own import binary_args
 
     cmake = "add_executable(demo sample.asc)\n"
-    readme = "```bash\nTESTCASE=1   # 0 or 1\ncmake ..;make -j;\npython3 ../scripts/gen_data.py --testcase $TESTCASE\n" \
-             "./demo $TESTCASE              # run\n```\n"
+    readme = (
+        "```bash\nTESTCASE=1   # 0 or 1\ncmake ..;make -j;\npython3 ../scripts/gen_data.py --testcase $TESTCASE\n"
+        "./demo $TESTCASE              # run\n```\n"
+    )
     assert binary_args(_unit({"CMakeLists.txt": cmake, "README.md": readme})) == ["1"]
     bare = "```bash\n./demo   # run it\n```\n"
     assert binary_args(_unit({"CMakeLists.txt": cmake, "README.md": bare})) == []
@@ -192,6 +205,6 @@ def test_an_arch_offered_only_in_the_readme_table_or_the_cache_help_text_counts(
     cmake = 'set(CMAKE_ASC_ARCHITECTURES "dav-3510" CACHE STRING "NPU architecture: dav-3510")\n'
     table = "| `CMAKE_ASC_ARCHITECTURES` | `dav-3510` (default), `dav-2201` | NPU arch |\n"
     assert cmake_defines.unit_arch(_unit({"CMakeLists.txt": cmake, "README.md": table}), "ascend910b") == "dav-2201"
-    helped = cmake.replace("dav-3510\")\n", "dav-2201, dav-3510\")\n")
+    helped = cmake.replace('dav-3510")\n', 'dav-2201, dav-3510")\n')
     assert cmake_defines.unit_arch(_unit({"CMakeLists.txt": helped}), "ascend910b") == "dav-2201"
     assert cmake_defines.unit_arch(_unit({"CMakeLists.txt": cmake}), "ascend910b") == "dav-3510"

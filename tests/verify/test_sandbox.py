@@ -23,6 +23,7 @@ def workdir():
     wd = sandbox.new_workdir("test-")
     yield wd
     import shutil
+
     shutil.rmtree(wd, ignore_errors=True)
 
 
@@ -69,7 +70,11 @@ def test_fork_bomb_is_capped_and_named(workdir):
     res = sandbox.run(py(code), workdir, SMALL)
     assert res.outcome == "violation" and res.reason == "process limit"
     # every process of the run is gone afterwards
-    leftovers = [p for p in os.listdir("/proc") if p.isdigit() and _cmdline(p).startswith(sys.executable + "\0-c\0import os, time")]
+    leftovers = [
+        p
+        for p in os.listdir("/proc")
+        if p.isdigit() and _cmdline(p).startswith(sys.executable + "\0-c\0import os, time")
+    ]
     assert leftovers == []
 
 
@@ -96,8 +101,11 @@ def test_output_file_size_is_capped(workdir):
 
 
 def test_stdout_capture_is_capped(workdir):
-    res = sandbox.run(py("import sys; sys.stdout.write('y' * 600000)"), workdir,
-                      sandbox.Limits(cpu_s=5, wall_s=8, nproc=16, capture_bytes=1000))
+    res = sandbox.run(
+        py("import sys; sys.stdout.write('y' * 600000)"),
+        workdir,
+        sandbox.Limits(cpu_s=5, wall_s=8, nproc=16, capture_bytes=1000),
+    )
     assert res.ok and len(res.stdout) < 1100 and res.stdout.endswith("[... output capped]")
 
 
@@ -105,8 +113,9 @@ def test_socket_to_a_live_local_server_is_unreachable(workdir):
     server = socket.create_server(("127.0.0.1", 0))
     port = server.getsockname()[1]
     try:
-        res = sandbox.run(py(f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=3)"),
-                          workdir, SMALL)
+        res = sandbox.run(
+            py(f"import socket; socket.create_connection(('127.0.0.1', {port}), timeout=3)"), workdir, SMALL
+        )
         server.setblocking(False)
         with pytest.raises(BlockingIOError):  # nothing ever reached the listening server
             server.accept()

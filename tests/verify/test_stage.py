@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from cotbuilder.store import Store
 from cotbuilder.verify.stage import VerifyConfig, run
 
@@ -16,21 +14,56 @@ KERNEL = "tiny_add.cpp"
 
 # Broken copies of the fixture kernel: (name, edits, expected status, diagnostic kind that must be reported or None)
 MUTATIONS = [
-    ("wrong_gm_offset", [(KERNEL, "const uint32_t offset = blockLength * AscendC::GetBlockIdx();",
-                          "const uint32_t offset = 0;")], "wrong_answer", None),
-    ("missing_tail", [(KERNEL, "tileNum = (blockLength + TILE_LENGTH - 1) / TILE_LENGTH;",
-                       "tileNum = blockLength / TILE_LENGTH;"),
-                      (KERNEL, "tailLength = blockLength - (tileNum - 1) * TILE_LENGTH;",
-                       "tailLength = TILE_LENGTH;")], "wrong_answer", None),
-    ("one_tile_too_few", [(KERNEL, "for (uint32_t i = 0; i < tileNum; i++)",
-                           "for (uint32_t i = 0; i + 1 < tileNum; i++)")], "wrong_answer", None),
-    ("ub_overflow", [(KERNEL, "pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_LENGTH * sizeof(float));",
-                      "pipe.InitBuffer(outQueueZ, BUFFER_NUM, 64 * TILE_LENGTH * sizeof(float));")],
-     "failed_run", "ub_overflow"),
+    (
+        "wrong_gm_offset",
+        [(KERNEL, "const uint32_t offset = blockLength * AscendC::GetBlockIdx();", "const uint32_t offset = 0;")],
+        "wrong_answer",
+        None,
+    ),
+    (
+        "missing_tail",
+        [
+            (
+                KERNEL,
+                "tileNum = (blockLength + TILE_LENGTH - 1) / TILE_LENGTH;",
+                "tileNum = blockLength / TILE_LENGTH;",
+            ),
+            (KERNEL, "tailLength = blockLength - (tileNum - 1) * TILE_LENGTH;", "tailLength = TILE_LENGTH;"),
+        ],
+        "wrong_answer",
+        None,
+    ),
+    (
+        "one_tile_too_few",
+        [(KERNEL, "for (uint32_t i = 0; i < tileNum; i++)", "for (uint32_t i = 0; i + 1 < tileNum; i++)")],
+        "wrong_answer",
+        None,
+    ),
+    (
+        "ub_overflow",
+        [
+            (
+                KERNEL,
+                "pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_LENGTH * sizeof(float));",
+                "pipe.InitBuffer(outQueueZ, BUFFER_NUM, 64 * TILE_LENGTH * sizeof(float));",
+            )
+        ],
+        "failed_run",
+        "ub_overflow",
+    ),
     ("missing_free_tensor", [(KERNEL, "        inQueueY.FreeTensor(yLocal);\n", "")], "failed_run", None),
-    ("misaligned_datacopy", [(KERNEL, "AscendC::DataCopy(xLocal, xGm[i * TILE_LENGTH], len);",
-                              "AscendC::DataCopy(xLocal[3], xGm[i * TILE_LENGTH], len - 8);")],
-     "wrong_answer", "misaligned_ub"),
+    (
+        "misaligned_datacopy",
+        [
+            (
+                KERNEL,
+                "AscendC::DataCopy(xLocal, xGm[i * TILE_LENGTH], len);",
+                "AscendC::DataCopy(xLocal[3], xGm[i * TILE_LENGTH], len - 8);",
+            )
+        ],
+        "wrong_answer",
+        "misaligned_ub",
+    ),
 ]
 
 
@@ -55,8 +88,9 @@ def test_fixture_kernel_passes_with_its_own_harness_over_seeds(verify_workspace,
 
 
 def test_broken_copies_fail_with_the_right_status_and_diagnostic(verify_workspace, tmp_path):
-    units = [unit_from_dir(copy_fixture("tiny_add", tmp_path / name, edits), name=name)
-             for name, edits, _, _ in MUTATIONS]
+    units = [
+        unit_from_dir(copy_fixture("tiny_add", tmp_path / name, edits), name=name) for name, edits, _, _ in MUTATIONS
+    ]
     add_units(verify_workspace, *units)
     stats, rows = _verify(verify_workspace, jobs=2, seeds=[0])
     by_name = {r["name"]: r for r in rows}
@@ -88,11 +122,17 @@ def test_rerun_skips_verified_units_and_a_changed_source_is_verified_again(verif
 
 
 def test_missing_api_is_unsupported_with_the_api_named_and_syntax_error_is_failed_compile(verify_workspace, tmp_path):
-    missing = copy_fixture("tiny_add", tmp_path / "missing_api", [
-        (KERNEL, "AscendC::Add(zLocal, xLocal, yLocal, len);", "AscendC::FancyNewOp(zLocal, xLocal, yLocal, len);")])
+    missing = copy_fixture(
+        "tiny_add",
+        tmp_path / "missing_api",
+        [(KERNEL, "AscendC::Add(zLocal, xLocal, yLocal, len);", "AscendC::FancyNewOp(zLocal, xLocal, yLocal, len);")],
+    )
     broken = copy_fixture("tiny_add", tmp_path / "syntax_error", [(KERNEL, "op.Process();", "op.Process()")])
-    header = copy_fixture("tiny_add", tmp_path / "missing_header", [
-        (KERNEL, '#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"')])
+    header = copy_fixture(
+        "tiny_add",
+        tmp_path / "missing_header",
+        [(KERNEL, '#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"')],
+    )
     add_units(verify_workspace, *(unit_from_dir(p) for p in (missing, broken, header)))
     _, rows = _verify(verify_workspace, seeds=[0])
     by_name = {r["name"]: r for r in rows}
@@ -122,10 +162,12 @@ def test_single_file_asc_sample_with_acl_host_and_triple_chevron_launch_passes(v
 
 def test_generic_spec_harness_verifies_a_tiling_kernel_against_numpy(verify_workspace, tmp_path):
     good = copy_fixture("tiny_spec", tmp_path / "tiny_spec")
-    wrong = copy_fixture("tiny_spec", tmp_path / "tiny_spec_wrong", [
-        ("verify_spec.toml", "return (x * 2.0 + y).astype(np.float32)", "return (x * 2.0 - y).astype(np.float32)")])
-    add_units(verify_workspace, unit_from_dir(good, layout="op_project"),
-              unit_from_dir(wrong, layout="op_project"))
+    wrong = copy_fixture(
+        "tiny_spec",
+        tmp_path / "tiny_spec_wrong",
+        [("verify_spec.toml", "return (x * 2.0 + y).astype(np.float32)", "return (x * 2.0 - y).astype(np.float32)")],
+    )
+    add_units(verify_workspace, unit_from_dir(good, layout="op_project"), unit_from_dir(wrong, layout="op_project"))
     _, rows = _verify(verify_workspace)
     by_name = {r["name"]: r for r in rows}
     row = by_name["tiny_spec"]
@@ -139,8 +181,11 @@ def test_generic_spec_harness_verifies_a_tiling_kernel_against_numpy(verify_work
 
 def test_without_a_checker_output_and_golden_are_compared_with_the_dtype_tolerance(verify_workspace, tmp_path):
     good = copy_fixture("tiny_add", tmp_path / "no_checker")
-    bad = copy_fixture("tiny_add", tmp_path / "no_checker_wrong", [
-        (KERNEL, "AscendC::Add(zLocal, xLocal, yLocal, len);", "AscendC::Sub(zLocal, xLocal, yLocal, len);")])
+    bad = copy_fixture(
+        "tiny_add",
+        tmp_path / "no_checker_wrong",
+        [(KERNEL, "AscendC::Add(zLocal, xLocal, yLocal, len);", "AscendC::Sub(zLocal, xLocal, yLocal, len);")],
+    )
     for folder in (good, bad):
         (folder / "scripts" / "verify_result.py").unlink()
     add_units(verify_workspace, unit_from_dir(good), unit_from_dir(bad))

@@ -46,10 +46,21 @@ def unit_from_dir(folder: Path, layout: str | None = None, name: str | None = No
     host = "\n".join(f["text"] for f in files if f["role"] in ("host_main", "tiling", "tiling_func"))
     uid = sha256_text(stable_json([layout, str(name or folder.name), [(f["path"], f["text"]) for f in files]]))
     return {
-        "unit_id": uid, "source_id": sha256_text("tests"), "layout": layout, "name": name or folder.name,
-        "root": str(folder), "files": files, "kernel_code": kernel, "host_code": host, "entry": [],
+        "unit_id": uid,
+        "source_id": sha256_text("tests"),
+        "layout": layout,
+        "name": name or folder.name,
+        "root": str(folder),
+        "files": files,
+        "kernel_code": kernel,
+        "host_code": host,
+        "entry": [],
         "features": {"apis": {}, "dtypes": [], "uses_cube": False, "multi_core": True},
-        "category": "other", "complexity": 1, "diagnostics": [], "license": "Apache-2.0", "created_at": utcnow(),
+        "category": "other",
+        "complexity": 1,
+        "diagnostics": [],
+        "license": "Apache-2.0",
+        "created_at": utcnow(),
     }
 
 

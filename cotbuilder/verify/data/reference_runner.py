@@ -37,7 +37,7 @@ def main():
     if len(result) != len(spec["outputs"]):
         sys.exit(f"reference returned {len(result)} arrays for {len(spec['outputs'])} outputs")
     os.makedirs("expected", exist_ok=True)
-    for out, value in zip(spec["outputs"], result):
+    for out, value in zip(spec["outputs"], result, strict=False):
         if int(np.prod(out["shape"])) != np.asarray(value).size:
             sys.exit(f"reference output {out['name']} has {np.asarray(value).size} elements, spec says {out['shape']}")
         store(f"expected/{out['name']}.bin", value, out["dtype"], out["shape"])

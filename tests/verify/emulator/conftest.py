@@ -24,8 +24,14 @@ class Toolchain:
     cpp: Path = CPP
     include: Path = INCLUDE
 
-    def compile(self, source: Path, out: Path, extra: list[str] | None = None, use_pch: bool = True,
-                after_pch: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    def compile(
+        self,
+        source: Path,
+        out: Path,
+        extra: list[str] | None = None,
+        use_pch: bool = True,
+        after_pch: list[str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
         """`extra` flags may change macros, so they turn the PCH off; `after_pch` flags (-c, -fsyntax-only,
         -include of a non-emulator header) keep it."""
         cmd = ["g++", *FLAGS, *(extra or []), f"-I{INCLUDE}"]
@@ -48,8 +54,21 @@ def toolchain(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
     pch_dir = tmp_path_factory.mktemp("pch")
     # fallback header next to the .gch: used only if the PCH is rejected
     (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
-    proc = subprocess.run(["g++", *FLAGS, f"-I{INCLUDE}", "-x", "c++-header", str(INCLUDE / "kernel_operator.h"),
-                           "-o", str(pch_dir / "kernel_operator.h.gch")], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            "g++",
+            *FLAGS,
+            f"-I{INCLUDE}",
+            "-x",
+            "c++-header",
+            str(INCLUDE / "kernel_operator.h"),
+            "-o",
+            str(pch_dir / "kernel_operator.h.gch"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     return Toolchain(pch_dir)
 
@@ -59,7 +78,7 @@ def _parse_diags(stderr: str) -> list[dict]:
     out = []
     for line in stderr.splitlines():
         if line.startswith("COTBUILDER_DIAG "):
-            out.append(json.loads(line[len("COTBUILDER_DIAG "):]))
+            out.append(json.loads(line[len("COTBUILDER_DIAG ") :]))
     return out
 
 

@@ -24,16 +24,52 @@ def _bf16_bits(f32: np.ndarray) -> np.ndarray:
 
 def _fp_inputs(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     one = 1.0
-    specials32 = np.array([
-        0.0, -0.0, 1.0, one + 2**-11, one + 3 * 2**-11, -(one + 2**-11), 2**-24, 2**-25, 3 * 2**-25, 2**-26,
-        1.5 * 2**-24, 2**-14, 2**-14 - 2**-25, 65504.0, 65519.99, 65520.0, 1e6, -1e6, np.inf, -np.inf, np.nan,
-        3.4e38, 1e-40, 0.1, 1 / 3, 2**-149,
-    ], dtype=np.float32)
+    specials32 = np.array(
+        [
+            0.0,
+            -0.0,
+            1.0,
+            one + 2**-11,
+            one + 3 * 2**-11,
+            -(one + 2**-11),
+            2**-24,
+            2**-25,
+            3 * 2**-25,
+            2**-26,
+            1.5 * 2**-24,
+            2**-14,
+            2**-14 - 2**-25,
+            65504.0,
+            65519.99,
+            65520.0,
+            1e6,
+            -1e6,
+            np.inf,
+            -np.inf,
+            np.nan,
+            3.4e38,
+            1e-40,
+            0.1,
+            1 / 3,
+            2**-149,
+        ],
+        dtype=np.float32,
+    )
     rand_bits = rng.integers(0, 2**32, size=2000, dtype=np.uint64).astype(np.uint32).view(np.float32)
     rand_small = rng.normal(0, 1, 2000).astype(np.float32) * np.float32(2.0) ** rng.integers(-26, 17, 2000)
     f32 = np.concatenate([specials32, rand_bits, rand_small.astype(np.float32)])
-    specials64 = np.array([one + 2**-11 + 2**-40, one + 2**-11 - 2**-40, 2**-25 + 2**-60, 65519.999999,
-                           -(2**-25) - 2**-70, 1e300, -1e-300], dtype=np.float64)
+    specials64 = np.array(
+        [
+            one + 2**-11 + 2**-40,
+            one + 2**-11 - 2**-40,
+            2**-25 + 2**-60,
+            65519.999999,
+            -(2**-25) - 2**-70,
+            1e300,
+            -1e-300,
+        ],
+        dtype=np.float64,
+    )
     f64 = np.concatenate([specials64, rng.normal(0, 100, 500)])
     return f32, f64
 
@@ -52,9 +88,15 @@ def api(toolchain, tmp_path_factory):
     inp["yi16"] = rng.integers(-32768, 32767, N, dtype=np.int16)
     ties = np.arange(-16, 16, 0.5, dtype=np.float32)  # .5 ties for the integer modes
     near = (1 + rng.integers(0, 1024, 64) * 2.0**-10 + 2.0**-11).astype(np.float32)  # fp16 ties
-    inp["xcast"] = np.concatenate([ties, near, -near[:32], rng.uniform(-3e4, 3e4, 64).astype(np.float32),
-                                   np.array([7e4, -7e4, 65519.0, 65521.0, 1e-8, -1e-8, 2**-24 * 1.5, 0.0] * 4,
-                                            dtype=np.float32)]).astype(np.float32)
+    inp["xcast"] = np.concatenate(
+        [
+            ties,
+            near,
+            -near[:32],
+            rng.uniform(-3e4, 3e4, 64).astype(np.float32),
+            np.array([7e4, -7e4, 65519.0, 65521.0, 1e-8, -1e-8, 2**-24 * 1.5, 0.0] * 4, dtype=np.float32),
+        ]
+    ).astype(np.float32)
     assert inp["xcast"].size == N
     inp["rx"] = rng.uniform(-2, 2, M).astype(np.float32)
     inp["ry"] = rng.uniform(-2, 2, M).astype(np.float32)
@@ -114,12 +156,51 @@ def test_float32_elementwise_binary_unary_and_scalar_ops(api):
     a, b = inp["x"], inp["y"]
     got = _out(d, "elementwise_f32", np.float32).reshape(20, N)
     f = np.float32
-    want = [a + b, a - b, a * b, a / b, np.maximum(a, b), np.minimum(a, b), a + f(0.5), a * f(-1.5),
-            np.maximum(a, f(0.25)), np.minimum(a, f(0.25)), np.where(a >= 0, a, a * f(0.1)), np.exp(a), np.abs(a),
-            np.log(b), np.sqrt(b), 1 / np.sqrt(b), 1 / b, np.maximum(a, 0), np.full(N, 3.25, f), f(3.25) + 2 * a]
-    names = ["Add", "Sub", "Mul", "Div", "Max", "Min", "Adds", "Muls", "Maxs", "Mins", "LeakyRelu", "Exp", "Abs", "Ln",
-             "Sqrt", "Rsqrt", "Reciprocal", "Relu", "Duplicate", "Axpy"]
-    for name, g, w in zip(names, got, want):
+    want = [
+        a + b,
+        a - b,
+        a * b,
+        a / b,
+        np.maximum(a, b),
+        np.minimum(a, b),
+        a + f(0.5),
+        a * f(-1.5),
+        np.maximum(a, f(0.25)),
+        np.minimum(a, f(0.25)),
+        np.where(a >= 0, a, a * f(0.1)),
+        np.exp(a),
+        np.abs(a),
+        np.log(b),
+        np.sqrt(b),
+        1 / np.sqrt(b),
+        1 / b,
+        np.maximum(a, 0),
+        np.full(N, 3.25, f),
+        f(3.25) + 2 * a,
+    ]
+    names = [
+        "Add",
+        "Sub",
+        "Mul",
+        "Div",
+        "Max",
+        "Min",
+        "Adds",
+        "Muls",
+        "Maxs",
+        "Mins",
+        "LeakyRelu",
+        "Exp",
+        "Abs",
+        "Ln",
+        "Sqrt",
+        "Rsqrt",
+        "Reciprocal",
+        "Relu",
+        "Duplicate",
+        "Axpy",
+    ]
+    for name, g, w in zip(names, got, want, strict=False):
         np.testing.assert_allclose(g, w.astype(np.float32), rtol=2e-6, atol=1e-7, err_msg=name)
 
 
@@ -133,7 +214,7 @@ def test_half_ops_round_each_result_to_fp16(api):
     assert np.array_equal(got[2], a / b)
     assert np.array_equal(got[3], a + np.float16(0.1))
     np.testing.assert_allclose(got[4].astype(np.float32), np.exp(a.astype(np.float32)), rtol=1e-3)
-    axpy = raw[5 * N * 2:].view(np.float32)
+    axpy = raw[5 * N * 2 :].view(np.float32)
     np.testing.assert_allclose(axpy, a.astype(np.float32) * 0.5 + 1, rtol=1e-6)
 
 
@@ -197,8 +278,8 @@ def test_cast_half_to_float_bf16_and_saturating_int8(api):
     d, inp = api
     raw = np.fromfile(d / "out_cast_misc.bin", dtype=np.uint8)
     assert np.array_equal(raw[: N * 4].view(np.float32), inp["xh"].astype(np.float32))
-    assert np.array_equal(raw[N * 4: N * 6].view(np.uint16), _bf16_bits(inp["xcast"]))
-    assert np.array_equal(raw[N * 6: N * 7].view(np.int8), np.trunc(inp["xh"].astype(np.float32)).astype(np.int8))
+    assert np.array_equal(raw[N * 4 : N * 6].view(np.uint16), _bf16_bits(inp["xcast"]))
+    assert np.array_equal(raw[N * 6 : N * 7].view(np.int8), np.trunc(inp["xh"].astype(np.float32)).astype(np.int8))
 
 
 def _idx(r: int, j: int, epb: int, blk: int, rep: int) -> int:
@@ -263,7 +344,7 @@ def test_compare_writes_little_endian_bit_masks(api):
         assert np.array_equal(got[i], np.packbits(cond, bitorder="little")), i
     lanes = np.zeros(256, bool)
     for r in range(2):
-        lanes[r * 64: r * 64 + 40] = (a < b)[r * 64: r * 64 + 40]
+        lanes[r * 64 : r * 64 + 40] = (a < b)[r * 64 : r * 64 + 40]
     assert np.array_equal(got[7], np.packbits(lanes, bitorder="little"))
 
 
@@ -288,7 +369,7 @@ def test_reductions_whole_block_and_brcb(api):
     d, inp = api
     x = inp["x"]
     got = _out(d, "reduce", np.float32)
-    slot = lambda k: got[k * 64:(k + 1) * 64]  # noqa: E731
+    slot = lambda k: got[k * 64 : (k + 1) * 64]  # noqa: E731
     np.testing.assert_allclose(slot(0)[0], x.sum(dtype=np.float64), rtol=1e-5)
     assert slot(1)[0] == x.max() and slot(1)[1:2].view(np.uint32)[0] == np.argmax(x)
     assert slot(2)[0] == x[:200].min() and slot(2)[1:2].view(np.uint32)[0] == np.argmin(x[:200])
@@ -299,10 +380,11 @@ def test_reductions_whole_block_and_brcb(api):
     assert np.array_equal(pairs[1::2].view(np.uint32), chunks.argmax(axis=1).astype(np.uint32))
     np.testing.assert_allclose(slot(5)[:16], x[:128].reshape(16, 8).sum(axis=1), rtol=1e-5)
     assert np.array_equal(slot(6)[:16], x[:128].reshape(16, 8).max(axis=1))
-    assert np.array_equal(got[8 * 64: 8 * 64 + 128], np.repeat(x[:16], 8))
-    half_sums = got[7 * 64: 7 * 64 + 1].view(np.float16)
-    np.testing.assert_allclose(half_sums.astype(np.float32),
-                               inp["xh"].astype(np.float32).reshape(2, 128).sum(axis=1), rtol=2e-3, atol=2e-2)
+    assert np.array_equal(got[8 * 64 : 8 * 64 + 128], np.repeat(x[:16], 8))
+    half_sums = got[7 * 64 : 7 * 64 + 1].view(np.float16)
+    np.testing.assert_allclose(
+        half_sums.astype(np.float32), inp["xh"].astype(np.float32).reshape(2, 128).sum(axis=1), rtol=2e-3, atol=2e-2
+    )
 
 
 def test_datacopypad_pads_rows_and_datacopy_params_stride(api):
@@ -311,12 +393,12 @@ def test_datacopypad_pads_rows_and_datacopy_params_stride(api):
     z1 = _out(d, "copy_pad_in", np.float32)
     want = np.zeros(64, np.float32)
     for i in range(3):
-        want[8 * i: 8 * i + 8] = [-1, *x[6 * i: 6 * i + 5], -1, -1]
+        want[8 * i : 8 * i + 8] = [-1, *x[6 * i : 6 * i + 5], -1, -1]
     assert np.array_equal(z1, want)
     z2 = _out(d, "copy_pad_out", np.float32)
     want = np.zeros(64, np.float32)
     for i in range(3):
-        want[7 * i: 7 * i + 5] = np.arange(8 * i, 8 * i + 5)
+        want[7 * i : 7 * i + 5] = np.arange(8 * i, 8 * i + 5)
     assert np.array_equal(z2, want)
     z3 = _out(d, "copy_params", np.float32)
     want = np.zeros(64, np.float32)

@@ -95,8 +95,8 @@ def test_gather_mask_gather_and_gatherb_pick_the_documented_elements(extra):
     a = inp["a"]
     assert np.array_equal(o[:128], a[1::2]) and o[768] == 128  # pattern 2: odd elements of 4 repeats
     # 0x99999999 = bits 0 and 3 of every nibble; counter mode: 32 elements from each of 4 repeats of 64
-    sel = np.concatenate([a[r * 64:r * 64 + 32][np.isin(np.arange(32) % 4, [0, 3])] for r in range(4)])
-    assert np.array_equal(o[128:128 + sel.size], sel) and o[769] == sel.size
+    sel = np.concatenate([a[r * 64 : r * 64 + 32][np.isin(np.arange(32) % 4, [0, 3])] for r in range(4)])
+    assert np.array_equal(o[128 : 128 + sel.size], sel) and o[769] == sel.size
     assert np.array_equal(o[256:512], a[::-1])
     assert np.array_equal(o[512:768].reshape(32, 8), a.reshape(32, 8)[::-1])
 
@@ -146,8 +146,9 @@ def test_acl_float16_converts_ieee_half_bits(extra):
     assert _out(d, "acl_f16_bits", np.uint16)[3] == np.float16(0.1).view(np.uint16)
 
 
-@pytest.mark.parametrize("mode,kind", [("deadlock", "sync_deadlock"), ("assert", "assert_failed"),
-                                       ("assert_msg", "assert_failed")])
+@pytest.mark.parametrize(
+    "mode,kind", [("deadlock", "sync_deadlock"), ("assert", "assert_failed"), ("assert_msg", "assert_failed")]
+)
 def test_hang_and_failed_assert_stop_with_a_fatal_diagnostic(extra, toolchain, mode, kind):
     d, _, exe = extra
     proc = subprocess.run([str(exe), str(d), mode], capture_output=True, text=True, timeout=30)

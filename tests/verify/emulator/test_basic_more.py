@@ -56,9 +56,9 @@ def test_sort32_sorts_each_group_of_32_descending_with_ties_in_index_order(more)
     d, inp = more
     s, idx = _pairs(_out(d, "sort", np.float32)[256:512])
     for g in range(4):
-        want = g * 32 + _stable_desc(inp["scores"][g * 32:(g + 1) * 32])
-        assert np.array_equal(idx[g * 32:(g + 1) * 32], want)
-        assert np.array_equal(s[g * 32:(g + 1) * 32], inp["scores"][want])
+        want = g * 32 + _stable_desc(inp["scores"][g * 32 : (g + 1) * 32])
+        assert np.array_equal(idx[g * 32 : (g + 1) * 32], want)
+        assert np.array_equal(s[g * 32 : (g + 1) * 32], inp["scores"][want])
 
 
 def test_mrgsort_merges_four_sorted_queues_into_one_stable_order(more):
@@ -74,7 +74,7 @@ def test_mrgsort_merges_four_sorted_queues_into_one_stable_order(more):
 def test_mrgsort_with_exhausted_suspension_stops_when_a_queue_runs_out(more):
     d, inp = more
     counts = _out(d, "sort_counts", np.uint32)
-    q = [g * 32 + _stable_desc(inp["scores"][g * 32:(g + 1) * 32]) for g in range(4)]
+    q = [g * 32 + _stable_desc(inp["scores"][g * 32 : (g + 1) * 32]) for g in range(4)]
     q[0] = q[0][:8]
     pos, merged = [0, 0, 0, 0], []
     while all(pos[i] < len(q[i]) for i in range(4)):
@@ -85,7 +85,7 @@ def test_mrgsort_with_exhausted_suspension_stops_when_a_queue_runs_out(more):
     s, idx = _pairs(_out(d, "sort", np.float32)[512:768])
     n = len(merged)
     assert n == sum(pos) and np.array_equal(idx[:n], merged)
-    assert np.all(_out(d, "sort", np.float32)[512 + 2 * n:768] == -1.0)  # nothing written past the stop
+    assert np.all(_out(d, "sort", np.float32)[512 + 2 * n : 768] == -1.0)  # nothing written past the stop
 
 
 def test_region_proposal_path_sorts_half_scores_descending(more):

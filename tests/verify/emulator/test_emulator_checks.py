@@ -69,12 +69,14 @@ def test_out_of_bounds_gm_write_is_stopped_at_the_buffer_end(diag_exe):
 def test_ub_capacity_follows_the_soc(toolchain, diag_exe):
     """208 KB of buffers overflow the 910B's 192 KB UB but fit the 310P's 256 KB."""
     import os
+
     env = {**os.environ, "COTBUILDER_SOC": "ascend310p"}
     proc = run_case(diag_exe, "ub_overflow", env=env)
     assert proc.returncode == 0, proc.stderr
     assert toolchain.parse_diags(proc.stderr) == []
-    pinned = toolchain.build(toolchain.cpp / "diag_cases.cpp", diag_exe.parent / "diag_small_ub",
-                             extra=["-DCOTBUILDER_SOC_UB_BYTES=65536"])
+    pinned = toolchain.build(
+        toolchain.cpp / "diag_cases.cpp", diag_exe.parent / "diag_small_ub", extra=["-DCOTBUILDER_SOC_UB_BYTES=65536"]
+    )
     proc = run_case(pinned, "clean")
     assert proc.returncode == 0
     proc = run_case(pinned, "ub_overflow", env=env)
@@ -83,9 +85,11 @@ def test_ub_capacity_follows_the_soc(toolchain, diag_exe):
 
 def test_missing_api_fails_to_compile_naming_it(toolchain, tmp_path):
     src = tmp_path / "uses_missing.cpp"
-    src.write_text('#include "kernel_operator.h"\n'
-                   "void f(AscendC::LocalTensor<float> a) { AscendC::Mmad(a, a, a, {}); }\n"
-                   "AscendC::Matmul<int> mm;\n")
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        "void f(AscendC::LocalTensor<float> a) { AscendC::Mmad(a, a, a, {}); }\n"
+        "AscendC::Matmul<int> mm;\n"
+    )
     proc = toolchain.compile(src, tmp_path / "uses_missing")
     assert proc.returncode != 0
     assert "'Mmad' is not a member of 'AscendC'" in proc.stderr  # a cube API: genuinely not emulated

@@ -63,11 +63,30 @@ def test_elementwise_math_and_activation_apis_match_numpy(hl):
     r = _out(d, "math", np.float32).reshape(24, N)
     erf = np.vectorize(math.erf)
     gelu = lambda v: v / (1 + np.exp(-1.5957691216057308 * (v + 0.044715 * v**3)))  # noqa: E731
-    want = [np.arccosh(z), np.ceil(x), x - np.trunc(x), np.rint(x), erf(x), np.fmod(x, y), y**x, y**3,
-            x * y + w, np.maximum(x, -0.5), np.minimum(x, 0.5), np.minimum(np.maximum(x, w), 0.75),
-            np.where(m != 0, x, -7.0), 1 / (1 + np.exp(-x)), gelu(x), x / (1 + np.exp(-x)),
-            x / (1 + np.exp(-1.702 * x)), x * gelu(y), x * y / (1 + np.exp(-0.5 * y)), np.exp(x), np.log(y),
-            1.5 - 0.25 * np.arange(N)]
+    want = [
+        np.arccosh(z),
+        np.ceil(x),
+        x - np.trunc(x),
+        np.rint(x),
+        erf(x),
+        np.fmod(x, y),
+        y**x,
+        y**3,
+        x * y + w,
+        np.maximum(x, -0.5),
+        np.minimum(x, 0.5),
+        np.minimum(np.maximum(x, w), 0.75),
+        np.where(m != 0, x, -7.0),
+        1 / (1 + np.exp(-x)),
+        gelu(x),
+        x / (1 + np.exp(-x)),
+        x / (1 + np.exp(-1.702 * x)),
+        x * gelu(y),
+        x * y / (1 + np.exp(-0.5 * y)),
+        np.exp(x),
+        np.log(y),
+        1.5 - 0.25 * np.arange(N),
+    ]
     for k, ref in enumerate(want):
         _close(r[k], ref, rtol=3e-6, atol=2e-6)
     # CumSum along rows of 16, each partial sum stored in float32
@@ -102,19 +121,19 @@ def test_softmax_family_rowwise_with_block_broadcast_max_and_sum(hl):
     s = e.sum(axis=1, keepdims=True)
     sm = e / s
     _close(r[0], sm)
-    _close(red[0], np.repeat(s, 8, axis=1), rtol=3e-6)   # sum broadcast over one 32-byte block per row
+    _close(red[0], np.repeat(s, 8, axis=1), rtol=3e-6)  # sum broadcast over one 32-byte block per row
     _close(red[1], np.repeat(mx, 8, axis=1))
     # SoftmaxFlashV2 in two column halves: the update pass folds the first half's max / sum in
-    left, right = x[:, : C // 2], x[:, C // 2:]
+    left, right = x[:, : C // 2], x[:, C // 2 :]
     m1 = left.max(axis=1, keepdims=True)
     m2 = np.maximum(m1, right.max(axis=1, keepdims=True))
     flat = r[1].reshape(-1)
     _close(flat[: R * C // 2].reshape(R, C // 2), np.exp(left - m1))
-    _close(flat[R * C // 2:].reshape(R, C // 2), np.exp(right - m2))
+    _close(flat[R * C // 2 :].reshape(R, C // 2), np.exp(right - m2))
     _close(red[2], np.repeat(np.exp(m1 - m2), 8, axis=1))
     _close(red[6], np.repeat(s, 8, axis=1), rtol=3e-6)
     _close(red[7], np.repeat(mx, 8, axis=1))
-    _close(r[2], np.log10(sm), rtol=1e-5, atol=2e-6)     # LogSoftMax follows the docs' log10 reference
+    _close(r[2], np.log10(sm), rtol=1e-5, atol=2e-6)  # LogSoftMax follows the docs' log10 reference
     front = (g * r[0].astype(np.float64)).sum(axis=1, keepdims=True)
     _close(red[3], np.repeat(front, 8, axis=1), rtol=1e-5, atol=1e-6)
     _close(r[3], (g - front) * r[0], rtol=1e-5, atol=1e-6)
@@ -132,22 +151,22 @@ def test_layernorm_grad_and_deepnorm_over_the_last_axis(hl):
     var = ((x - mean) ** 2).mean(axis=1, keepdims=True)
     rs = 1 / np.sqrt(var + eps)
     _close(r[:nn].reshape(B * S, H), gam * (x - mean) * rs + bet, rtol=1e-5, atol=1e-5)
-    mv = r[4 * nn: 4 * nn + 64]
+    mv = r[4 * nn : 4 * nn + 64]
     _close(mv[:8], mean[:, 0], atol=1e-6)
     _close(mv[8:16], var[:, 0], rtol=1e-6)
     xm, pxl = x - mean, dy * gam
     pd_var = (-0.5 * pxl * xm * rs**3).sum(axis=1, keepdims=True)
     pd_mean = (-pxl * rs).sum(axis=1, keepdims=True) + pd_var / H * (-2 * xm).sum(axis=1, keepdims=True)
     pdx = pd_mean / H + 2 * pd_var / H * xm + pxl * rs
-    _close(r[nn: 2 * nn].reshape(B * S, H), pdx, rtol=1e-4, atol=1e-4)
-    _close(r[2 * nn: 3 * nn].reshape(B * S, H), xm * rs, rtol=1e-5, atol=1e-5)
-    tail = r[4 * nn + 64:]
+    _close(r[nn : 2 * nn].reshape(B * S, H), pdx, rtol=1e-4, atol=1e-4)
+    _close(r[2 * nn : 3 * nn].reshape(B * S, H), xm * rs, rtol=1e-5, atol=1e-5)
+    tail = r[4 * nn + 64 :]
     _close(tail[:H], (dy * xm * rs).sum(axis=0), rtol=1e-4, atol=1e-4)
     _close(tail[H:], dy.sum(axis=0), rtol=1e-5, atol=1e-5)
     v = 0.5 * x + dy
     vm = v.mean(axis=1, keepdims=True)
     vv = ((v - vm) ** 2).mean(axis=1, keepdims=True)
-    _close(r[3 * nn: 4 * nn].reshape(B * S, H), gam * (v - vm) / np.sqrt(vv + eps) + bet, rtol=1e-5, atol=1e-5)
+    _close(r[3 * nn : 4 * nn].reshape(B * S, H), gam * (v - vm) / np.sqrt(vv + eps) + bet, rtol=1e-5, atol=1e-5)
     _close(mv[16:24], vm[:, 0], atol=1e-6)
 
 
@@ -157,9 +176,9 @@ def test_reductions_broadcast_select_dropout_and_dequantize(hl):
     m = i["smask"].reshape(R, C)
     r = _out(d, "misc", np.float32).reshape(6, R * C)
     _close(r[0][:R], x[:, : C - 3].sum(axis=1), rtol=1e-6)
-    _close(r[0][64:64 + R], x[:, : C - 5].mean(axis=1), rtol=1e-6, atol=1e-6)
+    _close(r[0][64 : 64 + R], x[:, : C - 5].mean(axis=1), rtol=1e-6, atol=1e-6)
     _close(r[1][:R], x.max(axis=1))
-    _close(r[1][64:64 + C], x.max(axis=0))
+    _close(r[1][64 : 64 + C], x.max(axis=0))
     _close(r[2].reshape(R, C), np.repeat(i["sx"][:R, None].astype(np.float64), C, axis=1))
     _close(r[3].reshape(R, C), np.where(m == 0, x, 9.0))
     _close(r[4].reshape(R, C), np.where(m != 0, x / 0.25, 0.0))
@@ -179,8 +198,12 @@ def _philox4x32(ctr: list[int], key: list[int], rounds: int) -> list[int]:
         if r:
             k = [(k[0] + 0x9E3779B9) & 0xFFFFFFFF, (k[1] + 0xBB67AE85) & 0xFFFFFFFF]
         p0, p1 = 0xD2511F53 * c[0], 0xCD9E8D57 * c[2]
-        c = [((p1 >> 32) ^ c[1] ^ k[0]) & 0xFFFFFFFF, p1 & 0xFFFFFFFF, ((p0 >> 32) ^ c[3] ^ k[1]) & 0xFFFFFFFF,
-             p0 & 0xFFFFFFFF]
+        c = [
+            ((p1 >> 32) ^ c[1] ^ k[0]) & 0xFFFFFFFF,
+            p1 & 0xFFFFFFFF,
+            ((p0 >> 32) ^ c[3] ^ k[1]) & 0xFFFFFFFF,
+            p0 & 0xFFFFFFFF,
+        ]
     return c
 
 

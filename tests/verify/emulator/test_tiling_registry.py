@@ -17,8 +17,11 @@ def test_plain_get_tiling_data_reads_the_first_non_keyed_registration(toolchain,
 
 
 def test_cotbuilder_tiling_type_overrides_the_registered_struct(toolchain, tmp_path):
-    exe = toolchain.build(toolchain.cpp / "tiling_registry.cpp", tmp_path / "tiling_other",
-                          extra=["-DCOTBUILDER_TILING_TYPE=optiling::OtherTiling", "-DEXPECT_OTHER"])
+    exe = toolchain.build(
+        toolchain.cpp / "tiling_registry.cpp",
+        tmp_path / "tiling_other",
+        extra=["-DCOTBUILDER_TILING_TYPE=optiling::OtherTiling", "-DEXPECT_OTHER"],
+    )
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["2500", "0", "0", str(1 << 40), "6"]
@@ -26,8 +29,10 @@ def test_cotbuilder_tiling_type_overrides_the_registered_struct(toolchain, tmp_p
 
 def test_get_tiling_data_without_any_registration_fails_naming_the_fix(toolchain, tmp_path):
     src = tmp_path / "none.cpp"
-    src.write_text('#include "kernel_operator.h"\n'
-                   'extern "C" __global__ __aicore__ void k(GM_ADDR t) { GET_TILING_DATA(d, t); (void)d; }\n')
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        'extern "C" __global__ __aicore__ void k(GM_ADDR t) { GET_TILING_DATA(d, t); (void)d; }\n'
+    )
     proc = toolchain.compile(src, tmp_path / "none.o", after_pch=["-fsyntax-only"])
     assert proc.returncode != 0
     assert "no REGISTER_TILING_DATA_CLASS in namespace optiling" in proc.stderr
@@ -42,7 +47,9 @@ def test_demo_op_project_kernels_compile_with_their_tiling_headers(toolchain, tm
         if "tiling/tiling_api.h" in header.read_text():  # Matmul tiling: cube, outside the emulator
             continue
         kernel = next((proj / "op_kernel").glob("*.cpp"))
-        proc = toolchain.compile(kernel, tmp_path / f"{proj.name}.o", after_pch=["-fsyntax-only", "-include", str(header)])
+        proc = toolchain.compile(
+            kernel, tmp_path / f"{proj.name}.o", after_pch=["-fsyntax-only", "-include", str(header)]
+        )
         if proc.returncode != 0:
             failures[proj.name] = proc.stderr[-1500:]
     assert not failures, failures
