@@ -29,9 +29,8 @@ _CODE_FILES = (
     "data/static_zh.toml",
     "data/categories.toml",
     "data/gates.toml",
-    "data/ascendc_apis_fallback.txt",
 )
-_PARSER_API_LIST = "parse/data/ascendc_apis.txt"  # the gates' API names when the parser ships its list
+_PARSER_API_LIST = "apidocs/data/ascendc_apis.tsv"  # the gates' API names (the documented API list)
 _QUEUE_APIS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
 _MOVEMENT_APIS = ("DataCopy", "DataCopyPad", "Copy")
 

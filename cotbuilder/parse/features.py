@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from functools import cache
 
-from ..paths import package_data
+from ..apidocs.lists import documented_apis
 from .constants import dtype_sizes, resolve
 from .facts import FileFacts
 
@@ -21,13 +21,8 @@ _BLOCK_DIM_RE = re.compile(r"(?i)^(k_?)?(block_?dim|num_?blocks|block_?num|core_
 
 @cache
 def api_table() -> dict[str, str]:
-    """AscendC API name -> category, from data/ascendc_apis.txt (also read by the annotate quality gates)."""
-    out: dict[str, str] = {}
-    for line in package_data("parse/data/ascendc_apis.txt").read_text(encoding="utf-8").splitlines():
-        if line and not line.startswith("#"):
-            name, _, cat = line.partition("\t")
-            out[name.strip()] = cat.strip() or "other"
-    return out
+    """AscendC API name -> category: the documented API list (also read by the annotate quality gates)."""
+    return documented_apis()
 
 
 def count_apis(kernel: list[FileFacts], defined: set[str]) -> dict[str, int]:

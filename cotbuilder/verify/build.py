@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..paths import package_data
+from ..paths import emulator_dir, emulator_include_dirs
 from . import sandbox
 
-EMULATOR_DIR = package_data("verify/emulator")
+EMULATOR_DIR = emulator_dir()
 INCLUDE_DIR = EMULATOR_DIR / "include"
+INCLUDE_DIRS = emulator_include_dirs()  # -I roots: include/ and include/basic_api/ (bare `kernel_tpipe.h`)
 PCH_NAME = "cotbuilder_pch.h"
 # The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
 PCH_INCLUDES = ("kernel_operator.h", "tikicpulib.h")
@@ -53,8 +54,7 @@ def base_flags(soc: str, opt: str = "-O1") -> list[str]:
         f'-DCOTBUILDER_SOC="{soc}"',
         "-w",
         "-fno-diagnostics-color",
-        "-I",
-        str(INCLUDE_DIR),
+        *(flag for d in INCLUDE_DIRS for flag in ("-I", str(d))),
     ]
 
 

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from typing import Any
 
-from ..paths import package_data
+from ..apidocs.lists import documented_apis, is_toolkit_header
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
 MAX_DIAGS = 200
@@ -30,22 +29,9 @@ _EMULATOR_REFUSES = re.compile(r"static assertion failed: cotbuilder emulator: (
 _NO_MATCH = re.compile(rf"error: no matching function for call to {_Q}(AscendC::\w+)")
 
 
-@functools.lru_cache(maxsize=1)
-def known_apis() -> frozenset[str]:
-    """AscendC API names: the parse stage's list when it exists, else ours."""
-    names: set[str] = set()
-    for path in (package_data("parse/data/ascendc_apis.txt"), package_data("verify/data/ascendc_apis.txt")):
-        if path.is_file():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                if line.strip() and not line.startswith("#"):
-                    names.add(line.split("\t")[0].strip())
-    return frozenset(names)
-
-
-@functools.lru_cache(maxsize=1)
-def _known_header_prefixes() -> tuple[str, ...]:
-    text = package_data("verify/data/known_headers.txt").read_text(encoding="utf-8")
-    return tuple(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+def known_apis() -> dict[str, str]:
+    """AscendC API names the docs document (a name g++ cannot find among them is the kernel's, not the emulator's)."""
+    return documented_apis()
 
 
 def missing_apis(compile_log: str) -> list[str]:
@@ -70,7 +56,7 @@ def missing_apis(compile_log: str) -> list[str]:
             found[m.group(1).strip()[:120]] = None
         elif m := _MISSING_HEADER.search(line):
             header = m.group(1)
-            if header.startswith(_known_header_prefixes()):
+            if is_toolkit_header(header):
                 found[f"<{header}>"] = None
         elif m := _NO_MATCH.search(line):
             found[f"{m.group(1)} (this overload)"] = None
@@ -80,8 +66,8 @@ def missing_apis(compile_log: str) -> list[str]:
 def first_error(log: str, limit: int = 300) -> str:
     for line in log.splitlines():
         if "error" in line:
-            if "/verify/emulator/include/" in line:  # not the unit's fault: say so
-                return "emulator header error: " + line.split("/verify/emulator/include/", 1)[1].strip()[:limit]
+            if "/emulator/include/" in line:  # not the unit's fault: say so
+                return "emulator header error: " + line.split("/emulator/include/", 1)[1].strip()[:limit]
             return line.strip()[:limit]
     lines = [ln for ln in log.strip().splitlines() if ln.strip()]
     return lines[-1][:limit] if lines else ""

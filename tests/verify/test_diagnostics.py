@@ -58,7 +58,7 @@ def test_missing_members_qualified_names_and_emulator_refusals_are_unsupported()
 
 
 def test_an_error_inside_the_emulator_headers_is_labelled_as_such():
-    log = "/x/cotbuilder/verify/emulator/include/tiling/tiling_api.h:147:65: error: 'tiling' has not been declared"
+    log = "/x/emulator/include/tiling/tiling_api.h:147:65: error: 'tiling' has not been declared"
     assert diagnostics.first_error(log).startswith("emulator header error: tiling/tiling_api.h:147")
 
 

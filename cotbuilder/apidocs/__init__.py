@@ -1,0 +1,1 @@
+"""The AscendC API as documented (the asc-devkit API docs as records) and as emulated (the emulator headers)."""

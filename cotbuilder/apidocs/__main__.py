@@ -1,0 +1,131 @@
+"""python -m cotbuilder.apidocs: regenerate the API lists, the emulator's forwarding headers and its legality table.
+
+  lists ASC_DEVKIT_DIR [--write]     documented API names + toolkit headers (cotbuilder/apidocs/data/ascendc_apis.tsv)
+  emulated [--write]                 emulated names (emulator/emulated_apis.tsv) and forwarding headers (offline)
+  legality ASC_DEVKIT_DIR [--write]  legal dtypes / round modes per API and SoC (emulator/legality.json)
+  extract DOCS_DIR [--out FILE]      every API page as a JSON record, one per line
+  measure DOCS_DIR                   how many API pages yield a signature, parameters and constraints
+
+ASC_DEVKIT_DIR is a checkout (or an extracted snapshot) of asc-devkit: docs/zh/api and include/ are read.
+Without --write a generator only reports what would change and exits 1 if anything would (0 when up to date).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m cotbuilder.apidocs",
+        description=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("lists", help="documented API names and toolkit headers from an asc-devkit checkout")
+    p.add_argument("asc_devkit", type=Path)
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("emulated", help="emulated names and forwarding headers, from the emulator headers")
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("legality", help="legal dtypes and round modes per API and SoC, from the docs")
+    p.add_argument("asc_devkit", type=Path)
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("extract", help="every API page of a docs folder as JSON records")
+    p.add_argument("docs", type=Path, help="the docs/zh/api folder (or a folder of pages in its style)")
+    p.add_argument("--out", type=Path, help="write JSON lines here instead of stdout")
+    p = sub.add_parser("measure", help="extraction coverage over a docs folder")
+    p.add_argument("docs", type=Path)
+    args = parser.parse_args(argv)
+    if args.command in ("lists", "legality") and not (args.asc_devkit / "docs" / "zh" / "api").is_dir():
+        parser.error(f"{args.asc_devkit} has no docs/zh/api folder (give an asc-devkit checkout)")
+    if args.command in ("extract", "measure") and not args.docs.is_dir():
+        parser.error(f"{args.docs} is not a folder")
+    return _COMMANDS[args.command](args)
+
+
+def _lists(args: argparse.Namespace) -> int:
+    from . import lists, names, toolkit
+
+    docs = args.asc_devkit / "docs" / "zh" / "api"
+    apis = names.build(names.doc_pages(docs))
+    headers = toolkit.index_include_tree(args.asc_devkit / "include")
+    text = lists.render_documented(
+        apis,
+        {h.path: h.declares for h in headers if h.declares},
+        {h.path: h.wraps for h in headers if not h.declares and h.wraps},
+        toolkit.header_prefixes(headers),
+    )
+    return _update(lists.documented_path(), text, args.write, f"{len(apis)} API names, {len(headers)} headers")
+
+
+def _emulated(args: argparse.Namespace) -> int:
+    from ..paths import emulator_dir
+    from . import emulated, forwarders, lists, toolkit
+
+    rows = emulated.scan()
+    status = _update(lists.emulated_path(), emulated.render(rows), args.write, f"{len(rows)} emulated names")
+    doc = lists.documented()
+    headers = [toolkit.Header(p, names) for p, names in doc.headers.items()]
+    headers += [toolkit.Header(p, (), wraps) for p, wraps in doc.wrappers.items()]
+    include = emulator_dir() / "include"
+    planned = forwarders.plan(headers, rows, include)
+    current = forwarders.existing(include)
+    stale = sorted(set(current) - set(planned))
+    changed = sorted(p for p, text in planned.items() if current.get(p) != text)
+    if args.write:
+        written, removed = forwarders.write(planned, include)
+        print(f"forwarding headers: {len(planned)} ({written} written, {removed} removed)")
+        return status
+    print(f"forwarding headers: {len(planned)} planned, {len(changed)} to write, {len(stale)} to remove")
+    return 1 if (status or changed or stale) else 0
+
+
+def _legality(args: argparse.Namespace) -> int:
+    from . import legality
+
+    table = legality.build(args.asc_devkit / "docs" / "zh" / "api")
+    text = legality.render(table)
+    return _update(legality.table_path(), text, args.write, legality.summary(table))
+
+
+def _extract(args: argparse.Namespace) -> int:
+    from .extract import extract_tree
+
+    out = args.out.open("w", encoding="utf-8") if args.out else sys.stdout
+    try:
+        for record in extract_tree(args.docs):
+            out.write(json.dumps(record.to_json(), ensure_ascii=False) + "\n")
+    finally:
+        if args.out:
+            out.close()
+    return 0
+
+
+def _measure(args: argparse.Namespace) -> int:
+    from .coverage import measure, report
+
+    print(report(measure(args.docs)))
+    return 0
+
+
+def _update(path: Path, text: str, write: bool, what: str) -> int:
+    current = path.read_text(encoding="utf-8") if path.is_file() else None
+    if current == text:
+        print(f"{path.name}: up to date ({what})")
+        return 0
+    if write:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        print(f"{path.name}: written ({what})")
+        return 0
+    print(f"{path.name}: out of date ({what}); run with --write")
+    return 1
+
+
+_COMMANDS = {"lists": _lists, "emulated": _emulated, "legality": _legality, "extract": _extract, "measure": _measure}
+
+if __name__ == "__main__":
+    raise SystemExit(main())

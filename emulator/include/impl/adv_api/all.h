@@ -1,0 +1,15 @@
+// The high-level library APIs (kernel side), included by kernel_operator.h.
+#pragma once
+#include "../../tiling/hl_tiling_types.h"
+#include "core.h"
+#include "../basic_api/shapeinfo.h"
+#include "math.h"
+#include "softmax.h"
+#include "reduce.h"
+#include "quant.h"
+#include "random.h"
+#include "norm.h"
+#include "pad.h"
+#include "sort.h"
+#include "transpose.h"
+#include "../utils/std.h"

@@ -1,0 +1,195 @@
+// LocalTensor (a view into this block's UB) and GlobalTensor (a view into GM), each carrying
+// the bounds of the buffer it came from so every access can be checked.
+#pragma once
+#include <cstdint>
+
+#include "../emu/fp.h"
+#include "shapeinfo.h"
+#include "../emu/runtime.h"
+#include "types.h"
+
+namespace cbemu {
+struct QueueCore;
+inline uint32_t ub_offset(const void* p) { return (uint32_t)((const uint8_t*)p - ctx().ub); }
+}  // namespace cbemu
+
+namespace AscendC {
+
+template <typename T>
+class LocalTensor {
+public:
+    using PrimType = T;
+    T* addr_ = nullptr;
+    uint32_t size_ = 0;          // elements visible through this view
+    uint8_t* buf_ = nullptr;     // the queue buffer / TBuf this view lies in
+    uint32_t buf_len_ = 0;       // bytes
+    cbemu::QueueCore* owner_ = nullptr;
+    TPosition pos_ = TPosition::VECCALC;
+    uint32_t user_tag_ = 0;
+    ShapeInfo shape_info_;
+
+    LocalTensor() = default;
+    // A tensor placed by hand: `bufferAddr` is a byte offset into this block's UB, `bufferSize` elements.
+    // It may reach anywhere inside the SoC's UB (no queue or TBuf owns it).
+    LocalTensor(TPosition pos, uint32_t bufferAddr, uint32_t bufferSize, CBEMU_LOC) {
+        size_t cap = cbemu::soc_ub_bytes();
+        if (!cbemu::ctx().ub) cbemu::report("no_kernel_context", cbemu::Sev::fatal, loc, "LocalTensor outside a kernel");
+        if (bufferAddr % 32)
+            cbemu::report("misaligned_ub", cbemu::Sev::error, loc, "LocalTensor at UB offset %u is not 32-byte aligned",
+                          bufferAddr);
+        if ((uint64_t)bufferAddr + (uint64_t)bufferSize * sizeof(T) > cap)
+            cbemu::report("ub_overflow", cbemu::Sev::error, loc,
+                          "LocalTensor [%u, %llu) bytes lies beyond the %zu-byte UB", bufferAddr,
+                          (unsigned long long)bufferAddr + (unsigned long long)bufferSize * sizeof(T), cap);
+        addr_ = (T*)(cbemu::ctx().ub + bufferAddr);
+        size_ = bufferSize;
+        buf_ = cbemu::ctx().ub;
+        buf_len_ = (uint32_t)cap;
+        pos_ = pos;
+    }
+
+    LocalTensor operator[](uint32_t offset) const {
+        LocalTensor t = *this;
+        t.addr_ = addr_ + offset;
+        t.size_ = offset < size_ ? size_ - offset : 0;
+        return t;
+    }
+    T& operator()(uint32_t i, CBEMU_LOC) const { return *elem(i, loc, "operator()"); }
+    T GetValue(uint32_t i, CBEMU_LOC) const { return *elem(i, loc, "GetValue"); }
+    template <typename U>
+    void SetValue(uint32_t i, const U& v, CBEMU_LOC) const { *elem(i, loc, "SetValue") = T(v); }
+
+    uint32_t GetSize() const { return size_; }
+    uint32_t GetLength() const { return size_ * (uint32_t)sizeof(T); }
+    void SetSize(uint32_t n) { size_ = n; }
+    TPosition GetPosition() const { return pos_; }
+    // The address the kernel can dereference (`(__ubuf__ T*)t.GetPhyAddr()`), as on the device and in CPU debug.
+    uint64_t GetPhyAddr() const { return (uint64_t)(uintptr_t)addr_; }
+    uint64_t GetPhyAddr(uint32_t offset) const { return (uint64_t)(uintptr_t)(addr_ + offset); }
+    void SetUserTag(uint32_t tag) { user_tag_ = tag; }
+    uint32_t GetUserTag() const { return user_tag_; }
+    // The shape record library APIs read (docs: LocalTensor/SetShapeInfo); travels with copies of this view.
+    void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
+    ShapeInfo GetShapeInfo() const { return shape_info_; }
+
+    template <typename U>
+    LocalTensor<U> ReinterpretCast() const {
+        LocalTensor<U> t;
+        t.addr_ = reinterpret_cast<U*>(addr_);
+        t.size_ = (uint32_t)((uint64_t)size_ * sizeof(T) / sizeof(U));
+        t.buf_ = buf_;
+        t.buf_len_ = buf_len_;
+        t.owner_ = owner_;
+        t.pos_ = pos_;
+        return t;
+    }
+
+private:
+    T* elem(uint32_t i, const cbemu::SrcLoc& loc, const char* api) const {
+        const uint8_t* p = (const uint8_t*)(addr_ + i);
+        if (!addr_ || p < buf_ || p + sizeof(T) > buf_ + buf_len_) {
+            cbemu::report("ub_out_of_bounds", cbemu::Sev::error, loc,
+                          "LocalTensor::%s index %u is outside its UB buffer (%u bytes)", api, i, buf_len_);
+            thread_local T sink[8];
+            return sink;
+        }
+        return addr_ + i;
+    }
+};
+
+template <typename T>
+class GlobalTensor {
+public:
+    using PrimType = T;
+    T* addr_ = nullptr;
+    uint64_t size_ = 0;
+    // valid byte range for accesses; checked_ == false when the buffer is not from GmAlloc and no size was given
+    const uint8_t* lo_ = nullptr;
+    const uint8_t* hi_ = nullptr;
+    bool checked_ = false;
+    ShapeInfo shape_info_;
+    CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
+
+    GlobalTensor() = default;
+
+    void SetGlobalBuffer(T* buffer, uint64_t bufferSize, CBEMU_LOC) { set(buffer, bufferSize, loc); }
+    void SetGlobalBuffer(T* buffer, CBEMU_LOC) { set(buffer, 0, loc); }
+
+    GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor t = *this;
+        t.addr_ = addr_ + offset;
+        t.size_ = offset < size_ ? size_ - offset : 0;
+        return t;
+    }
+    T& operator()(uint64_t i, CBEMU_LOC) const { return *elem(i, loc, "operator()"); }
+    T GetValue(uint64_t i, CBEMU_LOC) const { return *elem(i, loc, "GetValue"); }
+    template <typename U>
+    void SetValue(uint64_t i, const U& v, CBEMU_LOC) const { *elem(i, loc, "SetValue") = T(v); }
+    uint64_t GetSize() const { return size_; }
+    T* GetPhyAddr() const { return addr_; }
+    void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
+    ShapeInfo GetShapeInfo() const { return shape_info_; }
+    // docs: GlobalTensor/SetL2CacheHint. A cache hint changes speed, never values: recorded, not acted on.
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    void SetL2CacheHint(CacheMode mode) { cache_mode_ = mode; }
+    T* GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    template <typename U>
+    GlobalTensor<U> ReinterpretCast() const {
+        GlobalTensor<U> t;
+        t.addr_ = reinterpret_cast<U*>(addr_);
+        t.size_ = size_ * sizeof(T) / sizeof(U);
+        t.lo_ = lo_;
+        t.hi_ = hi_;
+        t.checked_ = checked_;
+        return t;
+    }
+
+    // Bytes [p, p+n) allowed? Reports gm_out_of_bounds and returns how many leading bytes are valid.
+    uint64_t check_span(const void* p, uint64_t n, const cbemu::SrcLoc& loc, const char* api) const {
+        if (!checked_ || n == 0) return n;
+        const uint8_t* b = (const uint8_t*)p;
+        if (b >= lo_ && b + n <= hi_) return n;
+        cbemu::report("gm_out_of_bounds", cbemu::Sev::error, loc,
+                      "%s touches GM bytes [%lld, %lld) relative to the GlobalTensor buffer start, but only "
+                      "[0, %lld) is valid", api, (long long)(b - lo_), (long long)(b - lo_ + n),
+                      (long long)(hi_ - lo_));
+        if (b < lo_ || b >= hi_) return 0;
+        return (uint64_t)(hi_ - b);
+    }
+
+private:
+    void set(T* buffer, uint64_t n, const cbemu::SrcLoc& loc) {
+        addr_ = buffer;
+        size_ = n;
+        uintptr_t base = 0, end = 0;
+        if (cbemu::gm_find(buffer, base, end)) {
+            checked_ = true;
+            lo_ = (const uint8_t*)base;
+            hi_ = (const uint8_t*)end;
+            const uint8_t* decl_end = (const uint8_t*)(buffer + n);
+            if (n && decl_end > hi_) {
+                cbemu::report("gm_buffer_exceeds_allocation", cbemu::Sev::warning, loc,
+                              "SetGlobalBuffer declares %llu elements but the GM allocation ends %lld bytes "
+                              "after the buffer start", (unsigned long long)n,
+                              (long long)(hi_ - (const uint8_t*)buffer));
+            }
+            if (n && decl_end < hi_) hi_ = decl_end < lo_ ? lo_ : decl_end;
+            if ((const uint8_t*)buffer > hi_) hi_ = lo_ = (const uint8_t*)end;  // starts past the end
+        } else if (n) {
+            checked_ = true;
+            lo_ = (const uint8_t*)buffer;
+            hi_ = (const uint8_t*)(buffer + n);
+        } else {
+            checked_ = false;
+        }
+    }
+    T* elem(uint64_t i, const cbemu::SrcLoc& loc, const char* api) const {
+        if (check_span(addr_ + i, sizeof(T), loc, api) < sizeof(T)) {
+            thread_local T sink[8];
+            return sink;
+        }
+        return addr_ + i;
+    }
+};
+
+}  // namespace AscendC

@@ -1,0 +1,274 @@
+// Vector instructions: element-wise binary / unary / scalar ops in the count form and the
+// mask + repeat form, Cast, Duplicate, Compare / Compares / Select, reductions, Brcb, Axpy.
+#pragma once
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "../emu/vec_core.h"
+
+namespace cbemu {
+
+template <typename T, typename F>
+inline void binary_count(const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
+                         const AscendC::LocalTensor<T>& b, int64_t n, F f, const SrcLoc& loc, const char* api) {
+    if (!check_count(d, n, loc, api) | !check_count(a, n, loc, api) | !check_count(b, n, loc, api)) return;
+    for (int64_t i = 0; i < n; ++i) d.addr_[i] = T(f((calc_t<T>)a.addr_[i], (calc_t<T>)b.addr_[i]));
+}
+
+template <typename T, typename F>
+inline void binary_rep(const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
+                       const AscendC::LocalTensor<T>& b, const Mask& m, uint32_t repeat,
+                       const AscendC::BinaryRepeatParams& p, F f, const SrcLoc& loc, const char* api) {
+    constexpr uint32_t epr = 256 / sizeof(T);
+    uint64_t ed = rep_extent<T>(m, repeat, epr, p.dstBlkStride, p.dstRepStride);
+    uint64_t e0 = rep_extent<T>(m, repeat, epr, p.src0BlkStride, p.src0RepStride);
+    uint64_t e1 = rep_extent<T>(m, repeat, epr, p.src1BlkStride, p.src1RepStride);
+    if (!check_ub(d, 0, ed * sizeof(T), loc, api) | !check_ub(a, 0, e0 * sizeof(T), loc, api) |
+        !check_ub(b, 0, e1 * sizeof(T), loc, api))
+        return;
+    for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
+        T x = a.addr_[rep_index<T>(r, j, p.src0BlkStride, p.src0RepStride)];
+        T y = b.addr_[rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)];
+        d.addr_[rep_index<T>(r, j, p.dstBlkStride, p.dstRepStride)] = T(f((calc_t<T>)x, (calc_t<T>)y));
+    });
+}
+
+template <typename D, typename S, typename F>
+inline void unary_count(const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& s, int64_t n, F f,
+                        const SrcLoc& loc, const char* api) {
+    if (!check_count(d, n, loc, api) | !check_count(s, n, loc, api)) return;
+    for (int64_t i = 0; i < n; ++i) d.addr_[i] = f(s.addr_[i]);
+}
+
+template <typename D, typename S, typename F>
+inline void unary_rep(const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& s, const Mask& m,
+                      uint32_t repeat, const AscendC::UnaryRepeatParams& p, F f, const SrcLoc& loc, const char* api) {
+    constexpr uint32_t epr = 256 / (sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S));
+    uint64_t ed = rep_extent<D>(m, repeat, epr, p.dstBlkStride, p.dstRepStride);
+    uint64_t es = rep_extent<S>(m, repeat, epr, p.srcBlkStride, p.srcRepStride);
+    if (!check_ub(d, 0, ed * sizeof(D), loc, api) | !check_ub(s, 0, es * sizeof(S), loc, api)) return;
+    for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
+        d.addr_[rep_index<D>(r, j, p.dstBlkStride, p.dstRepStride)] =
+            f(s.addr_[rep_index<S>(r, j, p.srcBlkStride, p.srcRepStride)]);
+    });
+}
+
+template <typename T>
+inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
+
+}  // namespace cbemu
+
+// ---------------------------------------------------------------------------------------------
+// Element-wise binary ops: count form, bit-mask form, continuous-mask form.
+#define CBEMU_BINARY(NAME, EXPR)                                                                               \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
+              const int32_t& count, CBEMU_LOC) {                                                               \
+        cbemu::binary_count(dst, src0, src1, count, [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, \
+                            loc, #NAME);                                                                       \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask[], \
+              const uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {                              \
+        cbemu::binary_rep(dst, src0, src1, cbemu::use_mask(isSetMask, mask), repeatTime, p,                    \
+                          [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, loc, #NAME);           \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,   \
+              const uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {                              \
+        cbemu::binary_rep(dst, src0, src1, cbemu::use_mask(isSetMask, mask), repeatTime, p,                    \
+                          [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, loc, #NAME);           \
+    }
+
+// Element-wise unary ops (same type in and out).
+#define CBEMU_UNARY(NAME, EXPR)                                                                                \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, CBEMU_LOC) {         \
+        cbemu::unary_count(dst, src, count, [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME); \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[], const uint8_t repeatTime, \
+              const UnaryRepeatParams& p, CBEMU_LOC) {                                                         \
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
+                         [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);               \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,   \
+              const UnaryRepeatParams& p, CBEMU_LOC) {                                                         \
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
+                         [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);               \
+    }
+
+// Tensor-scalar ops; the scalar has the tensor's element type, as in the documented prototypes.
+#define CBEMU_SCALAR(NAME, EXPR)                                                                               \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count, \
+              CBEMU_LOC) {                                                                                     \
+        auto s = cbemu::c(scalarValue);                                                                        \
+        cbemu::unary_count(dst, src, count, [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME); \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],     \
+              const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {                               \
+        auto s = cbemu::c(scalarValue);                                                                        \
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
+                         [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);              \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true>                                                               \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,       \
+              const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {                               \
+        auto s = cbemu::c(scalarValue);                                                                        \
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
+                         [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);              \
+    }
+
+namespace AscendC {
+
+CBEMU_BINARY(Add, a + b)
+CBEMU_BINARY(Sub, a - b)
+CBEMU_BINARY(Mul, a * b)
+CBEMU_BINARY(Div, a / b)
+CBEMU_BINARY(Max, a > b ? a : b)
+CBEMU_BINARY(Min, a < b ? a : b)
+CBEMU_BINARY(And, a & b)
+CBEMU_BINARY(Or, a | b)
+
+CBEMU_UNARY(Exp, std::exp(a))
+CBEMU_UNARY(Ln, std::log(a))
+CBEMU_UNARY(Abs, a < 0 ? -a : a)
+CBEMU_UNARY(Sqrt, std::sqrt(a))
+CBEMU_UNARY(Rsqrt, decltype(a)(1) / std::sqrt(a))
+CBEMU_UNARY(Reciprocal, decltype(a)(1) / a)
+CBEMU_UNARY(Relu, a > 0 ? a : decltype(a)(0))
+CBEMU_UNARY(Not, ~a)
+
+CBEMU_SCALAR(Adds, a + s)
+CBEMU_SCALAR(Muls, a * s)
+CBEMU_SCALAR(Maxs, a > s ? a : s)
+CBEMU_SCALAR(Mins, a < s ? a : s)
+CBEMU_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
+
+// ---- Duplicate: fill with a scalar ----
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count, CBEMU_LOC) {
+    if (!cbemu::check_count(dst, count, loc, "Duplicate")) return;
+    for (int32_t i = 0; i < count; ++i) dst.addr_[i] = scalarValue;
+}
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask[], const uint8_t repeatTime,
+               const uint16_t dstBlockStride, const uint8_t dstRepeatStride, CBEMU_LOC) {
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    cbemu::unary_rep(dst, dst, cbemu::use_mask(isSetMask, mask), repeatTime, p, [&](const T&) { return scalarValue; },
+                     loc, "Duplicate");
+}
+template <typename T, bool isSetMask = true>
+void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask, const uint8_t repeatTime,
+               const uint16_t dstBlockStride, const uint8_t dstRepeatStride, CBEMU_LOC) {
+    UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
+    cbemu::unary_rep(dst, dst, cbemu::use_mask(isSetMask, mask), repeatTime, p, [&](const T&) { return scalarValue; },
+                     loc, "Duplicate");
+}
+
+// ---- Cast with a rounding mode ----
+}  // namespace AscendC
+namespace cbemu {
+// Cast into int4b_t: round as for int8, saturate to [-8, 7], pack element i into nibble i (low nibble first).
+// Element i of a repeat lies in 32-byte blocks of 64 nibbles, like any narrower destination type.
+template <typename U>
+void cast_int4(const AscendC::LocalTensor<AscendC::int4b_t>& d, const AscendC::LocalTensor<U>& s, const Mask* m,
+               uint32_t repeat, const AscendC::UnaryRepeatParams& p, int64_t count, AscendC::RoundMode mode,
+               const SrcLoc& loc) {
+    std::vector<std::pair<uint64_t, uint64_t>> moves;  // (dst nibble, src element)
+    if (!m) {
+        for (int64_t i = 0; i < count; ++i) moves.push_back({(uint64_t)i, (uint64_t)i});
+    } else {
+        for_each_active(*m, repeat, 256 / sizeof(U), [&](uint32_t r, uint32_t j) {
+            uint64_t dn = ((uint64_t)r * p.dstRepStride + (uint64_t)(j / 64) * p.dstBlkStride) * 64 + j % 64;
+            moves.push_back({dn, rep_index<U>(r, j, p.srcBlkStride, p.srcRepStride)});
+        });
+    }
+    uint64_t dmax = 0, smax = 0;
+    for (auto& mv : moves) {
+        dmax = std::max(dmax, mv.first / 2 + 1);
+        smax = std::max(smax, mv.second + 1);
+    }
+    if (!check_ub(d, 0, dmax, loc, "Cast") | !check_ub(s, 0, smax * sizeof(U), loc, "Cast")) return;
+    uint8_t* bytes = (uint8_t*)d.addr_;
+    for (auto& mv : moves) {
+        int v = convert<int8_t>(to_double(s.addr_[mv.second]), mode);
+        uint8_t nib = (uint8_t)((v < -8 ? -8 : v > 7 ? 7 : v) & 0xF);
+        uint8_t& b = bytes[mv.first / 2];
+        b = (mv.first % 2) ? (uint8_t)((b & 0x0F) | (nib << 4)) : (uint8_t)((b & 0xF0) | nib);
+    }
+}
+}  // namespace cbemu
+namespace AscendC {
+
+template <typename T, typename U>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count,
+          CBEMU_LOC) {
+    RoundMode m = roundMode;
+    if constexpr (std::is_same<T, int4b_t>::value) {
+        cbemu::cast_int4(dst, src, nullptr, 0, UnaryRepeatParams{}, count, m, loc);
+    } else {
+        cbemu::unary_count(dst, src, count, [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc,
+                           "Cast");
+    }
+}
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
+          const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    RoundMode m = roundMode;
+    if constexpr (std::is_same<T, int4b_t>::value) {
+        cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
+        cbemu::cast_int4(dst, src, &mk, repeatTime, p, 0, m, loc);
+    } else {
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                         [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+    }
+}
+template <typename T, typename U, bool isSetMask = true>
+void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask,
+          const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    RoundMode m = roundMode;
+    if constexpr (std::is_same<T, int4b_t>::value) {
+        cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
+        cbemu::cast_int4(dst, src, &mk, repeatTime, p, 0, m, loc);
+    } else {
+        cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
+                         [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+    }
+}
+
+// ---- Axpy: dst = src * scalar + dst (dst may be wider than src) ----
+template <typename T, typename U>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count,
+          CBEMU_LOC) {
+    if (!cbemu::check_count(dst, count, loc, "Axpy") | !cbemu::check_count(src, count, loc, "Axpy")) return;
+    float s = (float)scalarValue;
+    for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T((float)src.addr_[i] * s + (float)dst.addr_[i]);
+}
+template <typename T, typename U, bool isSetMask = true>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask[],
+          const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    float s = (float)scalarValue;
+    constexpr uint32_t epr = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
+    cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
+    cbemu::for_each_active(mk, repeatTime, epr, [&](uint32_t r, uint32_t j) {
+        T& d = dst.addr_[cbemu::rep_index<T>(r, j, p.dstBlkStride, p.dstRepStride)];
+        d = T((float)src.addr_[cbemu::rep_index<U>(r, j, p.srcBlkStride, p.srcRepStride)] * s + (float)d);
+    });
+    (void)loc;
+}
+template <typename T, typename U, bool isSetMask = true>
+void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask,
+          const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    uint64_t m2[2];
+    cbemu::Mask mk = cbemu::mask_from_count(mask);
+    m2[0] = mk.lo;
+    m2[1] = mk.hi;
+    Axpy<T, U, isSetMask>(dst, src, scalarValue, m2, repeatTime, p, loc);
+}
+
+}  // namespace AscendC

@@ -1,0 +1,97 @@
+"""Fixtures for the emulator tests: a precompiled header built once per session, and a helper that
+compiles C++ test programs against the emulator headers with real g++."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from cotbuilder.paths import emulator_dir, emulator_include_dirs
+
+REPO = Path(__file__).resolve().parents[2]
+INCLUDE = emulator_dir() / "include"
+CPP = emulator_dir() / "tests"  # the C++ test programs live beside the emulator
+FLAGS = ["-std=c++17", "-O1", "-pthread", "-DASCENDC_CPU_DEBUG"]
+INCLUDE_FLAGS = [f"-I{d}" for d in emulator_include_dirs()]
+
+
+@dataclass
+class Toolchain:
+    pch_dir: Path
+    cpp: Path = CPP
+    include: Path = INCLUDE
+
+    def compile(
+        self,
+        source: Path,
+        out: Path,
+        extra: list[str] | None = None,
+        use_pch: bool = True,
+        after_pch: list[str] | None = None,
+    ) -> subprocess.CompletedProcess[str]:
+        """`extra` flags may change macros, so they turn the PCH off; `after_pch` flags (-c, -fsyntax-only,
+        -include of a non-emulator header) keep it."""
+        cmd = ["g++", *FLAGS, *(extra or []), *INCLUDE_FLAGS]
+        if use_pch and not extra:  # the PCH is only valid for the exact flags it was built with
+            cmd += ["-Winvalid-pch", "-Werror=invalid-pch", "-include", str(self.pch_dir / "kernel_operator.h")]
+        cmd += [*(after_pch or []), str(source), "-o", str(out)]
+        # LC_ALL=C: plain ASCII quotes in g++ messages ('Foo' is not a member of 'AscendC')
+        return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
+
+    def build(self, source: Path, out: Path, extra: list[str] | None = None) -> Path:
+        proc = self.compile(source, out, extra)
+        assert proc.returncode == 0, proc.stderr[-4000:]
+        return out
+
+
+@pytest.fixture(scope="session")
+def toolchain(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
+    if shutil.which("g++") is None:
+        pytest.fail("g++ is required for the emulator tests")
+    pch_dir = tmp_path_factory.mktemp("pch")
+    # fallback header next to the .gch: used only if the PCH is rejected
+    (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
+    proc = subprocess.run(
+        [
+            "g++",
+            *FLAGS,
+            *INCLUDE_FLAGS,
+            "-x",
+            "c++-header",
+            str(INCLUDE / "kernel_operator.h"),
+            "-o",
+            str(pch_dir / "kernel_operator.h.gch"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return Toolchain(pch_dir)
+
+
+def _parse_diags(stderr: str) -> list[dict]:
+    """The emulator's diagnostics: one `COTBUILDER_DIAG {json}` line each."""
+    out = []
+    for line in stderr.splitlines():
+        if line.startswith("COTBUILDER_DIAG "):
+            out.append(json.loads(line[len("COTBUILDER_DIAG ") :]))
+    return out
+
+
+def _marker_line(source: Path, marker: str) -> int:
+    """1-based line of the source line carrying `// @<marker>`."""
+    for i, text in enumerate(source.read_text().splitlines(), start=1):
+        if f"// @{marker}" in text:
+            return i
+    raise AssertionError(f"marker {marker} not in {source}")
+
+
+Toolchain.parse_diags = staticmethod(_parse_diags)
+Toolchain.marker_line = staticmethod(_marker_line)
