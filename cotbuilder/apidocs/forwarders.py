@@ -29,6 +29,12 @@ NOT_MODELLED = re.compile(
 _LISTED = 12  # names named in a forwarder's comment (an umbrella provides hundreds)
 # The real tree keeps the platform header under utils/; CANN installs (and the emulator) have it under tiling/.
 _RENAMED = {"utils/tiling/platform/platform_ascendc.h": "tiling/platform/platform_ascendc.h"}
+# Older include paths real kernels still use for a header of the tree (besides the lib/ spelling of adv_api/):
+# `#include "lib/matmul_intf.h"` is in ~90 kernels of hicann/ops-math, asc-devkit and the cann-ops projects.
+LEGACY_SPELLINGS = {
+    "adv_api/matmul/matmul_intf.h": ("lib/matmul_intf.h",),
+    "adv_api/matmul/matmul.h": ("lib/matrix/matmul/matmul.h",),
+}
 
 
 def plan(headers: list[Header], emulated: list[Emulated], include_root: Path) -> dict[str, str]:
@@ -101,7 +107,7 @@ def _spellings(real: str) -> list[str]:
     out = [real]
     if real.startswith("adv_api/"):
         out.append("lib/" + real.removeprefix("adv_api/"))  # the CANN install's name for the high-level API
-    return out
+    return out + list(LEGACY_SPELLINGS.get(real, ()))
 
 
 def _entry(defining: str, in_umbrella: set[str]) -> str:

@@ -3,6 +3,7 @@ include tree in the real one's style (written here), and the forwarding headers 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from cotbuilder.apidocs import forwarders, toolkit
@@ -102,6 +103,18 @@ def test_forwarders_cover_every_real_spelling_of_what_is_emulated_and_nothing_el
         "basic_api/kernel_operator_scale_intf.h",
     }  # the cube header and matmul share the name Fill but are not modelled: no forwarder
     assert '#include "../../kernel_operator.h"' in planned["adv_api/math/softclip.h"]
+    # once a family is modelled, its legacy spellings come with it (the Cube unit: lib/matmul_intf.h)
+    headers_mm = [toolkit.Header("adv_api/matmul/matmul_intf.h", ("Matmul",))]
+    with_matmul = forwarders.plan(headers_mm, [Emulated("Matmul", "class", "impl.h")], emu_include)
+    assert with_matmul == {}  # matmul is not modelled yet: NOT_MODELLED keeps it out
+    saved = forwarders.NOT_MODELLED
+    try:
+        forwarders.NOT_MODELLED = re.compile(r"(^|/)conv/")
+        with_matmul = forwarders.plan(headers_mm, [Emulated("Matmul", "class", "impl.h")], emu_include)
+    finally:
+        forwarders.NOT_MODELLED = saved
+    assert set(with_matmul) == {"adv_api/matmul/matmul_intf.h", "lib/matmul/matmul_intf.h", "lib/matmul_intf.h"}
+    assert '#include "../kernel_operator.h"' in with_matmul["lib/matmul_intf.h"]
     assert '#include "../../tiling/tiling_api.h"' in planned["lib/math/softclip_tiling.h"]
     kernel_api = planned["adv_api/kernel_api.h"]
     assert '#include "../kernel_operator.h"' in kernel_api and '#include "../tiling/tiling_api.h"' in kernel_api
