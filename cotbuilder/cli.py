@@ -1,54 +1,34 @@
-"""The `cotbuilder` command line. This file only wires verbs to their stage modules; each stage's options live in
-`cotbuilder/<stage>/command.py` (imported lazily in spirit: those modules keep heavy imports inside the function)."""
+"""The `cotbuilder` command line: one verb per registered stage (declared from its config, see stages/command.py),
+plus `run`, `status` and `query`. Nothing here imports a stage's implementation: `cotbuilder --help` reads only the
+registry and the stages' config modules."""
 
 from __future__ import annotations
 
-import importlib
-import json
 from pathlib import Path
 
 import typer
 
 from . import __version__
-from .cli_common import EXIT_USAGE, CliState, console, open_store, out
-from .store import ReadOnlyQueryError
+from .cli_common import EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, CliState, get_state, open_store
+from .stages.command import stage_command
+from .stages.registry import STAGES, Registry
 
 HELP = """Build verified AscendC chain-of-thought training data.
 
-Flow: crawl -> verify -> annotate -> dedup -> decontaminate -> push (or all at once: run PIPELINE.toml).
+Flow: {flow} (or all at once: run PIPELINE.toml).
 Every stage is resumable: a re-run does only what is missing.
 
 Exit status: 0 all good; 1 some sources or items failed (see the stage's stats table and the `runs` table);
 2 bad usage, or a stage that cannot run on this machine.
 """
 
-app = typer.Typer(
-    help=HELP,
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
-
-# verb -> module whose `command` function implements it
-STAGE_COMMANDS = {
-    "crawl": "cotbuilder.crawl.command",
-    "annotate": "cotbuilder.annotate.command",
-    "verify": "cotbuilder.verify.command",
-    "dedup": "cotbuilder.dedup.command",
-    "decontaminate": "cotbuilder.decontam.command",
-    "push": "cotbuilder.publish.command",
-    "run": "cotbuilder.pipeline.command",
-}
-
 
 def _version(value: bool) -> None:
     if value:
-        out.print(f"cotbuilder {__version__}")
+        print(f"cotbuilder {__version__}")
         raise typer.Exit()
 
 
-@app.callback()
 def _root(
     ctx: typer.Context,
     workspace: Path | None = typer.Option(
@@ -61,25 +41,59 @@ def _root(
     ),
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
 ) -> None:
-    ctx.obj = CliState(workspace)
+    ctx.obj = CliState(workspace, ctx.obj if isinstance(ctx.obj, Registry) else STAGES)
 
 
-for _verb, _module in STAGE_COMMANDS.items():
-    _mod = importlib.import_module(_module)
-    app.command(_verb, help=_mod.command.__doc__, no_args_is_help=False)(_mod.command)
+def run(
+    ctx: typer.Context,
+    recipe: Path | None = typer.Argument(
+        None,
+        help="Pipeline recipe (TOML). Default: the embedded pipelines/demo.toml (offline demo).",
+        show_default=False,
+    ),
+) -> None:
+    """Run a whole pipeline recipe: the stages the recipe names, in the registry's order. Each stage only does what
+    is missing, so a re-run is cheap. Ends with a summary table. Exit 0 all stages ok; 1 some items failed or a stage
+    crashed; 2 a bad recipe, or a stage refused its settings or cannot run on this machine."""
+    from .cli_common import console
+    from .paths import data_dir
+    from .pipeline.recipe import RecipeError, load_recipe
+    from .pipeline.runner import run_recipe, summary_table
+    from .stages.rich_progress import RichProgress
+    from .store import resolve_workspace
+
+    registry = get_state(ctx).registry
+    path = recipe or data_dir("pipelines") / "demo.toml"
+    workspace = resolve_workspace(get_state(ctx).workspace)
+    try:
+        loaded = load_recipe(path, workspace, registry)
+    except RecipeError as exc:
+        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_USAGE) from exc
+    console.print(f"pipeline [bold]{loaded.name}[/bold] ({path}) → workspace {workspace}")
+    store = open_store(ctx)
+    with store:
+        results = run_recipe(store, loaded, console, progress=lambda live: RichProgress(console, live=live))
+    console.print(summary_table(loaded, results))
+    if any(r.refused for r in results):
+        raise typer.Exit(EXIT_USAGE)
+    crashed = any(r.stats is None for r in results)
+    partial = any(r.stats is not None and r.stats.derived_status != "ok" for r in results)
+    raise typer.Exit(EXIT_PARTIAL if crashed or partial else EXIT_OK)
 
 
-@app.command("status")
 def status(ctx: typer.Context) -> None:
-    """Counts per stage and the last run of each stage."""
+    """Counts per table, the last run of each stage, and each stage's own section (e.g. verification outcomes,
+    teacher tokens and cost)."""
+    from .cli_common import out
     from .status import render_status
 
+    registry = get_state(ctx).registry
     store = open_store(ctx, read_only=True)
     with store:
-        render_status(store, out)
+        render_status(store, out, registry)
 
 
-@app.command("query")
 def query(
     ctx: typer.Context,
     sql: str = typer.Argument(
@@ -88,6 +102,11 @@ def query(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per row (JSON lines)."),
 ) -> None:
     """Run read-only SQL over the store (tables: see README). Write statements are refused."""
+    import json
+
+    from .cli_common import console, out
+    from .store import ReadOnlyQueryError
+
     store = open_store(ctx, read_only=True)
     with store:
         try:
@@ -114,8 +133,26 @@ def query(
     out.print(table)
 
 
+def build_app(registry: Registry = STAGES) -> typer.Typer:
+    """The CLI for a registry: one verb per stage, then run, status, query."""
+    app = typer.Typer(
+        help=HELP.format(flow=" -> ".join(registry.verbs())),
+        no_args_is_help=True,
+        add_completion=False,
+        rich_markup_mode=None,
+        context_settings={"help_option_names": ["-h", "--help"], "obj": registry},  # _root keeps it in CliState
+    )
+    app.callback()(_root)
+    for entry in registry:
+        app.command(entry.verb, help=entry.help(), no_args_is_help=False)(stage_command(entry))
+    app.command("run")(run)
+    app.command("status")(status)
+    app.command("query")(query)
+    return app
+
+
 def main() -> None:
-    app()
+    build_app()()
 
 
 if __name__ == "__main__":

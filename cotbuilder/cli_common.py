@@ -1,14 +1,19 @@
-"""What every verb shares: the workspace option's value, the store, the console, exit codes."""
+"""What every verb shares: the workspace option's value, the store, the consoles, exit codes.
+
+Imported by `cotbuilder --help`, so rich and the store (DuckDB) are imported only when first used: `console` and `out`
+are module attributes made on first access.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
-from rich.console import Console
 
-from .store import Store, StoreError
+if TYPE_CHECKING:
+    from .store import Store
 
 # Exit codes (documented in `cotbuilder --help`): 0 all good, 1 some items/sources failed, 2 bad usage or a stage that
 # cannot run here (missing toolkit, not built).
@@ -16,13 +21,30 @@ EXIT_OK = 0
 EXIT_PARTIAL = 1
 EXIT_USAGE = 2
 
-console = Console(stderr=True)  # progress and tables go to stderr; stdout stays for data (query results)
-out = Console()
+_consoles: dict[str, Any] = {}
+
+
+def __getattr__(name: str) -> Any:
+    """`console`: progress and tables, on stderr (stdout stays for data, e.g. query results); `out`: stdout."""
+    if name in ("console", "out"):
+        if name not in _consoles:
+            from rich.console import Console
+
+            _consoles[name] = Console(stderr=name == "console")
+        return _consoles[name]
+    raise AttributeError(name)
 
 
 @dataclass
 class CliState:
     workspace: Path | None
+    registry: Any = None  # the stage registry the CLI was built from (default: stages.registry.STAGES)
+
+    def __post_init__(self) -> None:
+        if self.registry is None:
+            from .stages.registry import STAGES
+
+            self.registry = STAGES
 
 
 def get_state(ctx: typer.Context) -> CliState:
@@ -34,19 +56,16 @@ def get_state(ctx: typer.Context) -> CliState:
 
 def open_store(ctx: typer.Context, *, read_only: bool = False) -> Store:
     """Open the workspace store, turning a store problem into one clear line and exit 2."""
+    from .store import Store, StoreError
+
     try:
         return Store(get_state(ctx).workspace, read_only=read_only)
     except StoreError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(EXIT_USAGE) from exc
+        raise usage_error(str(exc)) from exc
 
 
 def usage_error(message: str) -> typer.Exit:
-    console.print(f"[red]error:[/red] {message}")
+    from rich.markup import escape
+
+    __getattr__("console").print(f"[red]error:[/red] {escape(message)}", soft_wrap=True)
     return typer.Exit(EXIT_USAGE)
-
-
-def not_built(verb: str, issue: str) -> None:
-    """A verb whose stage is not built yet says so in one line and exits 2 (never fake output)."""
-    console.print(f"cotbuilder {verb}: this stage is not built yet ({issue}).")
-    raise typer.Exit(EXIT_USAGE)

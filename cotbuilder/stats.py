@@ -1,7 +1,7 @@
 """What a stage did: counters, skip/fail reasons, the closing stats table, and the `runs` row.
 
-Every stage entry function wraps its work in `stage_run(store, "crawl", config)` and counts with the returned
-StageStats, so the user always knows how many items each step kept, skipped and failed, and why.
+The stage driver (`stages/driver.py`) wraps every stage run in `stage_run(store, "crawl", config)`; the stage counts with
+the StageStats it is handed, so the user always knows how many items each step kept, skipped and failed, and why.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .hashing import config_hash
+from .stages.base import StageRefused
 from .store import Store, utcnow
 
 MAX_ERRORS_KEPT = 100
@@ -100,6 +101,11 @@ def stage_run(store: Store, stage: str, config: dict[str, Any]) -> Iterator[Stag
         yield stats
     except KeyboardInterrupt:
         stats.status = "interrupted"
+        stats.record(store)
+        raise
+    except StageRefused as exc:  # its settings or input, not a crash: the reason says so
+        stats.status = "failed"
+        stats.fail("refused", error=str(exc))
         stats.record(store)
         raise
     except Exception as exc:

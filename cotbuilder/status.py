@@ -1,45 +1,47 @@
-"""`cotbuilder status`: counts per table and the last run of each stage."""
+"""`cotbuilder status`: counts per table, the last run of each registered stage, then each stage's own section
+(`status=` in its registry entry, e.g. verify's outcomes per backend, annotate's tokens and cost)."""
 
 from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
 
+from .stages.registry import STAGES, Registry
 from .store import TABLES, Store
 
 
-def render_status(store: Store, console: Console) -> None:
+def render_status(store: Store, console: Console, registry: Registry = STAGES) -> None:
     counts = Table("table", "rows", title=f"workspace {store.workspace}")
     for name in sorted(TABLES):
         counts.add_row(name, str(store.count(name)))
     console.print(counts)
 
-    runs = store.rows(
-        "SELECT stage, status, started_at, ended_at, counts, reasons FROM runs "
-        "QUALIFY row_number() OVER (PARTITION BY stage ORDER BY started_at DESC) = 1 ORDER BY started_at"
-    )
-    last = Table("stage", "status", "started", "seconds", "counts", title="last run of each stage")
-    for r in runs:
+    last = {
+        r["stage"]: r
+        for r in store.rows(
+            "SELECT stage, status, started_at, ended_at, counts FROM runs "
+            "QUALIFY row_number() OVER (PARTITION BY stage ORDER BY started_at DESC) = 1"
+        )
+    }
+    table = Table("stage", "status", "started", "seconds", "counts", title="last run of each stage")
+    for entry in registry:
+        r = last.get(entry.verb)
+        if r is None:
+            table.add_row(entry.verb, "never run", "", "", "")
+            continue
         seconds = (r["ended_at"] - r["started_at"]).total_seconds() if r["ended_at"] else None
         summary = ", ".join(
             f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in sorted(r["counts"].items())
         )
-        last.add_row(
-            r["stage"], r["status"], str(r["started_at"])[:19], f"{seconds:.1f}" if seconds is not None else "", summary
+        table.add_row(
+            entry.verb,
+            r["status"],
+            str(r["started_at"])[:19],
+            f"{seconds:.1f}" if seconds is not None else "",
+            summary,
         )
-    console.print(last)
-    for extra in _extra_sections():
-        extra(store, console)
-
-
-def _extra_sections():
-    """Stages may add a section to `status` (e.g. annotate's token and cost totals) by defining
-    `status_section(store, console)` in `cotbuilder/<stage>/status.py`."""
-    import importlib
-
-    for pkg in ("crawl", "annotate", "verify", "dedup", "decontam", "publish"):
-        try:
-            mod = importlib.import_module(f"cotbuilder.{pkg}.status")
-        except ModuleNotFoundError:
-            continue
-        yield mod.status_section
+    console.print(table)
+    for entry in registry:
+        section = entry.status_section()
+        if section is not None:
+            section(store, console)

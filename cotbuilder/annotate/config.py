@@ -1,35 +1,77 @@
-"""AnnotateConfig: every knob of the annotate stage (the pipeline runner builds it from TOML with these names)."""
+"""AnnotateConfig: every knob of the annotate stage (its CLI options and recipe keys, declared once)."""
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..stages.options import option
+
 STRUCTURED_MODES = ("auto", "json_schema", "json_object", "none")
 
 
 @dataclass
 class AnnotateConfig:
-    teacher: str = "static"  # "static" (offline) or the model name on an OpenAI-compatible server
-    base_url: str | None = None  # else $OPENAI_BASE_URL, else api.openai.com
-    api_key_env: str | None = None  # name of the variable holding the key (default OPENAI_API_KEY); never the key
-    samples: int = 1  # annotations per unit
-    temperature: float = 0.2
-    max_tokens: int = 4096
-    lang: str = "en"  # en | zh
-    concurrency: int = 8
-    rpm: float | None = None  # requests per minute (None: no limit)
-    tpm: float | None = None  # tokens per minute (None: no limit)
-    max_cost: float | None = None  # USD; stop cleanly before spending more
-    limit: int | None = None  # annotate at most this many units
-    structured: str = "auto"  # auto | json_schema | json_object | none
-    max_retries: int = 6  # per request, on 429 / 5xx / timeouts
-    retry_base: float = 1.0  # seconds: first backoff ceiling (doubles per retry, with jitter)
-    timeout: float = 120.0  # seconds per request
+    """Write task statements and chain-of-thought rationales for units (table `annotations`).
+
+    Teachers: `static` (default: offline, deterministic, written from the parsed facts) or any model on an
+    OpenAI-compatible server (OpenAI, vLLM, SGLang, llama.cpp, DeepSeek...). Resumable: a re-run only does what is
+    missing, and answers already received come from the cache without a request. Every annotation is checked by the
+    quality gates; failing ones are kept with their reasons (gates_passed = false).
+    """
+
+    teacher: str = option(
+        "static",
+        "--teacher",
+        help="'static' (offline, deterministic, free) or the model name on an OpenAI-compatible chat-completions server.",
+    )
+    base_url: str | None = option(
+        None,
+        "--base-url",
+        help="Server URL (default: $OPENAI_BASE_URL, else the OpenAI API), e.g. http://localhost:8000/v1 for vLLM.",
+    )
+    api_key_env: str | None = option(
+        None,
+        "--api-key-env",
+        metavar="VAR",
+        help="Environment variable holding the API key (default OPENAI_API_KEY). The key never reaches the store, "
+        "cache or logs.",
+    )
+    samples: int = option(1, "--samples", help="Annotations per unit.")
+    temperature: float = option(0.2, "--temperature", help="Sampling temperature.")
+    max_tokens: int = option(4096, "--max-tokens", help="Completion token limit per request.")
+    lang: str = option("en", "--lang", help="Language of task and rationale: en | zh.")
+    concurrency: int = option(8, "--concurrency", help="Requests in flight at once.")
+    rpm: float | None = option(None, "--rpm", help="Requests-per-minute limit.")
+    tpm: float | None = option(None, "--tpm", help="Tokens-per-minute limit.")
+    max_cost: float | None = option(
+        None,
+        "--max-cost",
+        metavar="USD",
+        help="Stop cleanly once this much has been spent (stats say 'stopped: budget'); re-run with a higher budget "
+        "to continue.",
+    )
+    limit: int | None = option(None, "--limit", help="Annotate at most this many units.")
+    structured: str = option(
+        "auto",
+        "--structured",
+        help="auto | json_schema | json_object | none. auto sends a JSON Schema and falls back when the server "
+        "rejects it.",
+    )
+    max_retries: int = option(6, "--max-retries", help="Retries per request on 429 / 5xx / timeouts.")
+    retry_base: float = option(1.0, "--retry-base", help="First backoff in seconds (doubles, with jitter).")
+    timeout: float = option(120.0, "--timeout", help="Seconds per request.")
     fix_attempts: int = 2  # follow-ups asking the teacher to correct an invalid answer
-    repair: bool = False  # write repair samples for units whose latest verification failed
-    price_table: str | None = None  # TOML price table (default: the packaged one)
-    progress: bool = True
+    repair: bool = option(
+        False,
+        "--repair",
+        help="Write repair samples for units whose latest verification failed: a corrected kernel (stored as a new "
+        "unit) and the reasoning of the fix.",
+    )
+    price_table: str | None = option(
+        None, "--price-table", help="TOML price table (USD per million tokens) instead of the packaged one."
+    )
+    progress: bool = option(True, "--no-progress", help="No progress bar.")
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -1,45 +1,37 @@
 """The crawl stage: sources (git repos, local folders, doc sites) -> `files` and `units` rows.
 
-Each source is crawled by a worker thread (`jobs` at a time) and written by this thread: its files, its units and
-then its `sources` row with the fingerprint, all in one transaction. A source with a fingerprint is therefore complete,
-and a kill at any moment loses only the sources in flight. A re-run skips every source whose fingerprint (commit sha,
-or a hash of file stats) and crawl settings are unchanged: nothing is cloned or parsed for it.
+plan: the sources of the config, with what the store knows of each (fingerprint and crawl key of the last complete
+crawl); doc sites on the same host form one item, so one pacer keeps the per-host rate limit. work (in a pool process,
+`jobs` at a time): fetch, filter, redact and parse a source, or find it unchanged. commit: a source's files, its units
+and then its `sources` row with the fingerprint, in one transaction: a source with a fingerprint is complete, and a
+kill at any moment loses only the sources in flight. A re-run skips every source whose fingerprint (commit sha, or a
+hash of file stats) and crawl settings are unchanged: nothing is cloned or parsed for it.
 """
 
 from __future__ import annotations
 
 import hashlib
-from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+
+from rich.markup import escape
 
 from ..hashing import config_hash
 from ..paths import package_data
-from ..stats import StageStats, stage_run
+from ..stages.base import PROCESS, Stage
+from ..stages.driver import run_stage
+from ..stages.progress import note
+from ..stats import StageStats
 from ..store import Store, utcnow
+from .config import ON_SECRET, CrawlConfig, MiB
 from .crawler import CrawlContext, Previous, SourceResult, crawl_source
 from .docsite import HostPacer, SiteLimits
 from .sources import SourceError, SourceSpec, load_manifest, parse_source, resolve_manifest_path
 from .urlredact import redact_urls_in, scrub
 
-ON_SECRET = ("redact", "drop")
-MiB = 1024 * 1024
-
-
-@dataclass
-class CrawlConfig:
-    sources: list[str] = field(default_factory=list)  # URL or path, optional @ref
-    manifests: list[str] = field(default_factory=list)  # crawlers/*.toml paths or shipped names
-    on_secret: str = "redact"  # redact | drop
-    max_file_bytes: int = 2 * MiB
-    max_pages: int = 200  # doc sites: pages per source
-    max_depth: int = 3  # doc sites: link depth from the start page
-    max_bytes: int = 50 * MiB  # doc sites: bytes downloaded per source
-    rate_limit: float = 1.0  # doc sites: seconds between requests to one host
-    timeout: float = 20.0  # doc sites: seconds per request
-    jobs: int = 2  # sources crawled at once
-    refresh: bool = False  # crawl again even when a source looks unchanged
+__all__ = ["CrawlConfig", "CrawlStage", "CrawlUsageError", "MiB", "ON_SECRET", "resolve_specs", "run"]
 
 
 class CrawlUsageError(ValueError):
@@ -124,15 +116,70 @@ def _previous(store: Store) -> dict[str, Previous]:
     return {r["source_id"]: Previous(r["fingerprint"], r["crawl_key"]) for r in rows}
 
 
-def run(store: Store, config: CrawlConfig, *, progress: Any = None) -> StageStats:
-    """Crawl every source of `config`; see the module docstring. Raises CrawlUsageError before any work."""
-    specs = resolve_specs(config)
-    try:
-        parser_version()
-    except ImportError as exc:
-        raise CrawlUsageError(f"the parser (cotbuilder.parse) cannot be imported here: {exc}") from None
-    with stage_run(store, "crawl", recorded_config(config)) as stats:
+@dataclass
+class CrawlTarget:
+    spec: SourceSpec
+    crawl_key: str
+    previous: Previous | None
+
+
+@dataclass
+class CrawlResult:
+    result: SourceResult
+    crawl_key: str
+    had_previous: bool
+
+
+def _host_group(spec: SourceSpec) -> str | None:
+    """Doc sites on one host share its rate limit, so they are crawled by one worker, one after the other."""
+    if spec.kind == "docs" and spec.is_remote:
+        return urlsplit(spec.access_url).netloc.lower() or None
+    return None
+
+
+class CrawlStage(Stage[CrawlConfig, list[CrawlTarget], list[CrawlResult]]):
+    name = "crawl"
+    config_type = CrawlConfig
+    mode = PROCESS
+    batch_size = 1  # a source's files and units are its own transaction; progress says "done" only once it is stored
+    refusals = (CrawlUsageError,)
+
+    def __init__(self, config: CrawlConfig):
+        super().__init__(config)
+        self.cache_dir: Path | None = None
+
+    def check(self) -> None:
+        resolve_specs(self.config)
+        try:
+            parser_version()
+        except ImportError as exc:
+            raise CrawlUsageError(f"the parser (cotbuilder.parse) cannot be imported here: {exc}") from None
+
+    def recorded_config(self) -> dict[str, Any]:
+        return recorded_config(self.config)
+
+    def plan(self, store: Store, stats: StageStats) -> list[list[CrawlTarget]]:
+        specs = resolve_specs(self.config)
+        self.cache_dir = store.cache_dir
         previous = _previous(store)
+        stats.add("sources", len(specs))
+        items: list[list[CrawlTarget]] = []
+        by_host: dict[str, list[CrawlTarget]] = {}
+        for spec in specs:
+            target = CrawlTarget(spec, crawl_key(self.config, spec), previous.get(spec.source_id))
+            host = _host_group(spec)
+            if host is None:
+                items.append([target])
+            elif host in by_host:
+                by_host[host].append(target)
+            else:
+                by_host[host] = [target]
+                items.append(by_host[host])
+        return items
+
+    def work(self, item: list[CrawlTarget]) -> list[CrawlResult]:
+        config = self.config
+        assert self.cache_dir is not None, "plan() sets the cache folder"
         pacer = HostPacer(config.rate_limit)
         limits = SiteLimits(
             config.max_pages,
@@ -142,37 +189,53 @@ def run(store: Store, config: CrawlConfig, *, progress: Any = None) -> StageStat
             config.rate_limit,
             config.timeout,
         )
-        on_files = progress.files if progress else None
-        contexts = {
-            s.source_id: CrawlContext(
-                crawl_key(config, s),
+        out = []
+        for target in item:
+            ctx = CrawlContext(
+                target.crawl_key,
                 config.on_secret,
                 config.max_file_bytes,
                 limits,
                 pacer,
-                store.cache_dir,
+                self.cache_dir,
                 config.refresh,
-                on_files,
+                note,
             )
-            for s in specs
-        }
-        with ThreadPoolExecutor(max_workers=config.jobs, thread_name_prefix="crawl") as pool:
-            futures = {pool.submit(_safe_crawl, s, contexts[s.source_id], previous.get(s.source_id)): s for s in specs}
-            if progress:
-                progress.start(len(specs))
-            for future in as_completed(futures):
-                result = future.result()
-                _record(
-                    store,
-                    stats,
-                    result,
-                    contexts[result.spec.source_id].crawl_key,
-                    had_previous=result.spec.source_id in previous,
-                )
-                if progress:
-                    progress.source_done(result)
-        stats.add("sources", len(specs))
-    return stats
+            result = _safe_crawl(target.spec, ctx, target.previous)
+            note(target.spec.label(), None)
+            out.append(CrawlResult(result, target.crawl_key, target.previous is not None))
+        return out
+
+    def commit(self, store: Store, results: list[list[CrawlResult]], stats: StageStats) -> None:
+        for group in results:
+            for r in group:
+                _record(store, stats, r.result, r.crawl_key, had_previous=r.had_previous)
+
+    def failed(self, item: list[CrawlTarget], error: str, stats: StageStats) -> None:
+        for target in item:
+            stats.fail("source failed", item=target.spec.label(), error=scrub(error, target.spec.secret_url))
+
+    def label(self, item: list[CrawlTarget]) -> str:
+        return ", ".join(t.spec.label() for t in item)
+
+    def log_lines(self, result: list[CrawlResult]) -> list[str]:
+        return [_summary_line(r.result) for r in result]
+
+
+def _summary_line(result: SourceResult) -> str:
+    shown = escape(result.spec.label())
+    if result.status == "unchanged":
+        return f"{shown}: unchanged, skipped (fingerprint {str(result.fingerprint)[:16]})"
+    if result.status == "failed":
+        return f"[red]{shown}: failed[/red] — {escape(str(result.error))}"
+    line = f"{shown}: {len(result.files)} files, {len(result.units)} units, {len(result.skipped)} skipped"
+    return line + (f" @ {result.commit[:12]}" if result.commit else "")
+
+
+def run(store: Store, config: CrawlConfig) -> StageStats:
+    """Crawl every source of `config` in this process's driver (library and test use); the CLI runs the same stage.
+    Raises StageRefused (from CrawlUsageError) before any work."""
+    return run_stage(CrawlStage(config), store)
 
 
 def _safe_crawl(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None) -> SourceResult:

@@ -1,15 +1,17 @@
 """Pipeline recipes (TOML): which stages run, in which order, with which config.
 
-A recipe has one table per stage, named like the CLI verb (`[crawl]`, `[annotate]`, `[verify]`, `[dedup]`,
-`[decontaminate]`, `[push]`); its keys are the fields of that stage's config dataclass. A stage without a table does
-not run. Strings starting with `./` or `../` are paths relative to the recipe file; `{workspace}` expands to the
-workspace directory. `[pipeline]` holds the recipe's name and description.
+A recipe has one table per registered stage, named like its CLI verb (`[crawl]`, `[verify]`, `[annotate]`, `[dedup]`,
+`[decontaminate]`, `[push]`, and any stage added to the registry); its keys are the fields of that stage's config
+dataclass. A stage without a table does not run; stages run in registry order. Strings starting with `./` or `../`
+are paths relative to the recipe file; `{workspace}` expands to the workspace directory. `[pipeline]` holds the
+recipe's name and description. A config field named `recipe` receives the recipe file's path (push ships it).
+
+The same checks apply to a verb's `--config FILE` (see `config_from_table`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import tomllib
 import types
 import typing
@@ -17,17 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# verb -> (stage module, config class). Order is the order stages run in. verify runs before annotate (DESIGN draws
-# them side by side): a teacher's tokens are not spent guessing about kernels that do not build, and the teacher's
-# prompt can cite what the verifier measured; `annotate --repair` needs verification results too.
-STAGES: dict[str, tuple[str, str]] = {
-    "crawl": ("cotbuilder.crawl.stage", "CrawlConfig"),
-    "verify": ("cotbuilder.verify.stage", "VerifyConfig"),
-    "annotate": ("cotbuilder.annotate.stage", "AnnotateConfig"),
-    "dedup": ("cotbuilder.dedup.stage", "DedupConfig"),
-    "decontaminate": ("cotbuilder.decontam.stage", "DecontamConfig"),
-    "push": ("cotbuilder.publish.stage", "PushConfig"),
-}
+from ..stages.registry import STAGES, Registry, StageEntry
 
 
 class RecipeError(ValueError):
@@ -37,7 +29,7 @@ class RecipeError(ValueError):
 @dataclass
 class StageStep:
     verb: str
-    module: Any
+    entry: StageEntry
     config: Any
 
 
@@ -50,26 +42,19 @@ class Recipe:
     text: str
 
 
-def _expand(value: Any, base: Path, workspace: Path) -> Any:
+def expand(value: Any, base: Path, workspace: Path | None) -> Any:
+    """`./x` and `../x` relative to `base`; `{workspace}` is the workspace."""
     if isinstance(value, str):
-        value = value.replace("{workspace}", str(workspace))
+        if workspace is not None:
+            value = value.replace("{workspace}", str(workspace))
         if value.startswith(("./", "../")):
             return str((base / value).resolve())
         return value
     if isinstance(value, list):
-        return [_expand(v, base, workspace) for v in value]
+        return [expand(v, base, workspace) for v in value]
     if isinstance(value, dict):
-        return {k: _expand(v, base, workspace) for k, v in value.items()}
+        return {k: expand(v, base, workspace) for k, v in value.items()}
     return value
-
-
-def _config_class(verb: str) -> tuple[Any, Any]:
-    module_name, class_name = STAGES[verb]
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise RecipeError(f"[{verb}]: this stage is not built yet ({module_name} is missing)") from exc
-    return module, getattr(module, class_name)
 
 
 def _fits(value: Any, hint: Any) -> bool:
@@ -99,8 +84,10 @@ def _type_name(hint: Any) -> str:
     return str(hint).replace("typing.", "")
 
 
-def build_config(verb: str, table: dict[str, Any]) -> tuple[Any, Any]:
-    module, cls = _config_class(verb)
+def config_from_table(entry: StageEntry, table: dict[str, Any]) -> Any:
+    """The stage's config from a table of field values: unknown keys and values of the wrong type are refused."""
+    cls = entry.config_type()
+    verb = entry.verb
     known = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(table) - known)
     if unknown:
@@ -110,32 +97,41 @@ def build_config(verb: str, table: dict[str, Any]) -> tuple[Any, Any]:
         if not _fits(value, hints.get(key, Any)):
             raise RecipeError(f"[{verb}] {key} must be {_type_name(hints[key])}, not {value!r}")
     try:
-        return module, cls(**table)
+        return cls(**table)
     except (TypeError, ValueError) as exc:
         raise RecipeError(f"[{verb}]: {exc}") from exc
 
 
-def load_recipe(path: Path, workspace: Path) -> Recipe:
+def build_config(verb: str, table: dict[str, Any], registry: Registry = STAGES) -> Any:
+    return config_from_table(registry.get(verb), table)
+
+
+def read_toml(path: Path) -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
         raise RecipeError(f"no recipe at {path}")
-    text = path.read_text(encoding="utf-8")
     try:
-        data = tomllib.loads(text)
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"{path} is not valid TOML: {exc}") from exc
+
+
+def load_recipe(path: Path, workspace: Path, registry: Registry = STAGES) -> Recipe:
+    path = Path(path)
+    data = read_toml(path)
+    text = path.read_text(encoding="utf-8")
     meta = data.pop("pipeline", {})
-    unknown = sorted(set(data) - set(STAGES))
+    verbs = registry.verbs()
+    unknown = sorted(set(data) - set(verbs))
     if unknown:
-        raise RecipeError(f"{path}: unknown table(s) {', '.join(unknown)}; stages are {', '.join(STAGES)}")
+        raise RecipeError(f"{path}: unknown table(s) {', '.join(unknown)}; stages are {', '.join(verbs)}")
     steps = []
-    for verb in STAGES:
-        if verb in data:
-            table = _expand(data[verb], path.parent.resolve(), workspace)
-            if verb == "push":
+    for entry in registry:
+        if entry.verb in data:
+            table = expand(data[entry.verb], path.parent.resolve(), workspace)
+            if "recipe" in {f.name for f in dataclasses.fields(entry.config_type())}:
                 table.setdefault("recipe", str(path.resolve()))
-            module, config = build_config(verb, table)
-            steps.append(StageStep(verb, module, config))
+            steps.append(StageStep(entry.verb, entry, config_from_table(entry, table)))
     if not steps:
         raise RecipeError(f"{path} names no stage")
     return Recipe(path, meta.get("name", path.stem), meta.get("description", ""), steps, text)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table
 
+from ..stages.base import StageRefused
+from ..stages.driver import run_stage
 from ..stats import StageStats
 from ..store import Store
 from .recipe import Recipe
@@ -23,37 +27,39 @@ class StageResult:
     refused: bool = False  # the stage refused its config or cannot run here (exit 2), as opposed to crashing
 
 
-def usage_errors() -> tuple[type[BaseException], ...]:
-    """The exceptions by which stages refuse their input or say they cannot run here: the same ones each verb's
-    command turns into exit 2."""
-    from ..annotate.stage import CannotRun
-    from ..decontam.benchmarks import BenchmarkError
-    from ..publish.select import RefusedError
-    from ..publish.stage import PushError
-    from ..verify.npu import CannMissing
-
-    return (ValueError, CannotRun, BenchmarkError, RefusedError, PushError, CannMissing)
-
-
-def run_recipe(store: Store, recipe: Recipe, console: Console) -> list[StageResult]:
-    """Each stage reads what the previous one wrote; a stage that crashes stops the pipeline (later stages would work
-    on incomplete data), a stage with some failed items does not."""
+def run_recipe(
+    store: Store,
+    recipe: Recipe,
+    console: Console,
+    *,
+    progress: Callable[[bool], Any] | None = None,
+    executor: Any = None,
+) -> list[StageResult]:
+    """Each stage reads what the previous one wrote; a stage that crashes or refuses stops the pipeline (later stages
+    would work on incomplete data), a stage with some failed items does not. `progress(live)` makes each stage's
+    Progress."""
     results: list[StageResult] = []
     for index, step in enumerate(recipe.steps, 1):
         console.print(Rule(f"[bold]{index}/{len(recipe.steps)} {step.verb}"))
         start = time.perf_counter()
+        stage = step.entry.stage_type()(step.config)
         try:
-            stats = step.module.run(store, step.config)
-        except usage_errors() as exc:
+            stats = run_stage(
+                stage, store, executor=executor, progress=progress(stage.wants_progress()) if progress else None
+            )
+        except StageRefused as exc:
             results.append(StageResult(step.verb, None, time.perf_counter() - start, str(exc), refused=True))
-            console.print(f"[red]{step.verb} refused:[/red] {exc}")
+            console.print(f"{step.verb} refused: {exc}", markup=False, highlight=False, soft_wrap=True)
             break
         except Exception as exc:  # the stage already wrote its failed `runs` row
-            results.append(StageResult(step.verb, None, time.perf_counter() - start, f"{type(exc).__name__}: {exc}"))
-            console.print(f"[red]{step.verb} crashed:[/red] {type(exc).__name__}: {exc}")
+            line = stage.explain_failure(exc) or f"{type(exc).__name__}: {exc}"
+            results.append(StageResult(step.verb, None, time.perf_counter() - start, line))
+            console.print(f"{step.verb} crashed: {line}", markup=False, highlight=False, soft_wrap=True)
             break
         elapsed = time.perf_counter() - start
         stats.render(console)
+        for line in stage.closing_lines(stats):
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
         results.append(StageResult(step.verb, stats, elapsed))
     return results
 

@@ -18,7 +18,7 @@ def size_category(n: int) -> str:
     return "n>1M"
 
 
-def _stage_counts(store: Store) -> list[tuple[str, str]]:
+def stage_counts(store: Store) -> list[tuple[str, str]]:
     out = [("units crawled and parsed", str(store.count("units")))]
     if store.has_table("verifications"):
         for status, n in store.con.execute(
@@ -62,7 +62,7 @@ def metadata(
 
 
 def render(
-    store: Store,
+    stage_counts: list[tuple[str, str]],
     rows: list[dict[str, Any]],
     meta: dict[str, Any],
     dropped: dict[str, int],
@@ -87,7 +87,7 @@ def render(
         "| stage | count |",
         "|---|---|",
     ]
-    lines += [f"| {k} | {v} |" for k, v in _stage_counts(store)]
+    lines += [f"| {k} | {v} |" for k, v in stage_counts]
     lines += ["", "Units left out at publish time:", ""]
     lines += [f"- {k.replace('_', ' ')}: {v}" for k, v in dropped.items()]
     lines += ["", f"**{len(rows)} rows published.**", "", "## Verification", ""]

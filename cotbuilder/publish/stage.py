@@ -5,26 +5,20 @@ from __future__ import annotations
 import shutil
 import tempfile
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import records
-from ..stats import StageStats, stage_run
+from ..stages.base import DRIVER, Stage
+from ..stages.driver import run_stage
+from ..stats import StageStats
 from ..store import Store
 from . import card, licenses, rows, select, shards
+from .config import PushConfig
+from .hub_failures import hub_failure_line, is_hub_failure
 
-
-@dataclass
-class PushConfig:
-    repo_id: str | None = None  # ORG/NAME on the Hub
-    local_dir: str | None = None  # or a local folder
-    private: bool = False
-    revision: str | None = None
-    format: str = "messages"  # messages | alpaca | sharegpt
-    licenses: list[str] | None = None  # allowlist (default: Apache-2.0, MIT, BSD-2-Clause, BSD-3-Clause)
-    allow_cann_license: bool = False
-    rows_per_shard: int = 5000
-    recipe: str | None = None  # pipeline recipe to ship with the data (the runner passes its own)
+__all__ = ["PushConfig", "PushError", "PushStage", "run"]
 
 
 class PushError(RuntimeError):
@@ -59,8 +53,24 @@ def replace_folder(built: Path, target: Path) -> None:
         shutil.rmtree(old)
 
 
-def build_folder(store: Store, config: PushConfig, folder: Path, stats: StageStats) -> int:
-    """Write shards, card and recipe into `folder`; return the number of rows."""
+@dataclass
+class PushItem:
+    rows: list[dict[str, Any]]
+    dropped: dict[str, int]
+    stage_counts: list[tuple[str, str]]  # the store's counts the card shows (read in plan: work has no store)
+    folder: Path  # where the shards are built (a sibling of --local-dir, or a temp dir for the Hub)
+
+
+@dataclass
+class PushResult:
+    folder: Path
+    rows: int
+    shards: int
+    url: str | None
+
+
+def select_rows(store: Store, config: PushConfig, stats: StageStats) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The publishable rows, each checked against the dataset row schema; refuses when there is nothing to publish."""
     select.check_fresh(store)
     allowed = licenses.allowlist(config.licenses, config.allow_cann_license)
     picked, dropped = select.publishable(store, allowed)
@@ -80,6 +90,12 @@ def build_folder(store: Store, config: PushConfig, folder: Path, stats: StageSta
             "nothing to publish: no unit is verified, annotated, a cluster representative, "
             "clean and under an allowed licence (see the skipped counts)"
         )
+    return data, dropped
+
+
+def build_folder(item: PushItem, config: PushConfig) -> int:
+    """Write shards, card and recipe into `item.folder`; return the number of shards."""
+    folder, data = item.folder, item.rows
     shard_paths, schema, nbytes = shards.write_shards(data, folder, config.format, config.rows_per_shard)
     recipe_name = None
     if config.recipe:
@@ -87,50 +103,87 @@ def build_folder(store: Store, config: PushConfig, folder: Path, stats: StageSta
         shutil.copyfile(config.recipe, folder / recipe_name)
     meta = card.metadata(data, config.format, f"data/{config.format}/train-*.parquet", card.features_of(schema), nbytes)
     (folder / "README.md").write_text(
-        card.render(store, data, meta, dropped, config.format, recipe_name), encoding="utf-8"
+        card.render(item.stage_counts, data, meta, item.dropped, config.format, recipe_name), encoding="utf-8"
     )
-    stats.kept(len(data))
-    stats.add("shards", len(shard_paths))
-    return len(data)
+    return len(shard_paths)
 
 
-def run(store: Store, config: PushConfig | None = None) -> StageStats:
-    config = config or PushConfig()
-    if bool(config.repo_id) == bool(config.local_dir):
-        raise PushError("give exactly one of --repo-id ORG/NAME or --local-dir DIR")
-    if config.format not in rows.FORMATS:
-        raise PushError(f"--format must be one of {', '.join(rows.FORMATS)}")
-    if config.recipe and not Path(config.recipe).is_file():
-        raise PushError(f"recipe {config.recipe} does not exist")
-    if config.local_dir:
-        target = Path(config.local_dir).absolute()
-        check_replaceable(target)
-        target.parent.mkdir(parents=True, exist_ok=True)
-    with stage_run(store, "push", asdict(config)) as stats:
+class PushStage(Stage[PushConfig, PushItem, PushResult]):
+    """plan: the publishable rows (refuses stale or missing dedup/decontaminate results); work: shards, card and
+    recipe in a fresh folder, then the swap into --local-dir or the upload to the Hub; commit: counts only (push
+    writes no table). It runs beside the driver: the folder it builds is the driver's to move."""
+
+    name = "push"
+    config_type = PushConfig
+    mode = DRIVER
+    isolate_failures = False  # all or nothing: a failed upload ends the run
+    refusals = (select.RefusedError, PushError)
+
+    def check(self) -> None:
+        config = self.config
+        if bool(config.repo_id) == bool(config.local_dir):
+            raise PushError("give exactly one of --repo-id ORG/NAME or --local-dir DIR")
+        if config.format not in rows.FORMATS:
+            raise PushError(f"--format must be one of {', '.join(rows.FORMATS)}")
+        if config.recipe and not Path(config.recipe).is_file():
+            raise PushError(f"recipe {config.recipe} does not exist")
         if config.local_dir:
+            check_replaceable(Path(config.local_dir).absolute())
+
+    def plan(self, store: Store, stats: StageStats) -> list[PushItem]:
+        data, dropped = select_rows(store, self.config, stats)
+        if self.config.local_dir:
+            target = Path(self.config.local_dir).absolute()
+            target.parent.mkdir(parents=True, exist_ok=True)
             # A sibling of the target (same file system, so the final rename is atomic), made with mkdir so its mode
             # follows the umask like any folder the user creates (mkdtemp would leave it 0700).
-            tmp = target.parent / f".push-{uuid.uuid4().hex[:12]}"
-            tmp.mkdir()
-            try:
-                build_folder(store, config, tmp, stats)
-                (tmp / MARKER).write_text(
+            folder = target.parent / f".push-{uuid.uuid4().hex[:12]}"
+        else:
+            folder = Path(tempfile.gettempdir()) / f"cotbuilder-push-{uuid.uuid4().hex[:12]}"
+        return [PushItem(data, dropped, card.stage_counts(store), folder)]
+
+    def work(self, item: PushItem) -> PushResult:
+        config = self.config
+        item.folder.mkdir()
+        try:
+            n_shards = build_folder(item, config)
+            url = None
+            if config.local_dir:
+                (item.folder / MARKER).write_text(
                     "Written by `cotbuilder push`; a later push replaces this whole folder.\n", encoding="utf-8"
                 )
-                replace_folder(tmp, target)
-            finally:
-                shutil.rmtree(tmp, ignore_errors=True)
-        else:
-            from .hub import upload_folder
+                replace_folder(item.folder, Path(config.local_dir).absolute())
+            else:
+                from .hub import upload_folder
 
-            with tempfile.TemporaryDirectory(prefix="cotbuilder-push-") as tmp:
-                n = build_folder(store, config, Path(tmp), stats)
                 url = upload_folder(
-                    Path(tmp),
+                    item.folder,
                     config.repo_id,
                     private=config.private,
                     revision=config.revision,
-                    message=f"Upload {n} rows ({config.format}) built by cotbuilder",
+                    message=f"Upload {len(item.rows)} rows ({config.format}) built by cotbuilder",
                 )
-                stats.config["commit_url"] = url
-    return stats
+        finally:
+            shutil.rmtree(item.folder, ignore_errors=True)
+        return PushResult(item.folder, len(item.rows), n_shards, url)
+
+    def commit(self, store: Store, results: list[PushResult], stats: StageStats) -> None:
+        for r in results:
+            stats.kept(r.rows)
+            stats.add("shards", r.shards)
+            if r.url:
+                stats.config["commit_url"] = r.url
+
+    def explain_failure(self, exc: BaseException) -> str | None:
+        if not self.config.repo_id or not is_hub_failure(exc):
+            return None
+        return hub_failure_line(exc, self.config.repo_id)
+
+    def closing_lines(self, stats: StageStats) -> list[str]:
+        where = self.config.local_dir or f"https://huggingface.co/datasets/{self.config.repo_id}"
+        return [f"published {stats.counts['kept']} rows to {where}"]
+
+
+def run(store: Store, config: PushConfig | None = None) -> StageStats:
+    """Publish from this process (library and test use); the CLI goes through the same stage."""
+    return run_stage(PushStage(config or PushConfig()), store)

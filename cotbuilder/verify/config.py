@@ -1,27 +1,45 @@
-"""`cotbuilder verify`'s settings: kept apart from the stage so the CLI can build them without importing the
-harnesses (numpy and friends) at start-up."""
+"""`cotbuilder verify`'s settings (light: the CLI reads them for --help without importing the harnesses)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from ..stages.options import option
 
 SOCS = ("ascend910b", "ascend310p")
 
 
 @dataclass
 class VerifyConfig:
-    device: str = "cpu"  # cpu | npu:N | cann-cpu
-    soc: str = "ascend910b"
-    jobs: int = 1
-    limit: int | None = None  # verify at most this many (not yet verified) units
-    unit: str | None = None  # only this unit (id or unique id prefix)
+    """Build and run each unit, judge its output, write `verifications` rows.
+
+    Status per unit: passed, failed_compile, failed_run, wrong_answer, unsupported (the missing API is named),
+    timeout, sandbox_violation. Re-running skips units already verified with the same backend, backend version,
+    SoC and source hash. Everything crawled runs in a sandbox (see cotbuilder/verify/SANDBOX.md).
+
+    Exit status: 0 every unit got a verdict (a wrong_answer or failed_compile is a result about the data, not an
+    error); 1 some units could not be verified because of cotbuilder itself (harness crash, sandbox could not
+    start); 2 bad usage, or the backend cannot run here (no CANN / no NPU: one line says what is missing, nothing
+    is stored).
+    """
+
+    device: str = option(
+        "cpu",
+        "--device",
+        help="cpu (built-in emulator), npu:N (Ascend device N, needs CANN) or cann-cpu (CANN's CPU debug mode).",
+    )
+    soc: str = option("ascend910b", "--soc", help="ascend910b | ascend310p (UB size, SOC_VERSION).")
+    jobs: int = option(1, "--jobs", "-j", help="Units built and run in parallel.")
+    limit: int | None = option(None, "--limit", help="Verify at most N units not yet verified.")
+    unit: str | None = option(None, "--unit", help="Only this unit (id or id prefix).")
     layouts: list[str] = field(default_factory=lambda: ["kernel_launch", "op_project", "snippet"])
     seeds: list[int] = field(default_factory=lambda: [0, 1])
-    cpu_s: int = 60  # sandbox limits for generators, kernels, checkers
-    wall_s: float = 120.0
-    memory_mb: int = 4096
-    pch: bool = True  # precompiled emulator header
-    build_cache: bool = True
+    # sandbox limits for generators, kernels, checkers
+    cpu_s: int = option(60, "--cpu-seconds", help="Sandbox CPU-time limit per process.")
+    wall_s: float = option(120.0, "--wall-seconds", help="Sandbox wall-time limit per process.")
+    memory_mb: int = option(4096, "--memory-mb", help="Sandbox address-space limit per process.")
+    pch: bool = option(True, "--no-pch", help="Do not use the precompiled emulator header.")
+    build_cache: bool = option(True, "--no-cache", help="Rebuild instead of reusing cached builds.")
     opt: str = "-O1"
-    keep_workdirs: bool = False
-    progress: bool = True
+    keep_workdirs: bool = option(False, "--keep-workdirs", help="Keep each unit's temp work dir (debugging).")
+    progress: bool = option(True, "--no-progress", help="No progress bar.")

@@ -1,27 +1,29 @@
 """The verify stage: build and run every unit on a backend, judge it, store one `verifications` row per unit.
 
-`run(store, VerifyConfig)`: reads `units`, skips units already verified with the same backend, backend version, SoC,
-source hash, seeds and -O level, verifies the rest on a process pool (`jobs`) while the parent writes each result to
-DuckDB as it arrives, and returns the StageStats (kept = rows written; one counter per status; failed = infrastructure
-errors).
+plan: the units not yet verified with this backend, backend version, SoC, source hash, seeds and -O level (the
+verification id is the content-hash key); work: `worker.verify(job)` (in a pool process; a unit's verdict, or an
+infrastructure error); commit: the rows. kept = rows written, one counter per status, failed = infrastructure errors
+(not stored: a re-run tries again).
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
 import sys
-from dataclasses import asdict
+from dataclasses import dataclass
 from typing import Any
 
 from ..hashing import sha256_text
-from ..stats import StageStats, stage_run
+from ..stages.base import PROCESS, Stage, StageRefused
+from ..stages.driver import run_stage
+from ..stats import StageStats
 from ..store import Store, utcnow
 from . import build as buildmod
 from . import npu, sandbox, steps
 from .config import SOCS, VerifyConfig
 from .units import source_hash
 from .worker import Job, verify
+
+__all__ = ["VerifyConfig", "VerifyStage", "run", "verification_id", "backend_of"]
 
 
 def backend_of(device: str) -> tuple[str, int | None]:
@@ -44,6 +46,139 @@ def verification_id(
     return sha256_text("\0".join((unit_id, backend, version, soc, src_hash, run_config)))
 
 
+@dataclass
+class VerifyItem:
+    job: Job
+    verification_id: str
+    source_hash: str
+
+
+@dataclass
+class VerifyResult:
+    unit_id: str
+    name: str
+    verification_id: str
+    source_hash: str
+    out: dict[str, Any]  # {"verdict": columns} or {"infra_error": ..., "traceback": ...}
+
+
+class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
+    name = "verify"
+    config_type = VerifyConfig
+    mode = PROCESS
+    batch_size = 32
+    refusals = (npu.CannMissing,)
+
+    def check(self) -> None:
+        """Validate the config and find the backend, before the store is touched (a backend that cannot run here
+        stores nothing)."""
+        config = self.config
+        if config.soc not in SOCS:
+            raise StageRefused(f"--soc must be one of {', '.join(SOCS)} (got {config.soc!r})")
+        if config.jobs < 1:
+            raise StageRefused("--jobs must be at least 1")
+        try:
+            self.backend, self.device_id = backend_of(config.device)
+        except ValueError as exc:
+            raise StageRefused(str(exc)) from exc
+        if self.backend == "cpu-emulator":
+            # the header digest is part of the version: an emulator edit without a VERSION bump still re-verifies
+            self.cann, self.version = None, f"{buildmod.emulator_version()}+{buildmod.emulator_digest()[:8]}"
+            return
+        self.cann = npu.detect_cann()
+        if self.backend == "npu":
+            npu.check_device(self.device_id or 0)
+        self.version = self.cann.version
+
+    def plan(self, store: Store, stats: StageStats) -> list[VerifyItem]:
+        config = self.config
+        units = _select_units(store, config)
+        if config.unit and not units:
+            raise StageRefused(
+                f'no unit id starts with {config.unit!r} (see `cotbuilder query "SELECT unit_id, name FROM units"`)'
+            )
+        existing = {
+            r["verification_id"]
+            for r in store.rows(
+                "SELECT verification_id FROM verifications WHERE backend = ? AND backend_version = ? AND soc = ?",
+                [self.backend, self.version, config.soc],
+            )
+        }
+        todo: list[tuple[dict[str, Any], str, str]] = []
+        for unit in units:
+            src = source_hash(unit)
+            vid = verification_id(
+                unit["unit_id"], self.backend, self.version, config.soc, src, config.seeds, config.opt
+            )
+            if vid in existing:
+                stats.skip("already verified")
+                continue
+            todo.append((unit, src, vid))
+        if config.limit is not None:
+            for _ in todo[config.limit :]:
+                stats.skip("over --limit")
+            todo = todo[: config.limit]
+        if not todo:
+            return []
+        ctx = steps.Context(
+            cache_dir=store.cache_path("verify", "x").parent,
+            soc=config.soc,
+            limits=sandbox.Limits(cpu_s=config.cpu_s, wall_s=config.wall_s, memory_mb=config.memory_mb),
+            opt=config.opt,
+            use_cache=config.build_cache,
+            seeds=tuple(config.seeds),
+            python=sys.executable,
+        )
+        if self.backend == "cpu-emulator" and config.pch:
+            ctx.pch = buildmod.ensure_pch(ctx.cache_dir, config.soc, config.opt)
+            if ctx.pch.header is None:
+                stats.add("pch_failed")
+        return [
+            VerifyItem(Job(unit, ctx, self.backend, self.cann, self.device_id, config.keep_workdirs), vid, src)
+            for unit, src, vid in todo
+        ]
+
+    def work(self, item: VerifyItem) -> VerifyResult:
+        unit = item.job.unit
+        return VerifyResult(unit["unit_id"], unit["name"], item.verification_id, item.source_hash, verify(item.job))
+
+    def commit(self, store: Store, results: list[VerifyResult], stats: StageStats) -> None:
+        rows = []
+        for r in results:
+            if "infra_error" in r.out:
+                stats.fail("infrastructure error", r.unit_id, r.out["infra_error"] + "\n" + r.out.get("traceback", ""))
+                continue
+            verdict = r.out["verdict"]
+            rows.append(self._row(r, verdict))
+            stats.kept()
+            stats.add(verdict["status"])
+            if verdict["status"] != "passed":
+                stats.reasons[f"{verdict['status']}: {(verdict.get('reason') or '')[:60]}"] += 1
+        store.insert("verifications", rows)
+
+    def failed(self, item: VerifyItem, error: str, stats: StageStats) -> None:
+        stats.fail("infrastructure error", item.job.unit["unit_id"], error)
+
+    def label(self, item: VerifyItem) -> str:
+        return item.job.unit["name"]
+
+    def note(self, result: VerifyResult) -> str:
+        return f"{result.name}: {result.out.get('verdict', {}).get('status', 'error')}"
+
+    def _row(self, r: VerifyResult, verdict: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "verification_id": r.verification_id,
+            "unit_id": r.unit_id,
+            "backend": self.backend,
+            "backend_version": self.version,
+            "soc": self.config.soc,
+            "source_hash": r.source_hash,
+            "device": self.config.device,
+            "created_at": utcnow(),
+            **verdict,
+        }
+
+
 def _select_units(store: Store, config: VerifyConfig) -> list[dict[str, Any]]:
     placeholders = ", ".join("?" for _ in config.layouts)
     sql = f"SELECT * FROM units WHERE layout IN ({placeholders})"
@@ -54,157 +189,6 @@ def _select_units(store: Store, config: VerifyConfig) -> list[dict[str, Any]]:
     return store.rows(sql + " ORDER BY name, unit_id", params)
 
 
-def prepare(config: VerifyConfig) -> tuple[str, int | None, Any, str]:
-    """Validate the config and find the backend; raises ValueError (bad usage) or npu.CannMissing (cannot run here).
-    Called before the store is touched, so a backend that cannot run stores nothing."""
-    if config.soc not in SOCS:
-        raise ValueError(f"--soc must be one of {', '.join(SOCS)} (got {config.soc!r})")
-    if config.jobs < 1:
-        raise ValueError("--jobs must be at least 1")
-    backend, device_id = backend_of(config.device)
-    if backend == "cpu-emulator":
-        # the header digest is part of the version: an emulator edit without a VERSION bump still re-verifies
-        return backend, None, None, f"{buildmod.emulator_version()}+{buildmod.emulator_digest()[:8]}"
-    info = npu.detect_cann()
-    if backend == "npu":
-        npu.check_device(device_id or 0)
-    return backend, device_id, info, info.version
-
-
-def run(store: Store, config: VerifyConfig) -> StageStats:
-    backend, device_id, cann, version = prepare(config)
-    units = _select_units(store, config)
-    if config.unit and not units:
-        raise ValueError(
-            f'no unit id starts with {config.unit!r} (see `cotbuilder query "SELECT unit_id, name FROM units"`)'
-        )
-    with stage_run(store, "verify", asdict(config)) as stats:
-        existing = {
-            r["verification_id"]
-            for r in store.rows(
-                "SELECT verification_id FROM verifications WHERE backend = ? AND backend_version = ? AND soc = ?",
-                [backend, version, config.soc],
-            )
-        }
-        todo: list[tuple[dict[str, Any], str, str]] = []
-        for unit in units:
-            src = source_hash(unit)
-            vid = verification_id(unit["unit_id"], backend, version, config.soc, src, config.seeds, config.opt)
-            if vid in existing:
-                stats.skip("already verified")
-                continue
-            todo.append((unit, src, vid))
-        if config.limit is not None:
-            for _ in todo[config.limit :]:
-                stats.skip("over --limit")
-            todo = todo[: config.limit]
-        if not todo:
-            return stats
-        ctx = steps.Context(
-            cache_dir=store.cache_path("verify", "x").parent,
-            soc=config.soc,
-            limits=sandbox.Limits(cpu_s=config.cpu_s, wall_s=config.wall_s, memory_mb=config.memory_mb),
-            opt=config.opt,
-            use_cache=config.build_cache,
-            seeds=tuple(config.seeds),
-            python=sys.executable,
-        )
-        if backend == "cpu-emulator" and config.pch:
-            ctx.pch = buildmod.ensure_pch(ctx.cache_dir, config.soc, config.opt)
-            if ctx.pch.header is None:
-                stats.add("pch_failed")
-        _verify_all(store, config, stats, todo, ctx, backend, version, cann, device_id)
-    return stats
-
-
-def _row(
-    unit: dict[str, Any], src: str, vid: str, backend: str, version: str, config: VerifyConfig, verdict: dict[str, Any]
-) -> dict[str, Any]:
-    return {
-        "verification_id": vid,
-        "unit_id": unit["unit_id"],
-        "backend": backend,
-        "backend_version": version,
-        "soc": config.soc,
-        "source_hash": src,
-        "device": config.device,
-        "created_at": utcnow(),
-        **verdict,
-    }
-
-
-def _verify_all(
-    store: Store,
-    config: VerifyConfig,
-    stats: StageStats,
-    todo: list,
-    ctx: steps.Context,
-    backend: str,
-    version: str,
-    cann: Any,
-    device_id: int | None,
-) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from ..cli_common import console
-
-    jobs = [Job(unit, ctx, backend, cann, device_id, config.keep_workdirs) for unit, _, _ in todo]
-    with Progress(
-        TextColumn("verify"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[last]}"),
-        console=console,
-        disable=not config.progress,
-        transient=False,
-    ) as progress:
-        task = progress.add_task("verify", total=len(jobs), last="")
-
-        def record(i: int, out: dict[str, Any]) -> None:
-            unit, src, vid = todo[i]
-            if "infra_error" in out:
-                stats.fail(
-                    "infrastructure error", unit["unit_id"], out["infra_error"] + "\n" + out.get("traceback", "")
-                )
-            else:
-                verdict = out["verdict"]
-                with store.transaction():
-                    store.insert("verifications", [_row(unit, src, vid, backend, version, config, verdict)])
-                stats.kept()
-                stats.add(verdict["status"])
-                if verdict["status"] != "passed":
-                    stats.reasons[f"{verdict['status']}: {(verdict.get('reason') or '')[:60]}"] += 1
-            progress.update(task, advance=1, last=f"{unit['name']}: {out.get('verdict', {}).get('status', 'error')}")
-
-        if config.jobs == 1:
-            for i, job in enumerate(jobs):
-                record(i, verify(job))
-            return
-        _run_pool(jobs, config.jobs, record)
-
-
-def _run_pool(jobs: list[Job], workers: int, record) -> None:
-    """Verify on a process pool. A worker that dies breaks the whole pool: the jobs it took down are retried once in
-    a fresh pool, so one crash costs at most that unit, never the batch."""
-    mp = multiprocessing.get_context("forkserver")
-    pending = list(range(len(jobs)))
-    tries = dict.fromkeys(pending, 0)
-    while pending:
-        retry: list[int] = []
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=mp) as pool:
-            futures = {pool.submit(verify, jobs[i]): i for i in pending}
-            for fut in cf.as_completed(futures):
-                i = futures[fut]
-                try:
-                    out = fut.result()
-                except cf.process.BrokenProcessPool as exc:
-                    tries[i] += 1
-                    if tries[i] < 2:
-                        retry.append(i)
-                        continue
-                    out = {"infra_error": f"worker died: {type(exc).__name__}: {exc}"}
-                except Exception as exc:  # pickling problems and the like: that unit only
-                    out = {"infra_error": f"worker failed: {type(exc).__name__}: {exc}"}
-                record(i, out)
-        pending = retry
+def run(store: Store, config: VerifyConfig | None = None) -> StageStats:
+    """Verify in this process's driver (library and test use); the CLI goes through the same stage."""
+    return run_stage(VerifyStage(config or VerifyConfig()), store)

@@ -1,0 +1,35 @@
+"""`cotbuilder push`'s settings (light: the CLI reads them for --help without importing pyarrow or the Hub client)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..stages.options import option
+
+
+@dataclass
+class PushConfig:
+    """Publish rows from units that passed verification (latest result per backend) and the annotation gates, are clean
+    and under an allowed licence, one per dedup cluster (the best such member): parquet shards
+    data/<format>/train-*.parquet, a dataset card README.md, and the recipe. Refuses (exit 2)
+    when dedup or decontaminate have not run on the current data, a row fails its schema, or --local-dir holds files
+    push did not write. A Hub failure (network, auth, HTTP error) is one line and exit 1."""
+
+    repo_id: str | None = option(
+        None, "--repo-id", help="Hub dataset repo ORG/NAME (token: HF_TOKEN or `huggingface-cli login`)."
+    )
+    local_dir: str | None = option(None, "--local-dir", help="Write the dataset folder here instead.")
+    private: bool = option(False, "--private", help="Create the Hub repo as private.")
+    revision: str | None = option(None, "--revision", help="Hub branch to commit to (created if missing).")
+    format: str = option("messages", "--format", help="messages | alpaca | sharegpt")
+    licenses: list[str] | None = option(
+        None,
+        "--licenses",
+        help="SPDX ids to publish (repeatable). Default: Apache-2.0, MIT, BSD-2-Clause, BSD-3-Clause.",
+    )
+    allow_cann_license: bool = option(
+        False, "--allow-cann-license", help="Also publish CANN Open Software License code (stated in the card)."
+    )
+    rows_per_shard: int = option(5000, "--rows-per-shard", min=1, help="Rows per parquet shard.")
+    # the pipeline recipe to ship with the data (`cotbuilder run` passes its own)
+    recipe: str | None = option(None, "--recipe", help="Pipeline recipe to ship with the data.")
