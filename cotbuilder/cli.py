@@ -152,7 +152,7 @@ def build_app(registry: Registry = STAGES) -> typer.Typer:
 
 
 def main() -> None:
-    build_app()()
+    build_app()(prog_name="cotbuilder")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,15 @@
-"""Shared fixtures: a fresh workspace, and the CLI run as a user runs it (a real subprocess)."""
+"""Shared fixtures: a fresh workspace, the CLI run as a user runs it (a real subprocess), and the demo pipeline's
+workspace, built once per test run and copied for each test that uses it."""
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -38,3 +43,47 @@ def run_cli(
 @pytest.fixture(scope="session")
 def cli():
     return run_cli
+
+
+@dataclass
+class DemoRun:
+    """`cotbuilder run pipelines/demo.toml` as it went the one time it ran in this test run."""
+
+    workspace: Path  # the shared original: read it, never write it (copy it with the `demo_workspace` fixture)
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder shared by every xdist worker of this run (and only this run): the controller's base temp dir."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory) -> DemoRun:
+    """The demo pipeline (crawl, verify, annotate, dedup, decontaminate, push on the own corpus), run once per test
+    run: the first worker to get here runs it under a file lock, the others wait for it and read its result. Verifying
+    the demo corpus is the suite's most expensive step; it is not repeated per worker or per module."""
+    root = _run_root(tmp_path_factory) / "demo-once"
+    root.mkdir(parents=True, exist_ok=True)
+    done = root / "result.json"
+    with open(root / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes, also if this worker dies
+        if not done.is_file():
+            ws = root / "ws"
+            shutil.rmtree(ws, ignore_errors=True)  # a half-built one from a worker that died
+            res = run_cli("run", str(REPO / "pipelines" / "demo.toml"), workspace=ws, timeout=900)
+            done.write_text(json.dumps({"returncode": res.returncode, "stdout": res.stdout, "stderr": res.stderr}))
+    result = json.loads(done.read_text())
+    return DemoRun(root / "ws", result["returncode"], result["stdout"], result["stderr"])
+
+
+@pytest.fixture
+def demo_workspace(demo_run: DemoRun, tmp_path: Path) -> Path:
+    """A private copy of the demo pipeline's workspace (store, cache, published dataset) to read or change."""
+    assert demo_run.returncode == 0, demo_run.stdout[-3000:] + demo_run.stderr[-5000:]
+    copy = tmp_path / "demo-ws"
+    shutil.copytree(demo_run.workspace, copy, symlinks=True)
+    return copy

@@ -8,10 +8,11 @@ An executor's `run(stage, items, ...)` is a generator of events, in completion o
 Results stream back to the driver, which alone writes the store; closing the generator cancels the work not started.
 
 The local executor picks by the stage's `mode`:
-- process: a process pool (forkserver: the driver has DuckDB's threads, so it must not fork) of `stage.workers()`
+- process: a process pool (spawned: the driver has DuckDB's threads, so it must not fork) of `stage.workers()`
   processes, each unpickling the stage once and calling its `setup()`. A worker that dies takes the pool down: the
-  items it held are retried once in a fresh pool. Workers die with the driver (PR_SET_PDEATHSIG through the
-  forkserver, which exits when the driver does), so a `kill -9` of a stage leaves no worker behind.
+  items the pool held are retried one by one, each in a pool of its own, so only the item that kills its worker
+  fails. Workers die with the driver (PR_SET_PDEATHSIG), so a `kill -9` of a stage leaves no worker
+  behind.
   With one worker, or one item, `work` runs in the driver's process: no pool to start.
 - async: `work` is a coroutine; `stage.workers()` of them run at once on an event loop in a background thread (the
   driver thread keeps committing while requests are in flight).
@@ -32,7 +33,7 @@ import signal
 import threading
 import traceback
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,9 +72,8 @@ def _maybe_await(value: Any) -> Any:
 
 
 class LocalExecutor:
-    def __init__(self, poll_s: float = 0.5, max_tries: int = 2):
+    def __init__(self, poll_s: float = 0.5):
         self.poll_s = poll_s
-        self.max_tries = max_tries  # a worker crash costs an item at most this many attempts
 
     def run(
         self, stage: Stage, items: list[Any], *, notes: Notes | None = None, counts: Counts | None = None
@@ -107,59 +107,74 @@ class LocalExecutor:
 
     # -- a process pool ------------------------------------------------------------------------------------------
     def _run_pool(self, stage: Stage, items: list[Any], workers: int, notes: Notes | None) -> Iterator[Event]:
-        mp = multiprocessing.get_context("forkserver")
-        note_queue = mp.SimpleQueue() if notes else None
-        blob = pickle.dumps(stage)
-        pending = deque(range(len(items)))
-        tries = dict.fromkeys(pending, 0)
-        window = 4 * workers  # items handed to the pool ahead of time (all at once would pickle every item upfront)
+        """A worker that dies breaks the whole pool, and every item it held fails with it. Those items are tried again
+        one at a time, each in a pool of its own: the innocent ones pass, the one that kills its worker fails alone."""
+        # spawn, not fork (the driver has DuckDB's threads) nor forkserver (its children would be the forkserver's, which
+        # stays up as long as they do, so they could not die with the driver).
+        mp = multiprocessing.get_context("spawn")
+        pool_args = (mp, pickle.dumps(stage), mp.SimpleQueue() if notes else None, notes)
+        pending = list(range(len(items)))
+        suspects: list[int] = []
         while pending:
-            retry: list[int] = []
-            pool = cf.ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=mp,
-                initializer=_init_worker,
-                initargs=(blob, os.getpid(), note_queue),
-            )
-            running: dict[cf.Future, int] = {}
-            clean = False
-            try:
-                broken = False
-                while (pending and not broken) or running:
-                    while pending and not broken and len(running) < window:
-                        i = pending.popleft()
-                        try:
-                            running[pool.submit(_work, items[i])] = i
-                        except cf.process.BrokenProcessPool:
-                            pending.appendleft(i)
-                            broken = True
-                    done, _ = cf.wait(running, timeout=self.poll_s, return_when=cf.FIRST_COMPLETED)
-                    _drain(note_queue, notes)
-                    if not done:
-                        yield Tick()
-                        continue
-                    for fut in done:
-                        i = running.pop(fut)
-                        try:
-                            result = fut.result()
-                        except cf.process.BrokenProcessPool as exc:
-                            broken = True
-                            tries[i] += 1
-                            if tries[i] < self.max_tries:
-                                retry.append(i)
-                            else:
-                                yield Failed(i, f"worker died: {type(exc).__name__}: {exc}")
-                        except Exception as exc:  # work raised (or its result did not pickle)
-                            if not stage.isolate_failures:
-                                raise
-                            yield Failed(i, _error(exc))
-                        else:
-                            yield Done(i, result)
-                clean = True
-            finally:
+            lost, pending = yield from self._pool_round(stage, items, pending, workers, *pool_args)
+            suspects += lost
+        for i in suspects:
+            lost, _ = yield from self._pool_round(stage, items, [i], 1, *pool_args)
+            if lost:
+                yield Failed(i, "worker died: the process running this item exited (crash, OOM kill) twice")
+
+    def _pool_round(
+        self,
+        stage: Stage,
+        items: list[Any],
+        indices: list[int],
+        workers: int,
+        mp: Any,
+        blob: bytes,
+        note_queue: Any,
+        notes: Notes | None,
+    ) -> Generator[Event, None, tuple[list[int], list[int]]]:
+        """Run `indices` on one pool until they are done or it breaks: (items lost with it, items never handed out)."""
+        pool = cf.ProcessPoolExecutor(
+            max_workers=workers, mp_context=mp, initializer=_init_worker, initargs=(blob, os.getpid(), note_queue)
+        )
+        waiting = deque(indices)
+        window = 4 * workers  # items handed to the pool ahead of time (all at once would pickle every item upfront)
+        running: dict[cf.Future, int] = {}
+        lost: list[int] = []
+        broken = clean = False
+        try:
+            while (waiting and not broken) or running:
+                while waiting and not broken and len(running) < window:
+                    i = waiting.popleft()
+                    try:
+                        running[pool.submit(_work, items[i])] = i
+                    except cf.process.BrokenProcessPool:
+                        waiting.appendleft(i)
+                        broken = True
+                done, _ = cf.wait(running, timeout=self.poll_s, return_when=cf.FIRST_COMPLETED)
                 _drain(note_queue, notes)
-                _close_pool(pool, kill=not clean)
-            pending.extendleft(reversed(retry))
+                if not done:
+                    yield Tick()
+                    continue
+                for fut in done:
+                    i = running.pop(fut)
+                    try:
+                        result = fut.result()
+                    except cf.process.BrokenProcessPool:
+                        broken = True
+                        lost.append(i)
+                    except Exception as exc:  # work raised (or its result did not pickle)
+                        if not stage.isolate_failures:
+                            raise
+                        yield Failed(i, _error(exc))
+                    else:
+                        yield Done(i, result)
+            clean = True
+        finally:
+            _drain(note_queue, notes)
+            _close_pool(pool, kill=not clean)
+        return lost, list(waiting)
 
     # -- an event loop -------------------------------------------------------------------------------------------
     def _run_async(
@@ -293,8 +308,8 @@ def _work(item: Any) -> Any:
 
 
 def die_with_parent(driver_pid: int) -> None:
-    """Ask Linux to SIGKILL this process when its parent dies (the forkserver, which exits when the driver does);
-    and if the driver is already gone, go now. Elsewhere a no-op: the pool's own shutdown is all there is."""
+    """Ask Linux to SIGKILL this process when its parent (the driver) dies, and if the driver is already gone, go now.
+    Elsewhere a no-op: the pool's own shutdown is all there is."""
     try:
         import ctypes
 
@@ -303,9 +318,5 @@ def die_with_parent(driver_pid: int) -> None:
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):
         return
-    try:
-        os.kill(driver_pid, 0)
-    except ProcessLookupError:
+    if os.getppid() != driver_pid:  # the driver died before the request took effect: we are an orphan already
         os._exit(1)
-    except PermissionError:
-        pass

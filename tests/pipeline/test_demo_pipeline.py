@@ -1,22 +1,16 @@
-"""The README's main command: the whole flow offline on the demo corpus, then a re-run that costs nothing."""
+"""The README's main command: the whole flow offline on the demo corpus, then a re-run that costs nothing.
+
+The pipeline itself runs once per test run (the `demo_run` fixture in tests/conftest.py); these tests read it or work
+on a copy of its workspace."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-import pytest
-
 from cotbuilder.store import Store
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def demo_run(tmp_path_factory, cli):
-    workspace = tmp_path_factory.mktemp("demo") / "ws"
-    first = cli("run", str(REPO / "pipelines" / "demo.toml"), workspace=workspace, timeout=900)
-    return workspace, first
 
 
 def _q(workspace: Path, sql: str):
@@ -25,7 +19,7 @@ def _q(workspace: Path, sql: str):
 
 
 def test_demo_pipeline_runs_every_stage_and_publishes(demo_run):
-    workspace, first = demo_run
+    workspace, first = demo_run.workspace, demo_run
     assert first.returncode == 0, first.stdout[-3000:] + first.stderr[-5000:]
     stages = {r["stage"] for r in _q(workspace, "SELECT DISTINCT stage FROM runs")}
     assert stages >= {"crawl", "annotate", "verify", "dedup", "decontaminate", "push"}
@@ -44,9 +38,8 @@ def test_demo_pipeline_runs_every_stage_and_publishes(demo_run):
     assert "pipeline demo" in first.stderr  # the closing summary table
 
 
-def test_demo_rerun_does_no_new_work(demo_run, cli):
-    workspace, first = demo_run
-    assert first.returncode == 0
+def test_demo_rerun_does_no_new_work(demo_workspace, cli):
+    workspace = demo_workspace
     before = _q(
         workspace,
         "SELECT (SELECT count(*) FROM units) u, (SELECT count(*) FROM annotations) a, "
@@ -68,15 +61,14 @@ def test_demo_rerun_does_no_new_work(demo_run, cli):
     assert kept == {"crawl": 0, "annotate": 0, "verify": 0}, json.dumps(kept)
 
 
-def test_explore_notebook_executes_on_the_demo_dataset(demo_run, tmp_path):
+def test_explore_notebook_executes_on_the_demo_dataset(demo_workspace, tmp_path):
     """CI executes notebooks/explore.ipynb against the dataset the demo pipeline published."""
     import os
 
     import nbformat
     from nbclient import NotebookClient
 
-    workspace, first = demo_run
-    assert first.returncode == 0
+    workspace = demo_workspace
     nb = nbformat.read(REPO / "notebooks" / "explore.ipynb", as_version=4)
     env_before = dict(os.environ)
     os.environ["COTBUILDER_DATASET"] = str(workspace / "dataset")

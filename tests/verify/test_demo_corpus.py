@@ -9,9 +9,6 @@ from pathlib import Path
 import pytest
 
 from cotbuilder.store import Store
-from cotbuilder.verify.stage import VerifyConfig, run
-
-from .unitdir import add_units, unit_from_dir
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "kernel_launch"
 OPS = DEMO.parent / "op_project"
@@ -20,22 +17,13 @@ OP_NAMES = sorted(p.name for p in OPS.iterdir() if (p / "verify_spec.toml").is_f
 
 
 @pytest.fixture(scope="module")
-def demo_results(tmp_path_factory, shared_verify_cache):
-    """One stage run over the whole corpus (jobs=2, one seed each), shared by the parametrised checks below."""
-    import os
-
-    ws = tmp_path_factory.mktemp("demo") / "ws"
-    (ws / "cache").mkdir(parents=True)
-    os.symlink(shared_verify_cache, ws / "cache" / "verify")
-    add_units(
-        ws,
-        *(unit_from_dir(DEMO / name) for name in NAMES),
-        *(unit_from_dir(OPS / name, layout="op_project") for name in OP_NAMES),
-    )
-    with Store(ws) as store:
-        stats = run(store, VerifyConfig(progress=False, jobs=2, seeds=[0]))
+def demo_results(demo_run):
+    """The demo pipeline's verification of the corpus, as crawled (jobs=2, seeds 0 and 1): run once per test run and
+    shared by every worker (tests/conftest.py), so the corpus is not verified again here."""
+    assert demo_run.returncode == 0, demo_run.stderr[-3000:]
+    with Store(demo_run.workspace, read_only=True) as store:
         rows = store.rows("SELECT u.name, v.* FROM verifications v JOIN units u USING (unit_id)")
-    return stats, {r["name"]: r for r in rows}
+    return {r["name"]: r for r in rows}
 
 
 def test_demo_corpus_is_present():
@@ -44,16 +32,14 @@ def test_demo_corpus_is_present():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_demo_kernel_launch_unit_passes_on_cpu(name, demo_results):
-    _, rows = demo_results
-    row = rows[name]
+    row = demo_results[name]
     assert row["status"] == "passed", (row["reason"], (row["compile_log"] or "")[:1500], row["diagnostics"][:3])
     assert row["harness"] == "own" and row["cases"] and all(c["ok"] for c in row["cases"])
 
 
 @pytest.mark.parametrize("name", OP_NAMES)
 def test_demo_op_project_passes_the_spec_harness_or_names_its_missing_cube_api(name, demo_results):
-    _, rows = demo_results
-    row = rows[name]
+    row = demo_results[name]
     kernel_text = "".join(p.read_text() for p in (OPS / name).rglob("*.cpp"))
     if "Matmul" in kernel_text or "Mmad" in kernel_text:
         assert row["status"] == "unsupported" and row["missing_apis"], row["reason"]
