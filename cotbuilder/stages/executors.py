@@ -118,8 +118,13 @@ class LocalExecutor:
         while pending:
             lost, pending = yield from self._pool_round(stage, items, pending, workers, *pool_args)
             suspects += lost
+        deaths_in_a_row = 0
         for i in suspects:
+            if deaths_in_a_row >= 3:  # workers die whatever they run (a broken setup): stop starting new ones
+                yield Failed(i, "worker died: three workers in a row died on their single item; not retried")
+                continue
             lost, _ = yield from self._pool_round(stage, items, [i], 1, *pool_args)
+            deaths_in_a_row = deaths_in_a_row + 1 if lost else 0
             if lost:
                 yield Failed(i, "worker died: the process running this item exited (crash, OOM kill) twice")
 
