@@ -106,10 +106,10 @@ def build_config(verb: str, table: dict[str, Any], registry: Registry = STAGES) 
     return config_from_table(registry.get(verb), table)
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path, what: str = "recipe") -> dict[str, Any]:
     path = Path(path)
     if not path.is_file():
-        raise RecipeError(f"no recipe at {path}")
+        raise RecipeError(f"no {what} at {path}")
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:

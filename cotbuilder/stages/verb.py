@@ -34,7 +34,7 @@ def build_config(ctx: typer.Context, entry: StageEntry, fields: list[OptionField
     config_file: Path | None = values.get(CONFIG_FILE)
     try:
         if config_file is not None:
-            data = read_toml(config_file)
+            data = read_toml(config_file, "config file")
             table = data.get(entry.verb, data)
             table = expand(table, config_file.parent.resolve(), resolve_workspace(get_state(ctx).workspace))
         for field in fields:

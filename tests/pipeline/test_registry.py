@@ -81,6 +81,8 @@ def test_config_file_gives_the_verb_its_table_and_command_line_options_win(toy, 
     cfg.write_text('[toy]\nwords = ["x"]\nrounds = "many"\n')
     bad = invoke(workspace, "toy", "--config", str(cfg))
     assert bad.exit_code == 2 and "[toy] rounds must be int" in bad.stderr
+    missing = invoke(workspace, "toy", "--config", str(tmp_path / "nope.toml"))
+    assert missing.exit_code == 2 and "no config file at" in missing.stderr
 
 
 def test_a_recipe_table_runs_the_stage_in_the_pipeline_and_status_shows_it(toy, workspace, tmp_path):
