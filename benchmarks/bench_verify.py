@@ -6,14 +6,14 @@ Prints
 - kernels per minute with --jobs 1 and --jobs 2, each from a fresh workspace (fresh build cache; the precompiled
   header build is included and also shown on its own), and the ratio jobs2 / jobs1;
 - compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache) with and without the
-  precompiled emulator header, and the ratio without / with (goal: <= 1.5 s per vector kernel with it).
+  precompiled emulator header, and the ratio without / with (goal: <= 1.5 s per vector kernel with it);
+- the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import statistics
 import sys
 import tempfile
@@ -56,14 +56,32 @@ def compile_seconds(units: list[dict], use_pch: bool, tmp: Path) -> list[float]:
         ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
     times = []
     for unit in units:
-        workdir = sandbox.new_workdir("bench-")
+        workdir = sandbox.default_session().new_dir("bench-")
         try:
             result, _ = harness_own.build_unit(unit, workdir, ctx)
             if result.ok:
                 times.append(result.seconds)
         finally:
-            shutil.rmtree(workdir, ignore_errors=True)
+            sandbox.remove_tree(workdir)
     return times
+
+
+def step_overhead(repeats: int) -> tuple[float, float]:
+    """Seconds per trivial step (`true`): confined with every isolation feature vs. a plain subprocess."""
+    import subprocess
+
+    session = sandbox.default_session()
+    workdir = session.new_dir("overhead-")
+    start = time.monotonic()
+    for _ in range(repeats):
+        assert sandbox.run(["true"], workdir, sandbox.Limits(), session=session).ok
+    confined = (time.monotonic() - start) / repeats
+    start = time.monotonic()
+    for _ in range(repeats):
+        subprocess.run(["true"], check=True)
+    plain = (time.monotonic() - start) / repeats
+    sandbox.remove_tree(workdir)
+    return confined, plain
 
 
 def main() -> int:
@@ -100,6 +118,10 @@ def main() -> int:
             f"compile s/kernel without PCH: {m_without:.2f} (median {statistics.median(without):.2f}, n={len(without)})"
         )
         print(f"ratio without/with PCH: {m_without / m_with:.2f}x")
+    confined, plain = step_overhead(20)
+    enforced = ", ".join(sorted(sandbox.capabilities().available))
+    print(f"sandbox step overhead: {confined * 1000:.0f} ms confined ({enforced}) vs {plain * 1000:.1f} ms plain")
+    print(f"ratio confined/plain: {confined / plain:.1f}x")
     return 0
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import re
 import subprocess
 import sys
@@ -66,13 +67,36 @@ def samples(examples: Path) -> tuple[list[Path], list[Path]]:
     return vector, cube
 
 
+_MAIN = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
+
+
+def all_samples(examples: Path) -> list[Path]:
+    """Every sample folder of the snapshot with a host main that launches a kernel (all API families: SIMD C++ and C,
+    SIMT, hybrid; vector and cube; with or without a generator script)."""
+    found = set()
+    for path in sorted(examples.rglob("*")):
+        if path.suffix in (".asc", ".cpp") and path.is_file():
+            text = path.read_text(errors="replace")
+            if HOST_LAUNCH.search(text) and _MAIN.search(text):
+                found.add(path.parent)
+    return sorted(found)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--git-dir", default=DEFAULT_GIT_DIR)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument(
+        "--all",
+        action="store_true",
+        help="every sample with a host main (all of examples/, cube and SIMT too), not only the vector samples",
+    )
+    parser.add_argument(
         "--only", default="", help="verify only samples whose path contains one of these comma-separated texts"
+    )
+    parser.add_argument(
+        "--json", default=None, help="also write one JSON line per sample (name, status, reason, cases) to this file"
     )
     parser.add_argument(
         "--show", type=int, default=15, help="how many dav-3510-only failure reasons to list (all others are listed)"
@@ -81,6 +105,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="ascdk-") as tmp:
         examples = unpack(args.git_dir, Path(tmp))
         vector, cube = samples(examples)
+        if args.all:
+            vector, cube = all_samples(examples), []
         if args.only:
             wanted = args.only.split(",")
             vector = [f for f in vector if any(w in str(f.relative_to(examples)) for w in wanted)]
@@ -97,11 +123,15 @@ def main() -> int:
             store.insert("units", units)
             run(store, VerifyConfig(jobs=args.jobs, seeds=[0], soc=SOC, progress=sys.stderr.isatty()))
             rows = store.rows(
-                "SELECT u.name, v.status, v.reason, v.missing_apis, v.compile_ok, v.run_ok "
+                "SELECT u.name, v.status, v.reason, v.missing_apis, v.compile_ok, v.run_ok, v.harness, v.cases "
                 "FROM verifications v "
                 "JOIN units u USING (unit_id) ORDER BY u.name"
             )
         seconds = time.monotonic() - start
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            for r in rows:
+                fh.write(json.dumps({**r, "arch": arch_of[r["name"]]}, default=str) + "\n")
     statuses = collections.Counter(r["status"] for r in rows)
     modelled = [r for r in rows if arch_of[r["name"]] in MODELLED_ARCHES]
     other = [r for r in rows if arch_of[r["name"]] not in MODELLED_ARCHES]

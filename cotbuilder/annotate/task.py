@@ -151,8 +151,14 @@ class RepairTask(AnnotateTask):
         verification: dict[str, Any] | None = None,
         kernel_path: str = "",
     ) -> list[dict[str, str]]:
+        from ..crawl.secrets import scan
+
         v = verification or {}
         log = "\n".join(x for x in (v.get("compile_log") or "", v.get("run_log") or "") if x)
+        # the logs are the unit's own output: a credential it printed never reaches the teacher (a store written
+        # before verify scanned its logs may still hold one)
+        log = scan(log[-4000:], "verify.log").text
+        diagnostics = scan(json.dumps(v.get("diagnostics"), ensure_ascii=False, indent=1), "diagnostics.json").text
         values = {
             "name": unit.get("name", ""),
             "layout": unit.get("layout", ""),
@@ -162,8 +168,8 @@ class RepairTask(AnnotateTask):
             "facts": prompt_facts(facts),
             "backend": v.get("backend") or "?",
             "status": v.get("status") or "?",
-            "diagnostics": json.dumps(v.get("diagnostics"), ensure_ascii=False, indent=1),
-            "log": log[-4000:] or "(none)",
+            "diagnostics": diagnostics,
+            "log": log or "(none)",
         }
         return [
             {"role": "system", "content": self.template.system},

@@ -21,10 +21,15 @@ def size_category(n: int) -> str:
 def stage_counts(store: Store) -> list[tuple[str, str]]:
     out = [("units crawled and parsed", str(store.count("units")))]
     if store.has_table("verifications"):
-        for status, n in store.con.execute(
-            "SELECT status, count(DISTINCT unit_id) FROM verifications GROUP BY 1 ORDER BY 2 DESC"
-        ).fetchall():
-            out.append((f"units with a `{status}` verification", str(n)))
+        from ..verify.current import deciding_verifications
+
+        # each unit once, by the verification that decides it (docs/statuses.md: what each status means)
+        counts = Counter(row["status"] for _, row in deciding_verifications(store).values())
+        for status, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            out.append((f"units whose verification is `{status}`", str(n)))
+        weak = store.scalar("SELECT count(DISTINCT unit_id) FROM verifications WHERE isolation IS NOT NULL")
+        if weak:
+            out.append(("units verified without full sandbox isolation (`--allow-weak-sandbox`)", str(weak)))
     if store.has_table("annotations"):
         n_ok = store.scalar("SELECT count(DISTINCT unit_id) FROM annotations WHERE status='ok' AND gates_passed")
         out.append(("units with an annotation that passed the quality gates", str(n_ok)))
@@ -95,6 +100,16 @@ def render(
         Counter((r["verification"]["backend"], r["verification"]["backend_version"]) for r in rows).items(), key=str
     ):
         lines.append(f"- `{backend}` {version or ''}: {n} rows")
+    lines.append(
+        "\nA row is published only when its status is `passed`: cotbuilder compared every output of the kernel "
+        "with a golden computed before the kernel ran (the sample's own checker was evidence, never the verdict). "
+        "Status words: see cotbuilder's docs/statuses.md."
+    )
+    weak = Counter(
+        r["verification"].get("isolation") for r in rows if r["verification"].get("isolation", "full") != "full"
+    )
+    for isolation, n in sorted(weak.items()):
+        lines.append(f"\n**{n} rows were verified without full sandbox isolation** ({isolation}).")
     lines += ["", "## Licences", ""]
     for lic, n in sorted(Counter(r["provenance"]["license"] for r in rows).items()):
         lines.append(f"- {lic}: {n} rows")

@@ -39,7 +39,12 @@ def _verification_summary(f: UnitFacts) -> dict[str, Any]:
         "backend_version": v.get("backend_version"),
         "soc": v.get("soc"),
         "cases": len(cases),
-        "cases_passed": sum(1 for c in cases if c.get("ok")),
+        "cases_passed": sum(1 for c in cases if c.get("ok") is True),
+        "cases_compared": sum(1 for c in cases if c.get("check") == "golden"),
+        # "full", or the isolation features the sandbox lacked when it was verified (verify --allow-weak-sandbox)
+        "isolation": "missing: " + ", ".join((v.get("isolation") or {}).get("missing", []))
+        if v.get("isolation")
+        else "full",
         "backends_tried": sorted(set(f.backends)),
     }
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
-import shutil
 import subprocess
 import threading
 import time
@@ -14,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..paths import emulator_dir, emulator_include_dirs
-from . import sandbox
+from . import files, sandbox
 
 EMULATOR_DIR = emulator_dir()
 INCLUDE_DIR = EMULATOR_DIR / "include"
@@ -72,7 +71,7 @@ def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1") -> Pch:
     if not available:
         return Pch(None, error="emulator headers not found")
     key = hashlib.sha256((emulator_digest() + "\0".join(flags)).encode()).hexdigest()[:16]
-    folder = cache_dir / "pch" / key
+    folder = (cache_dir / "pch" / key).resolve()  # the sandbox shows the real path (not a symlinked cache dir)
     header = folder / PCH_NAME
     gch = folder / (PCH_NAME + ".gch")
     if gch.is_file():
@@ -139,8 +138,9 @@ class BuildResult:
     log: str
     seconds: float
     cached: bool
-    binary: Path | None
-    outcome: str = "ok"  # sandbox outcome of the compiler run (timeout, limit...)
+    binary: bytes | None  # the built program, copied out of the sandbox (never read through a path the unit controls)
+    outcome: str = "ok"  # sandbox outcome of the compiler run (timeout, limit, violation...)
+    reason: str = ""
 
 
 COMPILE_LIMITS = sandbox.Limits(cpu_s=120, wall_s=180, memory_mb=4096, file_mb=512, nproc=64)
@@ -158,36 +158,44 @@ def build(
     opt: str = "-O1",
     use_cache: bool = True,
     forced_includes: tuple[str, ...] = (),
+    session: sandbox.Session | None = None,
 ) -> BuildResult:
-    """Compile in the sandbox (the compiler reads crawled code); reuse a cached binary for the same key."""
+    """Compile in the sandbox (the compiler reads crawled code); reuse a cached binary for the same key. The compiler
+    sees the work dir, the toolchain and the emulator headers (and the PCH) only."""
     argv = compile_argv(sources, include_dirs, binary_name, soc, pch, opt, forced_includes)
     key = build_key(workdir, sources_digest, argv)
     entry = cache_dir / "builds" / key
-    target = workdir / binary_name
     if use_cache and (entry / "done").is_file():
         log = (entry / "log").read_text(encoding="utf-8", errors="replace")
         if (entry / "bin").is_file():
-            shutil.copy2(entry / "bin", target)
-            return BuildResult(True, log, 0.0, True, target)
+            return BuildResult(True, log, 0.0, True, (entry / "bin").read_bytes())
         return BuildResult(False, log, 0.0, True, None)
-    result = sandbox.run(argv, workdir, COMPILE_LIMITS, env={"LC_ALL": "C"})  # ASCII quotes in messages
+    ro = [str(d) for d in INCLUDE_DIRS] + (
+        [str(pch.header.parent)] if pch is not None and pch.header is not None else []
+    )
+    result = sandbox.run(argv, workdir, COMPILE_LIMITS, env={"LC_ALL": "C"}, session=session, ro_paths=ro)
     log = (result.stderr + result.stdout).strip()
-    ok = result.ok and target.is_file()
+    binary = None
+    if result.ok:
+        try:
+            binary = files.read_file(workdir, binary_name)
+        except files.Unsafe as exc:
+            log += f"\n[built binary not usable: {exc}]"
     if result.outcome not in ("ok", "exit"):
         log = f"{log}\n[compiler stopped: {result.reason}]".strip()
     if use_cache and result.outcome in ("ok", "exit"):  # never cache a compile that a limit cut short
-        store_entry(entry, log, target if ok else None)
-    return BuildResult(ok, log, result.wall_s, False, target if ok else None, result.outcome)
+        store_entry(entry, log, binary)
+    return BuildResult(binary is not None, log, result.wall_s, False, binary, result.outcome, result.reason)
 
 
-def store_entry(entry: Path, log: str, binary: Path | None) -> None:
+def store_entry(entry: Path, log: str, binary: bytes | None) -> None:
     """Publish a build into the cache so a concurrent reader (two units with the same key under --jobs) never sees a
     half-written file: each file is written under a name private to this process and thread, then renamed into
     place; `done`, the only thing readers trust, is renamed last."""
     entry.mkdir(parents=True, exist_ok=True)
     tag = f".tmp{os.getpid()}.{threading.get_ident()}"
     if binary is not None:
-        shutil.copy2(binary, entry / f"bin{tag}")
+        (entry / f"bin{tag}").write_bytes(binary)
         os.replace(entry / f"bin{tag}", entry / "bin")
     (entry / f"log{tag}").write_text(log, encoding="utf-8")
     os.replace(entry / f"log{tag}", entry / "log")

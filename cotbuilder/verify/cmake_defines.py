@@ -79,7 +79,56 @@ def variables(cmake: str, docs: list[str], soc: str) -> dict[str, str]:
             continue
         chosen[name] = arch if arch in options else options[0]
     chosen.setdefault(ARCH_VAR, f"dav-{arch}")
+    _avoid_refused_defaults(cmake, values, chosen)
     return chosen
+
+
+def _refuses(cmake: str, var: dict[str, str]) -> bool:
+    """Whether CMake certainly reaches a `message(FATAL_ERROR ...)` with these values (every enclosing condition
+    known to be true)."""
+    stack: list[tuple[bool | None, bool | None]] = []
+    for m in _COMMAND.finditer(cmake):
+        name, args = m.group(1).lower(), m.group(2)
+        if name == "if":
+            c = condition(args, var)
+            stack.append((c, c))
+        elif name == "elseif" and stack:
+            _, taken = stack[-1]
+            c = _and(_not(taken), condition(args, var))
+            stack[-1] = (c, _or(taken, c))
+        elif name == "else" and stack:
+            _, taken = stack[-1]
+            stack[-1] = (_not(taken), True)
+        elif name == "endif" and stack:
+            stack.pop()
+        elif name == "message" and "FATAL_ERROR" in args and all(run is True for run, _ in stack):
+            return True
+    return False
+
+
+def _avoid_refused_defaults(cmake: str, values: dict[str, list[str]], chosen: dict[str, str]) -> None:
+    """A CMake default the file itself refuses (`set(SCENARIO_NUM 0 CACHE ...)` then `if(SCENARIO_NUM LESS 1)
+    message(FATAL_ERROR ...)`: the user must pass -DSCENARIO_NUM) is replaced by the first value the docs give that
+    the file accepts - what a user following the README would build. The architecture is never changed here."""
+    if not _refuses(cmake, chosen):
+        return
+    for name, options in values.items():
+        if name == ARCH_VAR:
+            continue
+        for candidate in options:
+            if candidate != chosen.get(name) and not _refuses(cmake, {**chosen, name: candidate}):
+                chosen[name] = candidate
+                return
+
+
+def configuration_variables(unit: dict[str, Any]) -> tuple[str, ...]:
+    """Variables a user sets on the cmake command line to configure the sample (cache entries, options, and what
+    its compile definitions read): a `#error` naming one means a configuration the harness did not pass."""
+    cmake, _ = _texts(unit)
+    names = {m.group(1) for m in _OPTION.finditer(cmake)}
+    names |= {m.group(1) for m in _SET.finditer(cmake) if _IS_CACHE.match(cmake, m.start())}
+    names |= set(_VAR.findall(cmake))
+    return tuple(sorted(n for n in names if not n.startswith("CMAKE_")))
 
 
 def sample_arch(cmake: str, docs: list[str], soc: str) -> str:

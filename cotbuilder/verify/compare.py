@@ -84,13 +84,17 @@ def compare(
     with np.errstate(invalid="ignore", over="ignore"):
         bad = special_bad | (both & (diff > atol) & (diff > rtol * np.where(both, np.abs(e), 0.0)))
     mismatches = int(bad.sum())
-    return {
+    out = {
         **result,
         "max_abs_err": float(diff.max()) if diff.size else 0.0,
         "max_rel_err": float(rel.max()) if rel.size else 0.0,
         "mismatches": mismatches,
         "ok": mismatches == 0,
     }
+    if mismatches:
+        out["first_bad"] = int(np.argmax(bad))  # where it starts to differ
+        out["nonfinite_bad"] = int((bad & ~finite_a & finite_e).sum())  # NaN/Inf where the golden is finite
+    return out
 
 
 def float_to_bf16_bits(values: np.ndarray) -> np.ndarray:

@@ -13,14 +13,16 @@ SOCS = ("ascend910b", "ascend310p")
 class VerifyConfig:
     """Build and run each unit, judge its output, write `verifications` rows.
 
-    Status per unit: passed, failed_compile, failed_run, wrong_answer, unsupported (the missing API is named),
-    timeout, sandbox_violation. Re-running skips units already verified with the same backend, backend version,
-    SoC and source hash. Everything crawled runs in a sandbox (see cotbuilder/verify/SANDBOX.md).
+    Status per unit (docs/statuses.md): passed (cotbuilder compared every output with a golden fixed before the
+    kernel ran), wrong_answer, failed_compile, failed_run, timeout, unchecked (ran clean, nothing to compare),
+    unsupported (the gap is named), sandbox_violation. Re-running skips units already verified with the same
+    backend, backend version, SoC and source hash. Everything crawled runs in a sandbox (cotbuilder/verify/SANDBOX.md).
+    Ends with a table per harness kind: units and cases per status, with the top reasons.
 
     Exit status: 0 every unit got a verdict (a wrong_answer or failed_compile is a result about the data, not an
     error); 1 some units could not be verified because of cotbuilder itself (harness crash, sandbox could not
-    start); 2 bad usage, or the backend cannot run here (no CANN / no NPU: one line says what is missing, nothing
-    is stored).
+    start); 2 bad usage, or the backend cannot run here (no CANN / no NPU, or a machine that cannot isolate what
+    verify runs without --allow-weak-sandbox: one line says what is missing, nothing is stored).
     """
 
     device: str = option(
@@ -37,9 +39,17 @@ class VerifyConfig:
     # sandbox limits for generators, kernels, checkers
     cpu_s: int = option(60, "--cpu-seconds", help="Sandbox CPU-time limit per process.")
     wall_s: float = option(120.0, "--wall-seconds", help="Sandbox wall-time limit per process.")
-    memory_mb: int = option(4096, "--memory-mb", help="Sandbox address-space limit per process.")
+    memory_mb: int = option(
+        4096, "--memory-mb", help="Sandbox memory limit: per step (all its processes together) and per process."
+    )
     pch: bool = option(True, "--no-pch", help="Do not use the precompiled emulator header.")
     build_cache: bool = option(True, "--no-cache", help="Rebuild instead of reusing cached builds.")
     opt: str = "-O1"
     keep_workdirs: bool = option(False, "--keep-workdirs", help="Keep each unit's temp work dir (debugging).")
+    allow_weak_sandbox: bool = option(
+        False,
+        "--allow-weak-sandbox",
+        help="Verify even where this machine lacks an isolation feature (PID/mount/network namespace, seccomp, "
+        "memory or pids cgroup); each verdict records what was missing. Without it, verify refuses (exit 2).",
+    )
     progress: bool = option(True, "--no-progress", help="No progress bar.")

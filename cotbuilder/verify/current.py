@@ -11,8 +11,9 @@ from typing import Any
 
 from ..store import Store
 
-# A backend that cannot judge a unit (an op project on a CANN build, a missing API) says nothing about its correctness.
-NO_VERDICT = {"unsupported"}
+# A backend that cannot judge a unit (an op project on a CANN build, a missing API) or found nothing to compare says
+# nothing about its correctness (docs/statuses.md).
+NO_VERDICT = {"unsupported", "unchecked"}
 
 
 def verdict_of(current: list[dict[str, Any]]) -> tuple[bool, dict[str, Any]]:
@@ -20,7 +21,7 @@ def verdict_of(current: list[dict[str, Any]]) -> tuple[bool, dict[str, Any]]:
     that says so. Verified = at least one of those latest rows passed and none of them failed (compile, run, wrong
     answer, timeout, sandbox): an older pass never outlives a newer failure on the same backend (an emulator upgrade
     that now fails a unit unpublishes it), and a failure on any backend outweighs a pass on another. An `unsupported`
-    row neither passes nor fails. The row quoted: the newest failure, else the newest pass, else the newest row."""
+    or `unchecked` row neither passes nor fails. The row quoted: the newest failure, else the newest pass, else the newest row."""
     newest_first = sorted(current, key=lambda v: (v["created_at"], v["verification_id"]), reverse=True)
     failures = [v for v in newest_first if v["status"] != "passed" and v["status"] not in NO_VERDICT]
     passes = [v for v in newest_first if v["status"] == "passed"]

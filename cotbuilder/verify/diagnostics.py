@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 from typing import Any
 
 from ..apidocs.lists import documented_apis, is_toolkit_header
@@ -61,6 +62,32 @@ def missing_apis(compile_log: str) -> list[str]:
         elif m := _NO_MATCH.search(line):
             found[f"{m.group(1)} (this overload)"] = None
     return list(found)
+
+
+@functools.lru_cache(maxsize=1)
+def _gaps() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    data = tomllib.loads(package_data("verify/data/gaps.toml").read_text(encoding="utf-8"))
+    return tuple((g["name"], re.compile(g["regex"])) for g in data["gap"])
+
+
+_HASH_ERROR = re.compile(r"error: #error ([^\n]*)")
+
+
+def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple[str, list[str]] | None:
+    """Why a failed build is cotbuilder's gap rather than the kernel's bug: ("missing in emulator", [APIs/headers]),
+    ("emulator gap", [feature]) or ("CMake option the harness did not set", [-DVAR]); None when it is the code's own
+    error. `cmake_vars`: the unit's CMake variables (a `#error` naming one means a configuration we did not pass)."""
+    missing = missing_apis(compile_log)
+    if missing:
+        return "missing in emulator", missing
+    for name, regex in _gaps():
+        if regex.search(compile_log):
+            return "emulator gap", [name]
+    for m in _HASH_ERROR.finditer(compile_log):
+        named = [v for v in cmake_vars if re.search(rf"\b{re.escape(v)}\b", m.group(1))]
+        if named:
+            return "CMake option the harness did not set", [f"-D{named[0]}"]
+    return None
 
 
 def first_error(log: str, limit: int = 300) -> str:

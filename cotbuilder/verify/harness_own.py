@@ -1,36 +1,38 @@
 """The unit's own harness (kernel_launch layout): its generator, its CPU-mode main, its checker.
 
-Flow per unit: write its files into the work dir, rewrite `<<<…>>>` launches to the emulator's launch macro, build
-main + kernel against the emulator, then for each seed (when the generator takes `--seed`): run the generator, run the
-binary, judge with the unit's checker (`verify_result.py OUTPUT GOLDEN`, arguments as its run script / README give
-them) or, without a checker, compare output and golden files with the default tolerance of the dtype.
+Flow per unit, every step in a fresh sandbox dir: write its files, rewrite `<<<…>>>` launches to the emulator's launch
+macro, build main + kernel against the emulator; then for each seed (when the generator takes `--seed`):
+1. the generator writes inputs and goldens; what it wrote under `output/` is copied out and sealed as goldens, with
+   the dtype numpy wrote them in (`data/generator_runner.py` records it: never guessed);
+2. the kernel runs in a new dir holding the unit's files and the inputs only: it never sees a golden;
+3. cotbuilder pairs each output with its golden (the checker's command line from the docs, else the names) and
+   compares them with the dtype's tolerance (`goldens.py`): this alone decides the case;
+4. the unit's checker runs on copies of outputs and goldens in yet another dir, and what it (and a self-checking
+   main) said is stored as evidence.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
 import shlex
-import shutil
 import time
 import tomllib
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..paths import package_data
 from . import build as buildmod
-from . import cmake_defines, compare, sandbox, steps
+from . import cmake_defines, files, goldens, sandbox, steps
 from .launch_rewrite import rewrite_launches
-from .units import SOURCE_SUFFIXES, file_by_role, materialise
+from .units import SOURCE_SUFFIXES, file_by_role, materialise, unit_files
 from .verdict import Verdict
 
 BINARY = "cotbuilder_kernel"
 _MAIN = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
 _SKIP_ROLES = {"tiling_func", "op_def", "generator", "checker", "build", "op_json", "snippet"}
-_DTYPE_WORDS = re.compile(r"np\.(float16|float32|bfloat16|int8|int16|int32|int64|uint8|uint16|uint32)\b")
 CHECKER_LIMITS = sandbox.Limits(cpu_s=60, wall_s=120, memory_mb=8192)
 
 
@@ -164,30 +166,14 @@ def checker_args(unit: dict[str, Any], checker_path: str, soc: str = "ascend910b
     return script_args(unit, checker_path, soc, need_bin=True)
 
 
-def _default_pairs(workdir: Path) -> list[tuple[str, str]]:
-    out_dir = workdir / "output"
-    if not out_dir.is_dir():
-        return []
-    goldens = sorted(p for p in out_dir.glob("*.bin") if p.name.startswith("golden"))
-    outputs = sorted(p for p in out_dir.glob("*.bin") if not p.name.startswith("golden"))
-    if len(goldens) == 1 and len(outputs) == 1:
-        return [(f"output/{outputs[0].name}", f"output/{goldens[0].name}")]
-    pairs = []
-    for g in goldens:  # golden_z.bin <-> output_z.bin
-        suffix = g.name.removeprefix("golden")
-        match = out_dir / f"output{suffix}"
-        if match.is_file():
-            pairs.append((f"output/{match.name}", f"output/{g.name}"))
-    return pairs
-
-
 @functools.lru_cache(maxsize=1)
 def _self_check_patterns() -> dict[str, list[str]]:
     return tomllib.loads(package_data("verify/data/self_check.toml").read_text(encoding="utf-8"))
 
 
 def self_check(output: str) -> bool | None:
-    """What a self-checking main said about its result: False (fail printed), True (pass printed), None (neither)."""
+    """What a self-checking main said about its result: False (fail printed), True (pass printed), None (neither).
+    Evidence only: it never decides a verdict."""
     patterns = _self_check_patterns()
     if any(p in output for p in patterns["fail"]):
         return False
@@ -196,93 +182,25 @@ def self_check(output: str) -> bool | None:
     return None
 
 
-def _guess_dtype(generator_text: str) -> str:
-    words = _DTYPE_WORDS.findall(generator_text)
-    if not words:
-        return "float32"
-    return max(set(words), key=words.count)
+_WRITE_FILE = re.compile(r'\bWriteFile\s*\(\s*"([^"]+)"\s*,\s*(?:\([^()]*\)\s*)?&?(\w+)')
+_COMPARE_CALL = re.compile(r'\b\w*[Cc]ompare\w*\s*\(\s*(?:\([^()]*\)\s*)?&?(\w+)\s*,[^;]*?"([^"]+)"')
 
 
-def _compare_files(workdir: Path, pairs: list[tuple[str, str]], dtype: str) -> list[dict[str, Any]]:
-    results = []
-    for out, gold in pairs:
-        out_p, gold_p = workdir / out, workdir / gold
-        if not out_p.is_file():
-            results.append(
-                {
-                    "name": out,
-                    "dtype": dtype,
-                    "ok": False,
-                    "error": "missing output",
-                    "mismatches": 0,
-                    "n": 0,
-                    "atol": 0.0,
-                    "rtol": 0.0,
-                    "max_abs_err": None,
-                    "max_rel_err": None,
-                }
-            )
-            continue
-        np_dtype = compare.numpy_dtype(dtype)
-        actual = np.fromfile(out_p, dtype=np_dtype) if out_p.stat().st_size % np_dtype.itemsize == 0 else np.zeros(0)
-        expected = np.fromfile(gold_p, dtype=np_dtype) if gold_p.is_file() else np.zeros(0)
-        results.append({"name": out, **compare.compare(actual, expected, dtype)})
-    return results
-
-
-def _hollow_outputs(workdir: Path, pairs: list[tuple[str, str]]) -> list[str]:
-    """Outputs that were never computed at all: every byte still the emulator's 0xFF UB fill while the golden is
-    not (a checker comparing `abs(a - b) > tol` accepts the NaNs that reads as). Judged on bytes, not values, so a
-    wrong dtype guess cannot raise a false alarm; a partly unwritten output is left to the checker, since samples
-    legitimately leave padding lanes of their last 32-byte block unwritten (a reduction writing 1 of 16 halves)."""
-    hollow = []
-    for out, gold in pairs:
-        out_p, gold_p = workdir / out, workdir / gold
-        if not (out_p.is_file() and gold_p.is_file()) or out_p.stat().st_size != gold_p.stat().st_size:
-            continue
-        a = np.fromfile(out_p, dtype=np.uint8)
-        e = np.fromfile(gold_p, dtype=np.uint8)
-        if a.size and bool((a == 0xFF).all()) and not bool((e == 0xFF).all()):
-            hollow.append(out)
-    return hollow
-
-
-_C_DTYPES = {
-    "float": "float32",
-    "half": "float16",
-    "aclFloat16": "float16",
-    "bfloat16_t": "bfloat16",
-    "double": "float64",
-    "int32_t": "int32",
-    "int16_t": "int16",
-    "int8_t": "int8",
-    "uint8_t": "uint8",
-    "uint16_t": "uint16",
-    "uint32_t": "uint32",
-    "int64_t": "int64",
-}
-# how a self-checking main reads its output buffer: reinterpret_cast<const float*>(outputData), (half*)output
-_HOST_READ = re.compile(
-    r"reinterpret_cast<\s*(?:const\s+)?(\w+)\s*\*\s*>\s*\(\s*\w*[oO]ut\w*\s*\)|"
-    r"\(\s*(?:const\s+)?(\w+)\s*\*\s*\)\s*\w*[oO]ut\w*"
-)
-
-
-def _output_dtype(unit: dict[str, Any], generator: dict[str, Any] | None) -> str:
-    """The output's dtype: the type the host main reads its output buffer as (its own comparison), else the dtype
-    the generator names most often, else float32."""
+def host_pairs(unit: dict[str, Any]) -> list[tuple[str, str]]:
+    """(output file, golden token) links read from a self-checking main: the buffer it writes to a file
+    (`WriteFile("./output/output_y.bin", yHost, ...)`) is the one it compares with a golden
+    (`CompareResult(yHost, size, "./output/golden.bin")` or `CompareResult(param5Host, size, "result")` for
+    golden_output_result.bin); a token that is not a path is resolved against the goldens by `goldens.pair`."""
     sources = set(compiled_sources(unit))
-    for f in unit["files"]:
-        if f["path"] in sources:
-            for m in _HOST_READ.finditer(f["text"]):
-                ctype = m.group(1) or m.group(2)
-                if ctype in _C_DTYPES:
-                    return _C_DTYPES[ctype]
-    return _guess_dtype(generator["text"]) if generator else "float32"
+    text = "\n".join(f["text"] for f in unit["files"] if f["path"] in sources)
+    written = {var: path.removeprefix("./") for path, var in _WRITE_FILE.findall(text)}
+    return [(written[var], token.removeprefix("./")) for var, token in _COMPARE_CALL.findall(text) if var in written]
 
 
 UNITY_NAME = "cotbuilder_unity.cpp"
 DEFINES_NAME = "cotbuilder_defines.h"
+RUNNER_NAME = "cotbuilder_generator_runner.py"
+MANIFEST_NAME = "cotbuilder_written.json"
 
 
 def _build(
@@ -292,148 +210,184 @@ def _build(
     about 40% less compile time); if the files clash when joined, build them as separate TUs (the unit's own way)."""
     includes = _include_dirs(workdir, sources)
     (workdir / DEFINES_NAME).write_text(cmake_defines.defines_header(unit, ctx.soc), encoding="utf-8")
-    forced = (DEFINES_NAME,)
+    common = dict(
+        include_dirs=includes,
+        soc=ctx.soc,
+        cache_dir=ctx.cache_dir,
+        sources_digest=digest,
+        pch=ctx.pch,
+        binary_name=BINARY,
+        opt=ctx.opt,
+        use_cache=ctx.use_cache,
+        forced_includes=(DEFINES_NAME,),
+        session=ctx.sandbox_session(),
+    )
     if len(sources) > 1:
         (workdir / UNITY_NAME).write_text("".join(f'#include "{s}"\n' for s in sources), encoding="utf-8")
-        unity = buildmod.build(
-            workdir,
-            [UNITY_NAME],
-            includes,
-            ctx.soc,
-            ctx.cache_dir,
-            digest,
-            ctx.pch,
-            BINARY,
-            ctx.opt,
-            ctx.use_cache,
-            forced,
-        )
+        unity = buildmod.build(workdir, [UNITY_NAME], **common)
         if unity.ok or unity.outcome not in ("ok", "exit"):
             return unity
-        separate = buildmod.build(
-            workdir, sources, includes, ctx.soc, ctx.cache_dir, digest, ctx.pch, BINARY, ctx.opt, ctx.use_cache, forced
-        )
+        separate = buildmod.build(workdir, sources, **common)
         separate.seconds += unity.seconds
         return separate
-    return buildmod.build(
-        workdir, sources, includes, ctx.soc, ctx.cache_dir, digest, ctx.pch, BINARY, ctx.opt, ctx.use_cache, forced
-    )
+    return buildmod.build(workdir, sources, **common)
 
 
 def build_unit(unit: dict[str, Any], workdir: Path, ctx: steps.Context) -> tuple[buildmod.BuildResult, int]:
-    """Write the unit into `workdir`, rewrite its launches, build it; returns the build and the launches rewritten."""
+    """Write the unit into `workdir` (fresh), rewrite its launches, build it; returns the build and the launches
+    rewritten."""
     paths = materialise(unit, workdir)
     sources = compiled_sources(unit)
     rewritten = _rewrite(workdir, sources)
     return _build(unit, workdir, sources, _digest(workdir, paths), ctx), rewritten
 
 
-def verify_own(unit: dict[str, Any], workdir: Path, ctx: steps.Context, prebuilt: bool = False) -> Verdict:
-    """Verify with the unit's own harness. `prebuilt`: the binary is already in the work dir (CANN backends)."""
+def _generate(
+    unit: dict[str, Any], generator: dict[str, Any], workdir: Path, ctx: steps.Context, seed: int | None
+) -> tuple[sandbox.SandboxResult, dict[str, bytes], goldens.Sealed, list[str]]:
+    """Step 1: the unit's generator in its own sandbox dir. Returns the run, the inputs (every file it wrote outside
+    output/), the sealed goldens (what it wrote under output/, with the dtype numpy wrote them in), and unsafe names."""
+    put = unit_files(unit)
+    put[RUNNER_NAME] = package_data("verify/data/generator_runner.py").read_bytes()
+    files.write_tree(workdir, put)
+    for d in ("input", "output"):
+        (workdir / d).mkdir(exist_ok=True)
+    argv = [ctx.python, RUNNER_NAME, MANIFEST_NAME, generator["path"]]
+    argv += script_args(unit, generator["path"], ctx.soc, need_bin=False) or []
+    argv += ["--seed", str(seed)] if seed is not None else []
+    gen = steps.run_step(ctx, argv, workdir)
+    wrote, unsafe = steps.written_files(workdir, put)
+    try:
+        manifest = json.loads(wrote.pop(MANIFEST_NAME, b"{}"))
+    except ValueError:
+        manifest = {}
+    sealed = goldens.Sealed()
+    inputs = {}
+    for rel, data in wrote.items():
+        if rel.startswith("output/"):
+            dtype = manifest.get(rel, {}).get("dtype") if isinstance(manifest.get(rel), dict) else None
+            sealed.goldens[rel] = goldens.Golden(data, dtype if isinstance(dtype, str) else None)
+        else:
+            inputs[rel] = data
+    return gen, inputs, sealed, unsafe
+
+
+def _evidence_checker(
+    unit: dict[str, Any],
+    checker: dict[str, Any],
+    args: list[str] | None,
+    workdir: Path,
+    ctx: steps.Context,
+    inputs: dict[str, bytes],
+    sealed: goldens.Sealed,
+    outputs: dict[str, bytes],
+    pairs: list[tuple[str, str]],
+) -> dict[str, Any]:
+    """The unit's own checker, run in a separate sandbox on copies of the outputs and goldens: evidence only."""
+    put = {**unit_files(unit, skip_dirs=("input", "output")), **inputs, **outputs}
+    put.update({rel: g.data for rel, g in sealed.goldens.items()})
+    files.write_tree(workdir, put)
+    (workdir / "output").mkdir(exist_ok=True)
+    argv = [ctx.python, checker["path"], *(args or [p for pair in pairs for p in pair])]
+    check = steps.run_step(ctx, argv, workdir, CHECKER_LIMITS)
+    said = (check.stdout + check.stderr).strip()
+    return {"checker": checker["path"], "ok": check.ok, "said": said[-1500:], "outcome": check.outcome}
+
+
+def verify_own(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, prebuilt: bytes | None = None) -> Verdict:
+    """Verify with the unit's own harness. Each step runs in a fresh dir under `unit_dir`: build, then per seed the
+    generator (inputs + goldens, sealed), the kernel (inputs only, never a golden), cotbuilder's comparison, and the
+    unit's checker on copies (evidence). `prebuilt`: the binary, already built (CANN backends)."""
     timings: dict[str, Any] = {}
     start = time.monotonic()
-    if prebuilt:
-        result = buildmod.BuildResult(True, "", 0.0, False, workdir / BINARY)
+    if prebuilt is not None:
+        result = buildmod.BuildResult(True, "", 0.0, False, prebuilt)
     else:
-        result, timings["launches_rewritten"] = build_unit(unit, workdir, ctx)
+        result, timings["launches_rewritten"] = build_unit(unit, steps.fresh_dir(unit_dir, "build"), ctx)
     timings.update(compile_s=round(result.seconds, 3), cached_build=result.cached, pch=bool(ctx.pch and ctx.pch.header))
     if not result.ok:
-        return steps.compile_failure(result, timings, "own")
+        return steps.compile_failure(result, timings, "own", cmake_defines.configuration_variables(unit))
 
     generator = file_by_role(unit, "generator", "scripts/gen_data.py", "gen_data.py")
     checker = file_by_role(unit, "checker", "scripts/verify_result.py", "verify_result.py")
     seeds: list[int | None] = list(ctx.seeds) if generator and "--seed" in generator["text"] else [None]
+    args = checker_args(unit, checker["path"], ctx.soc) if checker else None
+    checker_bins = [a for a in args or [] if a.endswith(".bin")]
+    hints = host_pairs(unit)
     verdict = Verdict("passed", harness="own", compile_ok=True, compile_log=result.log, timings=timings)
     logs: list[str] = []
     gen_s = run_s = check_s = 0.0
-    for seed in seeds:
-        for d in ("input", "output"):
-            shutil.rmtree(workdir / d, ignore_errors=True)
-            (workdir / d).mkdir()
+    for i, seed in enumerate(seeds):
         case: dict[str, Any] = {"seed": seed, "checker": checker["path"] if checker else None}
+        inputs: dict[str, bytes] = {}
+        sealed = goldens.Sealed()
         if generator:
-            argv = [
-                ctx.python,
-                generator["path"],
-                *(script_args(unit, generator["path"], ctx.soc, need_bin=False) or []),
-            ]
-            argv += ["--seed", str(seed)] if seed is not None else []
-            gen = sandbox.run(argv, workdir, ctx.limits)
+            gen, inputs, sealed, unsafe = _generate(unit, generator, steps.fresh_dir(unit_dir, f"gen-{i}"), ctx, seed)
             gen_s += gen.wall_s
             if (stop := steps.stopped(gen, "generator")) is not None:
                 verdict.status, verdict.reason = stop
                 verdict.run_log = (gen.stdout + gen.stderr)[-5000:]
                 break
-        run, diags, log = steps.run_binary(workdir, BINARY, ctx, binary_args(unit, ctx.soc))
+            if planted := steps.planted(unit_dir / f"gen-{i}", unsafe):
+                verdict.status, verdict.reason = "sandbox_violation", f"generator: {planted}"
+                break
+        case["goldens"] = {rel: g.sha256 for rel, g in sealed.goldens.items()}
+        # step 2: the kernel, in a fresh dir with the unit's files and the inputs, and an empty output/
+        run_dir = steps.fresh_dir(unit_dir, f"run-{i}")
+        put = {**unit_files(unit, skip_dirs=("input", "output")), **inputs, BINARY: result.binary}
+        files.write_tree(run_dir, put, executable=(BINARY,))
+        (run_dir / "output").mkdir(exist_ok=True)
+        run, diags, log = steps.run_binary(ctx, run_dir, BINARY, binary_args(unit, ctx.soc))
         run_s += run.wall_s
         verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
         logs.append(f"[seed {seed}] {log}" if seed is not None else log)
+        outputs, unsafe = steps.written_files(run_dir, put)
+        if planted := steps.planted(run_dir, unsafe):
+            verdict.status, verdict.reason, verdict.run_ok = "sandbox_violation", f"kernel: {planted}", False
+            break
         stop = steps.stopped(run, "kernel")
-        if stop is not None and not steps.ended_by_diagnostics(run, diags):
+        exited_after_writing = run.outcome == "exit" and (run.returncode or 0) > 0 and bool(outputs)
+        if stop is not None and not steps.ended_by_diagnostics(run, diags) and not exited_after_writing:
             verdict.status, verdict.reason = stop
             verdict.run_ok = False
             break
         verdict.run_ok = stop is None
-        args = checker_args(unit, checker["path"], ctx.soc) if checker else None
-        bins = [a for a in args or [] if a.endswith(".bin")]
-        pairs = [(bins[0], bins[1])] if len(bins) >= 2 else _default_pairs(workdir)
-        dtype = _output_dtype(unit, generator)
-        missing = [out for out, _ in pairs if not (workdir / out).is_file()] + [
-            b for b in bins[:1] if not (workdir / b).is_file()
-        ]
-        if missing:
-            verdict.status, verdict.reason = "failed_run", f"kernel wrote no {missing[0]}"
-            break
+        if exited_after_writing:  # a main's exit status is its own judgement (it may miss the withheld golden)
+            case["exit_status"] = run.returncode
+        if unsafe:  # over the size cap
+            case["unsafe_files"] = unsafe[:10]
         t = time.monotonic()
-        case["outputs"] = _compare_files(workdir, pairs, dtype)
+        said = self_check(log)
+        evidence: dict[str, Any] = {}
+        if said is not None:
+            evidence["self_check"] = said
         if checker:
-            check = sandbox.run(
-                [ctx.python, checker["path"], *(args or [p for pair in pairs for p in pair])], workdir, CHECKER_LIMITS
-            )
-            case["checker_output"] = (check.stdout + check.stderr).strip()[-1500:]
-            case["ok"] = check.ok
-            hollow = _hollow_outputs(workdir, pairs) if check.ok else []
-            if hollow:  # a checker that compares with `abs(a - b) > tol` accepts NaN: do not let that pass
-                case["ok"] = False
-                case["checker_output"] += (
-                    f"\n[cotbuilder] checker accepted {hollow[0]}: never written "
-                    "(all bytes the emulator's 0xFF UB fill)"
+            pairs, _ = goldens.pair(list(sealed.goldens), list(outputs), checker_bins, hints)
+            evidence.update(
+                _evidence_checker(
+                    unit, checker, args, steps.fresh_dir(unit_dir, f"check-{i}"), ctx, inputs, sealed, outputs, pairs
                 )
-            stop = steps.stopped(check, "checker")
-            if stop is not None and (check.outcome != "exit" or stop[0] == "unsupported"):
-                verdict.status, verdict.reason = stop
-                verdict.cases.append(case)
-                break
-        else:
-            said = self_check(log)
-            if said is not None:
-                case["self_check"] = said
-            if not pairs and said is None:
-                verdict.status = "unsupported"
-                verdict.reason = "no checker, no output/golden pair, no pass/fail printed: cannot judge the result"
-                verdict.cases.append(case)
-                break
-            case["ok"] = all(o["ok"] for o in case["outputs"]) and said is not False
+            )
+            case["checker_output"] = evidence["said"]
+        if evidence:
+            case["evidence"] = evidence
+        case.update(goldens.judge_case(sealed, outputs, checker_bins, hints=hints, checker_passed=evidence.get("ok")))
+        if sealed.goldens and not outputs:  # e.g. a main that compares in memory with the golden it was denied
+            case["why"] = "the program wrote no output file: nothing to compare with the golden"
+        if case["ok"] is None and not sealed.goldens:
+            if generator:
+                case["why"] = "the generator wrote no golden under output/"
+            else:
+                printed = {True: " (it printed a pass: evidence only)", False: " (it printed a failure)", None: ""}
+                case["why"] = "no golden: the sample checks itself" + printed[said]
         check_s += time.monotonic() - t
         verdict.cases.append(case)
-        if not case["ok"]:
-            verdict.correct = False
-            if not verdict.reason:
-                verdict.reason = (
-                    f"seed {seed}: "
-                    + (
-                        case.get("checker_output", "").splitlines() or [case.get("error", "outputs differ from golden")]
-                    )[-1][:300]
-                )
-    else:
-        if verdict.cases:
-            verdict.correct = verdict.correct is not False
     verdict.run_log = "\n".join(logs)
     timings.update(
         generate_s=round(gen_s, 3),
         run_s=round(run_s, 3),
         check_s=round(check_s, 3),
         total_s=round(time.monotonic() - start, 3),
-        seeds=[s for s in seeds],
+        seeds=list(seeds),
     )
     return steps.judge(verdict)

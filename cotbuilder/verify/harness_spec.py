@@ -1,27 +1,29 @@
 """The generic harness: verify a kernel from a task spec (`verify_spec.toml`, format in README) against numpy.
 
-Per seed: draw inputs with numpy, run the spec's reference (in the sandbox: it is crawled code too), run a generated
-C++ main that GmAllocs inputs/outputs/workspace/tiling, fills the tiling struct by field name, launches the entry with
-ICPU_RUN_KF and writes the outputs; compare each output with the dtype's tolerance (or the spec's own).
+Per seed, each step in a fresh sandbox dir: cotbuilder draws the inputs with numpy (in the parent); the spec's
+reference runs on them in its own sandbox (it is crawled code too) and its results are copied out and sealed as the
+goldens; a generated C++ main that GmAllocs inputs/outputs/workspace/tiling, fills the tiling struct by field name,
+launches the entry with ICPU_RUN_KF and writes the outputs runs in another dir holding only the binary and the inputs;
+cotbuilder compares each output with its golden with the dtype's tolerance (or the spec's own).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
-import shutil
 import string
 import time
 import tomllib
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
 
 from ..paths import package_data
 from . import build as buildmod
-from . import compare, sandbox, steps
+from . import compare, files, goldens, steps
 from .units import materialise, safe_relpath
 from .verdict import Verdict
 
@@ -62,9 +64,10 @@ def _nbytes(item: dict[str, Any]) -> int:
     return int(np.prod(item["shape"])) * compare.numpy_dtype(item["dtype"]).itemsize
 
 
-def make_inputs(spec: dict[str, Any], seed: int, workdir: Path) -> None:
+def make_inputs(spec: dict[str, Any], seed: int) -> dict[str, bytes]:
+    """{'input/<name>.bin': raw bytes} for one seed (drawn here, in the parent: no sandbox dir is touched)."""
     rng = np.random.default_rng(seed)
-    (workdir / "input").mkdir(exist_ok=True)
+    out = {}
     for item in spec["inputs"]:
         dtype, shape = item["dtype"], item["shape"]
         if np.issubdtype(compare.numpy_dtype(dtype), np.integer) and dtype != compare.BF16:
@@ -76,7 +79,10 @@ def make_inputs(spec: dict[str, Any], seed: int, workdir: Path) -> None:
         else:
             raw = rng.uniform(float(item.get("low", -1.0)), float(item.get("high", 1.0)), size=shape)
             values = compare.float_to_bf16_bits(raw) if dtype == compare.BF16 else raw.astype(dtype)
-        values.tofile(workdir / "input" / f"{item['name']}.bin")
+        buf = io.BytesIO()
+        buf.write(np.ascontiguousarray(values).tobytes())
+        out[f"input/{item['name']}.bin"] = buf.getvalue()
+    return out
 
 
 def _c_literal(value: Any) -> str:
@@ -167,94 +173,112 @@ def _digest(workdir: Path, paths: list[str]) -> str:
     return h.hexdigest()
 
 
-def verify_spec(unit: dict[str, Any], workdir: Path, ctx: steps.Context) -> Verdict:
+def _unit_text(unit: dict[str, Any], rel: str) -> str:
+    """A unit file's text by its (normalised) path, read from the unit record: never from a sandbox dir."""
+    want = PurePosixPath(rel)
+    for f in unit["files"]:
+        if PurePosixPath(f["path"]) == want:
+            return f["text"]
+    return ""
+
+
+def _reference(
+    ctx: steps.Context, spec: dict[str, Any], inputs: dict[str, bytes], workdir: Path
+) -> tuple[Any, goldens.Sealed]:
+    """Step 1: the spec's reference on the inputs, in its own sandbox dir; its results sealed as the goldens."""
+    put = dict(inputs)
+    put["cotbuilder_reference.py"] = package_data("verify/data/reference_runner.py").read_bytes()
+    put["cotbuilder_reference.json"] = json.dumps(
+        {"code": spec.get("reference", {}).get("python", ""), "inputs": spec["inputs"], "outputs": spec["outputs"]}
+    ).encode()
+    files.write_tree(workdir, put)
+    ref = steps.run_step(ctx, [ctx.python, "cotbuilder_reference.py", "cotbuilder_reference.json"], workdir)
+    sealed = goldens.Sealed()
+    if ref.ok:
+        for item in spec["outputs"]:
+            rel = f"expected/{item['name']}.bin"
+            try:
+                data = files.read_file(workdir, rel)
+            except files.Unsafe:
+                data = None
+            if data is not None:
+                sealed.goldens[rel] = goldens.Golden(data, item["dtype"])
+    return ref, sealed
+
+
+def verify_spec(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Verdict:
     timings: dict[str, Any] = {}
     start = time.monotonic()
-    paths = materialise(unit, workdir)
     spec_file = find_spec(unit)
     assert spec_file is not None
-    base = str(Path(spec_file["path"]).parent) if "/" in spec_file["path"] else "."
+    base = str(PurePosixPath(spec_file["path"]).parent)
     try:
         spec = load_spec(spec_file["text"])
-        header = workdir / base / spec["tiling_header"] if spec.get("tiling_header") else None
-        header_text = header.read_text(encoding="utf-8") if header and header.is_file() else ""
+        header_text = (
+            _unit_text(unit, str(PurePosixPath(base) / spec["tiling_header"])) if spec.get("tiling_header") else ""
+        )
         main = generate_main(spec, header_text)
     except (SpecError, ValueError, KeyError, TypeError, OSError) as exc:
         return Verdict("failed_run", f"bad {SPEC_NAME}: {exc}", "spec", timings=timings)
-    (workdir / base / MAIN_NAME).write_text(main, encoding="utf-8")
+    build_dir = steps.fresh_dir(unit_dir, "build")
+    paths = materialise(unit, build_dir)
+    (build_dir / base / MAIN_NAME).write_text(main, encoding="utf-8")
     sources = [str(Path(base) / MAIN_NAME)]
     includes = sorted(
-        {".", base} | {str(Path(base) / d) for d in ("op_kernel", "op_host") if (workdir / base / d).is_dir()}
+        {".", base} | {str(Path(base) / d) for d in ("op_kernel", "op_host") if (build_dir / base / d).is_dir()}
     )
     result = buildmod.build(
-        workdir,
+        build_dir,
         sources,
         includes,
         ctx.soc,
         ctx.cache_dir,
-        _digest(workdir, paths + sources),
+        _digest(build_dir, paths + sources),
         ctx.pch,
         BINARY,
         ctx.opt,
         ctx.use_cache,
+        session=ctx.sandbox_session(),
     )
     timings.update(compile_s=round(result.seconds, 3), cached_build=result.cached, pch=bool(ctx.pch and ctx.pch.header))
     if not result.ok:
         return steps.compile_failure(result, timings, "spec")
-    shutil.copy(package_data("verify/data/reference_runner.py"), workdir / "cotbuilder_reference.py")
-    (workdir / "cotbuilder_reference.json").write_text(
-        json.dumps(
-            {"code": spec.get("reference", {}).get("python", ""), "inputs": spec["inputs"], "outputs": spec["outputs"]}
-        )
-    )
     tol = spec.get("tolerance", {})
     verdict = Verdict("passed", harness="spec", compile_ok=True, compile_log=result.log, timings=timings)
     logs, ref_s, run_s = [], 0.0, 0.0
-    for seed in spec.get("seeds", list(ctx.seeds)):
-        for d in ("input", "output", "expected"):
-            shutil.rmtree(workdir / d, ignore_errors=True)
-        (workdir / "output").mkdir()
-        make_inputs(spec, int(seed), workdir)
-        ref = sandbox.run([ctx.python, "cotbuilder_reference.py", "cotbuilder_reference.json"], workdir, ctx.limits)
+    seeds = spec.get("seeds", list(ctx.seeds))
+    for i, seed in enumerate(seeds):
+        inputs = make_inputs(spec, int(seed))
+        ref, sealed = _reference(ctx, spec, inputs, steps.fresh_dir(unit_dir, f"reference-{i}"))
         ref_s += ref.wall_s
         if (stop := steps.stopped(ref, "reference")) is not None:
             verdict.status, verdict.reason = stop
             verdict.run_log = (ref.stdout + ref.stderr)[-5000:]
             break
-        run, diags, log = steps.run_binary(workdir, BINARY, ctx)
+        run_dir = steps.fresh_dir(unit_dir, f"run-{i}")
+        put = {**inputs, BINARY: result.binary}
+        files.write_tree(run_dir, put, executable=(BINARY,))
+        (run_dir / "output").mkdir()
+        run, diags, log = steps.run_binary(ctx, run_dir, BINARY)
         run_s += run.wall_s
         verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
         logs.append(f"[seed {seed}] {log}")
+        outputs, unsafe = steps.written_files(run_dir, put)
+        if planted := steps.planted(run_dir, unsafe):
+            verdict.status, verdict.reason, verdict.run_ok = "sandbox_violation", f"kernel: {planted}", False
+            break
         stop = steps.stopped(run, "kernel")
         if stop is not None and not steps.ended_by_diagnostics(run, diags):
             verdict.status, verdict.reason, verdict.run_ok = stop[0], stop[1], False
             break
         verdict.run_ok = stop is None
-        outputs = []
-        for item in spec["outputs"]:
-            np_dtype = compare.numpy_dtype(item["dtype"])
-            got = workdir / "output" / f"{item['name']}.bin"
-            actual = np.fromfile(got, dtype=np_dtype) if got.is_file() else np.zeros(0, np_dtype)
-            expected = np.fromfile(workdir / "expected" / f"{item['name']}.bin", dtype=np_dtype)
-            outputs.append(
-                {
-                    "name": item["name"],
-                    **compare.compare(actual, expected, item["dtype"], tol.get("atol"), tol.get("rtol")),
-                }
-            )
-        case = {"seed": int(seed), "outputs": outputs, "ok": all(o["ok"] for o in outputs)}
+        case = {"seed": int(seed), "goldens": {rel: g.sha256 for rel, g in sealed.goldens.items()}}
+        pairs = [(f"output/{o['name']}.bin", f"expected/{o['name']}.bin") for o in spec["outputs"]]
+        pairs = [(out, gold) for out, gold in pairs if gold in sealed.goldens]
+        case.update(goldens.judge_case(sealed, outputs, (), tol.get("atol"), tol.get("rtol"), pairs=pairs))
+        if unsafe:
+            case["unsafe_files"] = unsafe[:10]
         verdict.cases.append(case)
-        if not case["ok"]:
-            verdict.correct = False
-            if not verdict.reason:
-                bad = next(o for o in outputs if not o["ok"])
-                verdict.reason = (
-                    f"seed {seed}: {bad['name']} {bad['mismatches']}/{bad['n']} elements off "
-                    f"(max abs {bad['max_abs_err']}, atol {bad['atol']}, rtol {bad['rtol']})"
-                )
-    else:
-        if verdict.cases:
-            verdict.correct = verdict.correct is not False
     verdict.run_log = "\n".join(logs)
     timings.update(reference_s=round(ref_s, 3), run_s=round(run_s, 3), total_s=round(time.monotonic() - start, 3))
     return steps.judge(verdict)

@@ -21,7 +21,6 @@ import dataclasses
 import functools
 import os
 import re
-import subprocess
 import time
 import tomllib
 from dataclasses import dataclass
@@ -29,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import package_data
-from . import sandbox, steps
+from . import files, sandbox, steps
 from .units import materialise
 from .verdict import Verdict
 
@@ -177,10 +176,12 @@ def executable_name(cmakelists: str) -> str | None:
 
 
 def verify_cann(
-    unit: dict[str, Any], workdir: Path, ctx: steps.Context, info: CannInfo, backend: str, device_id: int | None
+    unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, info: CannInfo, backend: str, device_id: int | None
 ) -> Verdict:
-    """Build and run a kernel-launch unit with CANN (needs an Ascend host; see module docstring)."""
-    from .harness_own import BINARY, verify_own  # judging is shared with the cpu backend
+    """Build and run a kernel-launch unit with CANN (needs an Ascend host; see module docstring). The cmake build
+    runs in the sandbox like every other step (the toolkit is added to what it may read); the NPU's device nodes are
+    given to the kernel's step only."""
+    from .harness_own import verify_own  # judging is shared with the cpu backend
 
     if unit["layout"] != "kernel_launch":
         return Verdict(
@@ -189,35 +190,49 @@ def verify_cann(
             "need the msOpGen + aclnn flow, not implemented)",
             "none",
         )
-    materialise(unit, workdir)
     cmakelists = next((f["text"] for f in unit["files"] if f["path"] == "CMakeLists.txt"), None)
     if cmakelists is None:
         return Verdict("unsupported", f"{backend}: no CMakeLists.txt", "none")
+    build_dir = steps.fresh_dir(unit_dir, "build")
+    materialise(unit, build_dir)
     run_mode = "cpu" if backend == "cann-cpu" else "npu"
     asc_language = "LANGUAGES ASC" in cmakelists or "find_package(ASC" in cmakelists
-    env = {**os.environ, **run_env(info, device_id)}
+    devices = (
+        tuple(f"/dev/{d}" for d in (f"davinci{device_id}", "davinci_manager", "devmm_svm", "hisi_hdc"))
+        if (backend == "npu")
+        else ()
+    )
+    cann_ctx = dataclasses.replace(
+        ctx, extra_env=run_env(info, device_id), ro_paths=(*ctx.ro_paths, str(info.toolkit)), devices=devices
+    )
     start = time.monotonic()
     log = ""
+    limits = sandbox.Limits(cpu_s=1800, wall_s=1800, memory_mb=8192, file_mb=1024, nproc=256)
     for argv in (cmake_configure_argv(info.toolkit, ctx.soc, run_mode, asc_language), cmake_build_argv()):
-        done = subprocess.run(argv, cwd=workdir, env=env, capture_output=True, text=True, timeout=1800)
+        done = steps.run_step(cann_ctx, argv, build_dir, limits, env=run_env(info, device_id))
         log += done.stdout + done.stderr
-        if done.returncode != 0:
+        if not done.ok:
             return Verdict(
-                "failed_compile",
-                " ".join(argv[:2]) + " failed",
+                "timeout" if done.outcome == "timeout" else "failed_compile",
+                " ".join(argv[:2]) + f" failed ({done.reason})",
                 "own",
                 compile_ok=False,
                 compile_log=log,
                 timings={"compile_s": round(time.monotonic() - start, 3)},
             )
     name = executable_name(cmakelists) or "ascendc_kernels_bbit"
-    built = next((p for p in (workdir / "build" / name, workdir / name, workdir / "out" / name) if p.is_file()), None)
-    if built is None:
+    binary = None
+    for rel in (f"build/{name}", name, f"out/{name}"):
+        try:
+            binary = files.read_file(build_dir, rel)
+        except files.Unsafe:
+            binary = None
+        if binary is not None:
+            break
+    if binary is None:
         return Verdict("failed_compile", f"built binary {name} not found", "own", compile_ok=False, compile_log=log)
-    (workdir / BINARY).write_bytes(built.read_bytes())
-    (workdir / BINARY).chmod(0o755)
     # The rest (generator, run, checker) is the own harness with the prebuilt binary and CANN's environment.
-    verdict = verify_own(unit, workdir, dataclasses.replace(ctx, extra_env=run_env(info, device_id)), prebuilt=True)
+    verdict = verify_own(unit, unit_dir, cann_ctx, prebuilt=binary)
     verdict.compile_log = log
     verdict.timings["compile_s"] = round(time.monotonic() - start, 3)
     return verdict

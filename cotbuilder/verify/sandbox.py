@@ -1,17 +1,28 @@
-"""Run untrusted crawled code (generators, checkers, built kernels) confined: see SANDBOX.md for what is enforced.
+"""Run untrusted crawled code (generators, checkers, the compiler on crawled sources, built kernels) confined.
 
-`run(argv, workdir, limits)` starts `sandbox_shim.py`, which confines itself (namespaces, read-only mounts, rlimits,
-no capabilities) and execs the command with the work dir as cwd, HOME and TMPDIR. The parent enforces the wall-time
-limit (kill the process group, and every process of the run's pids cgroup), captures stdout/stderr into files it owns
-(read back capped), and classifies the end: ok, exit status, timeout, limit hit, or sandbox violation.
+`run(argv, workdir, limits, session=...)` starts `sandbox_shim.py`, which confines itself (namespaces, a private root,
+rlimits, seccomp, no capabilities) and runs the command under its own init. The parent enforces the wall-time limit,
+gives every step a memory cgroup and a pids cgroup (all its processes together), captures stdout/stderr into files it
+owns (read back capped), reads the shim's status pipe, and classifies the end: ok, exit status, timeout, limit hit,
+or sandbox violation. What is enforced, and how: SANDBOX.md.
+
+A `Session` is one verify run's sandbox: a private directory under the workspace (`<workspace>/sandbox/<run id>/`,
+mode 0700, locked by its owner while it lives) that holds every step's work dir, and a parent cgroup per controller.
+Both are removed when the session closes; a run killed with SIGKILL leaves them, and the next session of the same
+workspace removes them (its lock is free once its owner is dead) before it starts.
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import fcntl
 import functools
 import itertools
 import json
 import os
+import secrets
+import select
 import shutil
 import signal
 import subprocess
@@ -19,56 +30,49 @@ import sys
 import tempfile
 import time
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..paths import package_data
 
 SHIM = Path(__file__).resolve().parent / "sandbox_shim.py"
-_CGROUP_ROOTS = (Path("/sys/fs/cgroup/pids"), Path("/sys/fs/cgroup"))
 _counter = itertools.count()
+
+# Every isolation feature, in the words the refusal message and the store use.
+FEATURES = {
+    "pid_ns": "PID namespace (no other process visible, daemons killed)",
+    "mount_view": "private filesystem view (only the work dir, toolchain, emulator, Python)",
+    "net_ns": "no network (empty network namespace)",
+    "seccomp": "no UNIX-domain sockets (seccomp filter)",
+    "memory_cgroup": "memory cgroup (all processes of a step together)",
+    "process_limit": "process-count limit (pids cgroup)",
+    "drop_caps": "no capabilities, no_new_privs",
+}
+# /etc entries the toolchain and Python need (the dynamic loader cache, user names, time zone): nothing else of /etc
+# (no shadow, ssh keys, credentials) is visible
+_ETC = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "alternatives",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "localtime",
+    "hosts",
+    "os-release",
+)
 
 
 @dataclass(frozen=True)
 class Limits:
     cpu_s: int = 60  # RLIMIT_CPU (seconds of CPU, all threads)
     wall_s: float = 120.0  # killed after this many seconds of wall time
-    memory_mb: int = 4096  # RLIMIT_AS (address space)
+    memory_mb: int = 4096  # memory cgroup of the step (all processes together) and RLIMIT_AS of each process
     file_mb: int = 256  # RLIMIT_FSIZE: largest file the command may write (its stdout/stderr files too)
     nproc: int = 256  # pids cgroup (and RLIMIT_NPROC where the kernel enforces it): processes + threads
     nofile: int = 256  # RLIMIT_NOFILE
     capture_bytes: int = 256 * 1024  # how much of stdout / stderr is read back
-
-
-@dataclass
-class Capabilities:
-    """What this machine lets the sandbox enforce (probed once per process)."""
-
-    root: bool
-    mount_ns: bool = False
-    net_ns: bool = False
-    user_ns: bool = False
-    drop_caps: bool = False
-    cgroup_root: str | None = None
-    notes: list[str] = field(default_factory=list)
-
-    def enforced(self) -> list[str]:
-        got = [
-            "own work dir as cwd/HOME/TMPDIR",
-            "rlimits: CPU, address space, file size, open files",
-            "wall-time kill of the process group",
-        ]
-        if self.net_ns:
-            got.append("no network (empty network namespace)")
-        if self.mount_ns:
-            got.append("no writes outside the work dir (read-only mounts)")
-        if self.cgroup_root:
-            got.append("process count (pids cgroup)")
-        elif not self.root:
-            got.append("process count (RLIMIT_NPROC)")
-        if self.drop_caps:
-            got.append("no capabilities, no_new_privs")
-        return got
 
 
 @dataclass
@@ -86,117 +90,430 @@ class SandboxResult:
         return self.outcome == "ok"
 
 
-@functools.lru_cache(maxsize=1)
-def _signatures() -> dict:
-    return tomllib.loads(package_data("verify/data/sandbox_signatures.toml").read_text(encoding="utf-8"))
+# ---------------------------------------------------------------------------------------------------- cgroups
 
 
-def _cgroup_root() -> str | None:
-    for root in _CGROUP_ROOTS:
-        if (root / "cgroup.procs").exists() and os.access(root, os.W_OK):
-            probe = root / f"cotbuilder-probe-{os.getpid()}"
-            try:
-                probe.mkdir()
-                ok = (probe / "pids.max").exists()
-                probe.rmdir()
-            except OSError:
-                continue
-            if ok:
-                return str(root)
-    return None
+@dataclass(frozen=True)
+class Controller:
+    kind: str  # memory | pids (cgroup v1), or v2 (one unified hierarchy with both)
+    parent: str  # the cgroup this process is in, for that controller: our cgroups are made below it
 
 
-@functools.lru_cache(maxsize=1)
-def capabilities() -> Capabilities:
-    """Probe namespaces by running the shim itself on `true` with each feature; keep what works."""
-    caps = Capabilities(root=os.geteuid() == 0)
-    caps.cgroup_root = _cgroup_root()
-    if not caps.cgroup_root and caps.root:
-        caps.notes.append("no writable pids cgroup and running as root: the process count is NOT limited")
-    probe_dir = Path(tempfile.mkdtemp(prefix="cotbuilder-probe-"))
+def _own_cgroups() -> list[Controller]:
+    """Where this process sits in each hierarchy we can use (v1 memory and pids, or v2 with both controllers)."""
+    mounts: dict[str, str] = {}
+    v2_mount = None
+    with open("/proc/self/mountinfo", encoding="utf-8") as fh:
+        for line in fh:
+            left, _, right = line.partition(" - ")
+            fstype, _src, options = (right.split() + ["", "", ""])[:3]
+            point = left.split()[4]
+            if fstype == "cgroup":
+                for opt in options.split(","):
+                    if opt in ("memory", "pids"):
+                        mounts[opt] = point
+            elif fstype == "cgroup2":
+                v2_mount = point
+    found: list[Controller] = []
+    with open("/proc/self/cgroup", encoding="utf-8") as fh:
+        for line in fh:
+            _, names, path = line.rstrip("\n").split(":", 2)
+            for name in names.split(","):
+                if name in mounts:
+                    found.append(Controller(name, os.path.join(mounts[name], path.lstrip("/"))))
+            if names == "" and v2_mount:
+                ctrl = Path(v2_mount, path.lstrip("/"), "cgroup.controllers")
+                try:
+                    have = set(ctrl.read_text().split())
+                except OSError:
+                    have = set()
+                if {"memory", "pids"} <= have and not found:
+                    found.append(Controller("v2", os.path.join(v2_mount, path.lstrip("/"))))
+    return found
+
+
+def _write_file(path: Path, text: str) -> bool:
     try:
-        for user_ns in (False, True) if caps.root else (True,):
-            spec = {
-                "workdir": str(probe_dir),
-                "argv": ["true"],
-                "env": {"PATH": "/usr/bin:/bin"},
-                "mount_ns": True,
-                "net_ns": True,
-                "user_ns": user_ns,
-                "drop_caps": True,
-            }
-            done = subprocess.run(
-                [sys.executable, "-I", "-S", str(SHIM), json.dumps(spec)], capture_output=True, text=True, timeout=30
-            )
-            if done.returncode == 0:
-                caps.mount_ns = caps.net_ns = caps.drop_caps = True
-                caps.user_ns = user_ns
-                break
-            caps.notes.append(f"namespaces (user_ns={user_ns}) unavailable: {done.stderr.strip()[:200]}")
-        if not caps.mount_ns:
-            caps.notes.append(
-                "no namespaces: network and writes outside the work dir are NOT blocked, only detected "
-                "afterwards from the command's errors"
-            )
-    finally:
-        shutil.rmtree(probe_dir, ignore_errors=True)
-    return caps
-
-
-def new_workdir(prefix: str = "unit-") -> Path:
-    """A fresh directory whose ancestors the confined command can traverse (under the system temp dir)."""
-    base = Path(tempfile.gettempdir()) / f"cotbuilder-sandbox-{os.getuid()}"
-    base.mkdir(mode=0o711, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=prefix, dir=base))
-
-
-def _make_cgroup(root: str, nproc: int) -> Path | None:
-    path = Path(root) / f"cotbuilder-{os.getpid()}-{next(_counter)}"
-    try:
-        path.mkdir()
-        (path / "pids.max").write_text(str(nproc))
-        return path
+        path.write_text(text)
+        return True
     except OSError:
-        return None
+        return False
+
+
+def _set_limits(cgroup: Path, kind: str, limits: Limits) -> bool:
+    mem = str(limits.memory_mb << 20)
+    if kind == "memory":
+        ok = _write_file(cgroup / "memory.limit_in_bytes", mem)
+        if (cgroup / "memory.memsw.limit_in_bytes").exists():  # no escape into swap
+            _write_file(cgroup / "memory.memsw.limit_in_bytes", mem)
+        return ok
+    if kind == "pids":
+        return _write_file(cgroup / "pids.max", str(limits.nproc))
+    ok = _write_file(cgroup / "memory.max", mem) and _write_file(cgroup / "pids.max", str(limits.nproc))
+    _write_file(cgroup / "memory.swap.max", "0")
+    return ok
+
+
+def _events(cgroup: Path, kind: str) -> dict[str, int]:
+    """{'oom_kill': n, 'pids_max': n} from whichever files the controller has."""
+    out = {"oom_kill": 0, "pids_max": 0}
+    files = {"memory": ("memory.oom_control",), "pids": ("pids.events",), "v2": ("memory.events", "pids.events")}
+    for name in files[kind]:
+        try:
+            text = (cgroup / name).read_text()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill" and value.strip().isdigit():
+                out["oom_kill"] += int(value)
+            elif key == "max" and name == "pids.events" and value.strip().isdigit():
+                out["pids_max"] += int(value)
+    return out
 
 
 def _kill_cgroup(path: Path) -> None:
-    """SIGKILL every process of the run (also ones that left the process group) until the cgroup is empty."""
+    """SIGKILL every process of the cgroup (and of its children) until it is empty."""
     for _ in range(200):
-        try:
-            pids = [int(p) for p in (path / "cgroup.procs").read_text().split()]
-        except OSError:
-            return
-        if not pids:
-            break
-        for pid in pids:
+        pids: list[int] = []
+        for procs in [path / "cgroup.procs", *path.glob("*/cgroup.procs")]:
             try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
+                pids += [int(p) for p in procs.read_text().split()]
+            except OSError:
                 pass
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
         time.sleep(0.01)
 
 
 def _remove_cgroup(path: Path) -> None:
+    """Remove a cgroup and its children (children first); a cgroup with a dying process takes a moment to empty."""
+    if not path.is_dir():
+        return
+    _kill_cgroup(path)
+    for child in sorted((p for p in path.iterdir() if p.is_dir()), reverse=True):
+        _remove_cgroup(child)
     for _ in range(100):
         try:
             path.rmdir()
+            return
+        except FileNotFoundError:
             return
         except OSError:
             time.sleep(0.02)
 
 
-def _cgroup_hit_max(path: Path | None) -> bool:
-    if path is None:
-        return False
+# ---------------------------------------------------------------------------------------------------- what this machine can do
+
+
+def _probe_spec(feature_set: set[str], workdir: Path, mount_point: Path, user_ns: bool) -> dict:
+    return {
+        "workdir": str(workdir),
+        "mount_point": str(mount_point),
+        "argv": ["true"],
+        "env": {"PATH": "/usr/bin:/bin"},
+        "ro_paths": default_ro_paths(),
+        "mount_ns": "mount_view" in feature_set,
+        "net_ns": "net_ns" in feature_set,
+        "pid_ns": "pid_ns" in feature_set,
+        "seccomp": "seccomp" in feature_set,
+        "drop_caps": "drop_caps" in feature_set,
+        "user_ns": user_ns,
+    }
+
+
+def _probe_run(spec: dict) -> str | None:
+    """Run the shim on `true`; None when it worked, else the error it reported."""
+    read_fd, write_fd = os.pipe()
+    spec = {**spec, "status_fd": write_fd, "parent_pid": os.getpid()}
     try:
-        for line in (path / "pids.events").read_text().splitlines():
-            key, _, value = line.partition(" ")
-            if key == "max" and int(value) > 0:
-                return True
-    except OSError:
-        pass
-    return False
+        done = subprocess.run(
+            [sys.executable, "-I", "-S", str(SHIM), repr(spec)],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            pass_fds=(write_fd,),
+        )
+    finally:
+        os.close(write_fd)
+    status = _read_status(read_fd)
+    if status.get("error"):
+        return status["error"]
+    if done.returncode != 0 or status.get("exit", 0) != 0:
+        return (done.stderr.strip() or f"exit status {done.returncode}")[:200]
+    return None
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What this machine lets the sandbox enforce (probed once per process)."""
+
+    root: bool
+    user_ns: bool  # namespaces need a user namespace (not root)
+    available: frozenset[str]
+    controllers: tuple[Controller, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def missing(self) -> list[str]:
+        return [f for f in FEATURES if f not in self.available]
+
+    def enforced(self) -> list[str]:
+        return [FEATURES[f] for f in FEATURES if f in self.available]
+
+
+@functools.lru_cache(maxsize=1)
+def capabilities() -> Capabilities:
+    """Probe each isolation feature by running the shim on `true` with it; keep what works."""
+    root = os.geteuid() == 0
+    notes: list[str] = []
+    controllers = []
+    for ctl in _own_cgroups():
+        probe = Path(ctl.parent, f"cotbuilder-probe-{os.getpid()}")
+        try:
+            probe.mkdir()
+            if _set_limits(probe, ctl.kind, Limits()):
+                controllers.append(ctl)
+            else:
+                notes.append(f"cgroup {ctl.kind} at {ctl.parent}: cannot set limits")
+        except OSError as exc:
+            notes.append(f"cgroup {ctl.kind} at {ctl.parent}: {exc.strerror}")
+        finally:
+            with contextlib.suppress(OSError):
+                probe.rmdir()
+    kinds = {c.kind for c in controllers}
+    available: set[str] = set()
+    if kinds & {"memory", "v2"}:
+        available.add("memory_cgroup")
+    if kinds & {"pids", "v2"} or not root:  # RLIMIT_NPROC counts for a normal user (not for root)
+        available.add("process_limit")
+    namespaced = {"pid_ns", "mount_view", "net_ns", "seccomp", "drop_caps"}
+    tmp = Path(tempfile.mkdtemp(prefix="cotbuilder-probe-"))
+    user_ns = False
+    try:
+        (tmp / "work").mkdir()
+        (tmp / "mnt").mkdir()
+        for candidate in (False, True) if root else (True,):
+            error = _probe_run(_probe_spec(namespaced, tmp / "work", tmp / "mnt", candidate))
+            if error is None:
+                available |= namespaced
+                user_ns = candidate
+                break
+            notes.append(f"all namespaces (user_ns={candidate}): {error}")
+        else:
+            user_ns = not root
+            for feature in sorted(namespaced):
+                error = _probe_run(_probe_spec({feature}, tmp / "work", tmp / "mnt", user_ns))
+                if error is None:
+                    available.add(feature)
+                else:
+                    notes.append(f"{feature}: {error}")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return Capabilities(root, user_ns, frozenset(available), tuple(controllers), tuple(notes))
+
+
+@functools.lru_cache(maxsize=1)
+def default_ro_paths() -> list[str]:
+    """What every confined command may read: the toolchain (/usr and the top-level library dirs that are not symlinks
+    into it), a few /etc entries, and the running Python (its prefixes and site-packages, which hold numpy). Never the
+    home directory itself or a folder holding it: a Python installed under $HOME is bound by its own prefix only."""
+    home = Path.home().resolve()
+    paths: list[str] = []
+    for top in ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.isdir(top) and not os.path.islink(top):
+            paths.append(top)
+    paths += [f"/etc/{name}" for name in _ETC if os.path.lexists(f"/etc/{name}")]
+    import site
+
+    runtime = {sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *site.getsitepackages()}
+    with contextlib.suppress(AttributeError):
+        runtime.add(site.getusersitepackages())
+    for path in sorted(runtime):
+        real = os.path.realpath(path)
+        if not os.path.isdir(real) or Path(real) in (Path("/"), home, *home.parents):
+            continue
+        paths.append(real)
+    return _outermost(paths)
+
+
+def _outermost(paths: list[str]) -> list[str]:
+    """Drop paths that lie inside another path of the list (their bind mount would be redundant)."""
+    out: list[str] = []
+    for p in sorted(set(paths), key=len):
+        if not any(p == q or p.startswith(q.rstrip("/") + "/") for q in out if not q.startswith("/etc/")):
+            out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------- sessions
+
+
+class IsolationMissing(RuntimeError):
+    """The machine lacks an isolation feature and the user did not accept that (message: what is missing)."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """One verify run's sandbox (picklable: pool workers receive it with their job)."""
+
+    run_id: str
+    root: Path  # <workspace>/sandbox/<run id>/: every step's work dir lives here
+    controllers: tuple[Controller, ...]  # parent cgroup per controller: <own cgroup>/cotbuilder-<run id>
+    use: frozenset[str]  # features in force
+    missing: tuple[str, ...] = ()  # features this machine lacks (verdicts record them)
+    user_ns: bool = False
+    keep: bool = False
+
+    @property
+    def mount_point(self) -> Path:
+        return self.root / ".mnt"
+
+    def new_dir(self, prefix: str) -> Path:
+        """A fresh, empty directory for one unit (its steps' work dirs go below it)."""
+        return Path(tempfile.mkdtemp(prefix=prefix, dir=self.root))
+
+
+_OWNER = "owner.json"
+_LOCK = "owner.lock"
+_held_locks: dict[str, int] = {}
+
+
+def check_isolation(allow_missing: bool) -> Capabilities:
+    """Raise IsolationMissing (one line: what is missing, and the flag that accepts it) unless every isolation
+    feature is available or the user allowed running without."""
+    caps = capabilities()
+    if caps.missing and not allow_missing:
+        raise IsolationMissing(
+            "this machine cannot fully isolate the code verify runs: missing "
+            + "; ".join(FEATURES[f] for f in caps.missing)
+            + (f" ({'; '.join(caps.notes)[:300]})" if caps.notes else "")
+            + ". Pass --allow-weak-sandbox to verify anyway (each verdict then records what was missing)."
+        )
+    return caps
+
+
+def open_session(base: Path, *, allow_missing: bool = False, keep: bool = False) -> Session:
+    """Start a run's sandbox under `base` (e.g. <workspace>/sandbox), after removing what dead runs left there.
+    Raises IsolationMissing when an isolation feature is missing and `allow_missing` is False."""
+    caps = check_isolation(allow_missing)
+    base = Path(base).resolve()  # the shim mounts by absolute path
+    base.mkdir(parents=True, exist_ok=True)
+    base.chmod(0o700)
+    cleanup_dead_runs(base)
+    run_id = f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}-{secrets.token_hex(3)}"
+    root = base / run_id
+    root.mkdir(mode=0o700)
+    lock_fd = os.open(root / _LOCK, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+    fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    _held_locks[str(root)] = lock_fd
+    controllers = tuple(Controller(c.kind, os.path.join(c.parent, f"cotbuilder-{run_id}")) for c in caps.controllers)
+    # the record first, then the cgroups: a kill between the two leaves nothing the next run cannot find
+    (root / _OWNER).write_text(
+        json.dumps({"pid": os.getpid(), "run_id": run_id, "cgroups": [c.parent for c in controllers], "keep": keep})
+    )
+    made = []
+    for ctl in controllers:
+        with contextlib.suppress(OSError):
+            os.mkdir(ctl.parent)
+            made.append(ctl)
+    (root / ".mnt").mkdir()
+    return Session(run_id, root, tuple(made), caps.available, tuple(caps.missing), caps.user_ns, keep)
+
+
+def close_session(session: Session) -> None:
+    """Kill anything left in the run's cgroups, remove them and (unless kept) the run's directory."""
+    for ctl in session.controllers:
+        _remove_cgroup(Path(ctl.parent))
+    if not session.keep:
+        remove_tree(session.root)
+    fd = _held_locks.pop(str(session.root), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def cleanup_dead_runs(base: Path) -> list[str]:
+    """Remove the sandbox dirs and cgroups of runs under `base` whose owner is dead (its lock is free): what a run
+    killed with SIGKILL left behind. Returns the run ids cleaned."""
+    cleaned = []
+    if not base.is_dir():
+        return cleaned
+    for run_dir in sorted(p for p in base.iterdir() if p.is_dir() and not p.is_symlink()):
+        if str(run_dir) in _held_locks:
+            continue
+        lock_path = run_dir / _LOCK
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            if time.time() - run_dir.stat().st_mtime < 60:  # just being created by a live run
+                continue
+            fd = None
+        except OSError:
+            continue
+        try:
+            if fd is not None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    continue  # its owner is alive
+            try:
+                owner = json.loads((run_dir / _OWNER).read_text())
+            except (OSError, ValueError):
+                owner = {}
+            if owner.get("keep"):
+                continue
+            for cgroup in owner.get("cgroups", []):
+                if Path(cgroup).name == f"cotbuilder-{run_dir.name}":  # only what the record names as its own
+                    _remove_cgroup(Path(cgroup))
+            remove_tree(run_dir)
+            cleaned.append(run_dir.name)
+        finally:
+            if fd is not None:
+                os.close(fd)
+    return cleaned
+
+
+def remove_tree(path: Path) -> None:
+    """rmtree that never follows a symlink the unit left (shutil's fd-based walk) and clears modes it set."""
+
+    def onerror(func, p, _exc):
+        with contextlib.suppress(OSError):
+            parent = os.path.dirname(p)
+            os.chmod(parent, 0o700, follow_symlinks=False)
+            if os.path.isdir(p) and not os.path.islink(p):
+                os.chmod(p, 0o700)
+                shutil.rmtree(p, ignore_errors=True)
+            else:
+                os.unlink(p)
+
+    shutil.rmtree(path, onerror=onerror)
+
+
+_default: Session | None = None
+
+
+def default_session() -> Session:
+    """For callers outside a verify run (tests, tools): a session in a private temp dir, closed at exit. Missing
+    isolation is accepted here; `verify` itself refuses unless the user allows it."""
+    global _default
+    if _default is None or not _default.root.exists():
+        import atexit
+
+        base = Path(tempfile.mkdtemp(prefix="cotbuilder-sandbox-"))
+        _default = open_session(base, allow_missing=True)
+        atexit.register(lambda s=_default, b=base: (close_session(s), shutil.rmtree(b, ignore_errors=True)))
+    return _default
+
+
+# ---------------------------------------------------------------------------------------------------- running
+
+
+@functools.lru_cache(maxsize=1)
+def _signatures() -> dict:
+    return tomllib.loads(package_data("verify/data/sandbox_signatures.toml").read_text(encoding="utf-8"))
 
 
 def _read_capped(path: Path, cap: int) -> str:
@@ -204,6 +521,31 @@ def _read_capped(path: Path, cap: int) -> str:
         data = fh.read(cap + 1)
     text = data[:cap].decode("utf-8", "replace")
     return text + ("\n[... output capped]" if len(data) > cap else "")
+
+
+def _read_status(fd: int, wait_s: float = 5.0) -> dict:
+    """The last line the shim wrote on its status pipe, a Python literal ({} when none)."""
+    chunks = []
+    deadline = time.monotonic() + wait_s
+    try:
+        while True:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                break
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(fd)
+    for line in reversed(b"".join(chunks).decode("utf-8", "replace").splitlines()):
+        try:
+            value = ast.literal_eval(line)
+        except (ValueError, SyntaxError):
+            continue
+        if isinstance(value, dict):
+            return value
+    return {}
 
 
 def _match(groups: list[dict], text: str) -> str | None:
@@ -230,11 +572,57 @@ def _env(workdir: Path, extra: dict[str, str] | None) -> dict[str, str]:
     return env
 
 
+def _wait(proc: subprocess.Popen, seconds: float) -> bool:
+    """Wait for `proc` to end, at most `seconds`; True when it ended. A pidfd wakes us the moment it exits (Popen's
+    own timed wait polls with sleeps of up to 50 ms, a large share of a short step)."""
+    try:
+        fd = os.pidfd_open(proc.pid)
+    except (AttributeError, OSError):
+        try:
+            proc.wait(timeout=seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    try:
+        ready, _, _ = select.select([fd], [], [], seconds)
+    finally:
+        os.close(fd)
+    if not ready:
+        return False
+    proc.wait()
+    return True
+
+
+def _step_cgroups(session: Session, limits: Limits) -> list[tuple[Path, str]]:
+    made = []
+    name = f"s{os.getpid()}-{next(_counter)}"
+    for ctl in session.controllers:
+        path = Path(ctl.parent, name)
+        try:
+            path.mkdir()
+        except OSError:
+            continue
+        if _set_limits(path, ctl.kind, limits):
+            made.append((path, ctl.kind))
+        else:
+            _remove_cgroup(path)
+    return made
+
+
 def run(
-    argv: list[str], workdir: Path, limits: Limits = Limits(), *, env: dict[str, str] | None = None
+    argv: list[str],
+    workdir: Path,
+    limits: Limits = Limits(),
+    *,
+    env: dict[str, str] | None = None,
+    session: Session | None = None,
+    ro_paths: list[str] | tuple[str, ...] = (),
+    devices: list[str] | tuple[str, ...] = (),
 ) -> SandboxResult:
-    """Run `argv` confined to `workdir` and say how it ended. Never raises for anything the command does."""
-    caps = capabilities()
+    """Run `argv` confined to `workdir` and say how it ended. Never raises for anything the command does.
+    `ro_paths`: what it may read besides the toolchain and Python (the emulator headers, the PCH)."""
+    session = session or default_session()
+    caps_root = os.geteuid() == 0
     workdir = Path(workdir).resolve()
     rlimits = {
         "RLIMIT_CPU": int(limits.cpu_s),
@@ -243,45 +631,58 @@ def run(
         "RLIMIT_NOFILE": limits.nofile,
         "RLIMIT_CORE": 0,
     }
-    if not caps.root:
+    if not caps_root:
         rlimits["RLIMIT_NPROC"] = limits.nproc
-    cgroup = _make_cgroup(caps.cgroup_root, limits.nproc) if caps.cgroup_root else None
+    cgroups = _step_cgroups(session, limits)
+    read_fd, write_fd = os.pipe()
+    use = session.use
     spec = {
         "workdir": str(workdir),
+        "mount_point": str(session.mount_point),
         "argv": list(argv),
         "env": _env(workdir, env),
         "rlimits": rlimits,
-        "mount_ns": caps.mount_ns,
-        "net_ns": caps.net_ns,
-        "user_ns": caps.user_ns,
-        "drop_caps": caps.drop_caps,
-        "cgroup": str(cgroup) if cgroup else None,
+        "ro_paths": _outermost(default_ro_paths() + [os.path.realpath(p) for p in ro_paths]),
+        "devices": list(devices),
+        "mount_ns": "mount_view" in use,
+        "net_ns": "net_ns" in use,
+        "pid_ns": "pid_ns" in use,
+        "seccomp": "seccomp" in use,
+        "drop_caps": "drop_caps" in use,
+        "user_ns": session.user_ns,
+        "cgroups": [str(p) for p, _ in cgroups],
+        "status_fd": write_fd,
+        "parent_pid": os.getpid(),
     }
-    capture = Path(tempfile.mkdtemp(prefix="cotbuilder-capture-"))
+    capture = Path(tempfile.mkdtemp(prefix="capture-", dir=session.root))
     start = time.monotonic()
     timed_out = False
     usage_before = os.times()
     try:
-        with open(capture / "out", "wb") as out, open(capture / "err", "wb") as err:
-            proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(SHIM), json.dumps(spec)],
-                stdin=subprocess.DEVNULL,
-                stdout=out,
-                stderr=err,
-                cwd=workdir,
-            )
-            try:
-                proc.wait(timeout=limits.wall_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-            finally:
+        try:
+            with open(capture / "out", "wb") as out, open(capture / "err", "wb") as err:
+                proc = subprocess.Popen(
+                    [sys.executable, "-I", "-S", str(SHIM), repr(spec)],
+                    stdin=subprocess.DEVNULL,
+                    stdout=out,
+                    stderr=err,
+                    cwd=workdir,
+                    pass_fds=(write_fd,),
+                )
+                os.close(write_fd)
+                write_fd = -1
                 try:
-                    os.killpg(proc.pid, signal.SIGKILL)  # also stray children left behind by a finished command
-                except (ProcessLookupError, PermissionError):
-                    pass
-                if cgroup is not None:
-                    _kill_cgroup(cgroup)
-                proc.wait()
+                    timed_out = not _wait(proc, limits.wall_s)
+                finally:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.killpg(proc.pid, signal.SIGKILL)  # the shim, its init, and the command's group
+                    for path, _ in cgroups:
+                        _kill_cgroup(path)  # also processes that left the group
+                    proc.wait()
+        finally:
+            if write_fd >= 0:
+                os.close(write_fd)
+        status = _read_status(read_fd, 0.5 if timed_out else 5.0)
         wall = time.monotonic() - start
         usage = os.times()
         cpu = (usage.children_user - usage_before.children_user) + (
@@ -291,38 +692,56 @@ def run(
         stderr = _read_capped(capture / "err", limits.capture_bytes)
     finally:
         shutil.rmtree(capture, ignore_errors=True)
-    rc = proc.returncode
-    hit_pids = _cgroup_hit_max(cgroup)
-    if cgroup is not None:
-        _remove_cgroup(cgroup)
-    result = SandboxResult(rc, stdout, stderr, wall, "ok", cpu_s=cpu)
+    events = {"oom_kill": 0, "pids_max": 0}
+    for path, kind in cgroups:
+        for key, value in _events(path, kind).items():
+            events[key] += value
+        _remove_cgroup(path)
+    if "signal" in status:
+        rc: int | None = -int(status["signal"])
+    elif "exit" in status:
+        rc = int(status["exit"])
+    else:
+        rc = proc.returncode
+    return _classify(SandboxResult(rc, stdout, stderr, wall, "ok", cpu_s=cpu), status, events, timed_out, limits)
+
+
+def _classify(
+    result: SandboxResult, status: dict, events: dict[str, int], timed_out: bool, limits: Limits
+) -> SandboxResult:
+    rc, text = result.returncode, result.stderr + "\n" + result.stdout
+
+    def end(outcome: str, reason: str) -> SandboxResult:
+        result.outcome, result.reason = outcome, reason
+        return result
+
+    if status.get("error"):
+        return end("sandbox_error", str(status["error"])[:300])
     if timed_out:
-        result.outcome, result.reason = "timeout", f"wall-time limit {limits.wall_s:g}s"
-        return result
-    if hit_pids:  # the pids cgroup refused a fork: exact, whatever the command made of the error
-        result.outcome, result.reason = "violation", "process limit"
-        return result
+        return end("timeout", f"wall-time limit {limits.wall_s:g}s")
+    if events["pids_max"]:  # the pids cgroup refused a fork: exact, whatever the command made of the error
+        return end("violation", "process limit")
+    if events["oom_kill"]:
+        return end("limit", f"memory limit ({limits.memory_mb} MB for all processes of the step together)")
+    if status.get("leftover"):
+        names = ", ".join(status.get("leftover_names") or [])
+        return end("violation", f"left {status['leftover']} process(es) running after it ended ({names})")
     if rc == 0:
         return result
-    if rc == 126 and "COTBUILDER_SANDBOX_ERROR" in stderr:
-        result.outcome, result.reason = "sandbox_error", stderr.strip().splitlines()[-1][:300]
-        return result
-    if rc == -signal.SIGXCPU or (rc == -signal.SIGKILL and cpu >= limits.cpu_s * 0.9):
-        result.outcome, result.reason = "timeout", f"CPU-time limit {limits.cpu_s}s"
-        return result
+    if rc == -signal.SIGXCPU or (rc == -signal.SIGKILL and result.cpu_s >= limits.cpu_s * 0.9):
+        return end("timeout", f"CPU-time limit {limits.cpu_s}s")
     if rc == -signal.SIGXFSZ:
-        result.outcome, result.reason = "limit", f"output size limit {limits.file_mb} MB"
-        return result
-    text = stderr + "\n" + stdout
+        return end("limit", f"output size limit {limits.file_mb} MB")
     sigs = _signatures()
     violation = _match(sigs["violation"], text)
     if violation:
-        result.outcome, result.reason = "violation", violation
-        return result
+        return end("violation", violation)
     limit = _match(sigs["limit"], text)
     if limit:
-        result.outcome, result.reason = "limit", limit
-        return result
-    result.outcome = "exit"
-    result.reason = f"killed by signal {signal.Signals(-rc).name}" if rc < 0 else f"exit status {rc}"
-    return result
+        return end("limit", limit)
+    if rc is not None and rc < 0:
+        try:
+            return end("exit", f"killed by signal {signal.Signals(-rc).name}")
+        except ValueError:
+            return end("exit", f"killed by signal {-rc}")
+    return end("exit", f"exit status {rc}")

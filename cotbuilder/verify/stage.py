@@ -1,9 +1,11 @@
 """The verify stage: build and run every unit on a backend, judge it, store one `verifications` row per unit.
 
-plan: the units not yet verified with this backend, backend version, SoC, source hash, seeds and -O level (the
-verification id is the content-hash key); work: `worker.verify(job)` (in a pool process; a unit's verdict, or an
-infrastructure error); commit: the rows. kept = rows written, one counter per status, failed = infrastructure errors
-(not stored: a re-run tries again).
+check: the backend, and the machine's isolation (refused unless --allow-weak-sandbox); plan: the units not yet
+verified with this backend, backend version, SoC, source hash, seeds and -O level (the verification id is the
+content-hash key), after removing what a killed run left in the workspace's sandbox dir, and the run's sandbox
+session; work: `worker.verify(job)` (in a pool process; a unit's verdict, or an infrastructure error); commit: the
+rows; finish: close the session, and the closing table per harness kind (`summary.py`). kept = rows written, one
+counter per status, failed = infrastructure errors (not stored: a re-run tries again).
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
     config_type = VerifyConfig
     mode = PROCESS
     batch_size = 32
-    refusals = (npu.CannMissing,)
+    refusals = (npu.CannMissing, sandbox.IsolationMissing)
+    session: sandbox.Session | None = None
 
     def check(self) -> None:
         """Validate the config and find the backend, before the store is touched (a backend that cannot run here
@@ -81,6 +84,7 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             self.backend, self.device_id = backend_of(config.device)
         except ValueError as exc:
             raise StageRefused(str(exc)) from exc
+        sandbox.check_isolation(config.allow_weak_sandbox)  # a machine that cannot isolate: refused, nothing stored
         if self.backend == "cpu-emulator":
             # the header digest is part of the version: an emulator edit without a VERSION bump still re-verifies
             self.cann, self.version = None, f"{buildmod.emulator_version()}+{buildmod.emulator_digest()[:8]}"
@@ -92,6 +96,7 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
 
     def plan(self, store: Store, stats: StageStats) -> list[VerifyItem]:
         config = self.config
+        sandbox.cleanup_dead_runs(store.workspace / "sandbox")  # what a run killed with SIGKILL left behind
         units = _select_units(store, config)
         if config.unit and not units:
             raise StageRefused(
@@ -120,6 +125,9 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             todo = todo[: config.limit]
         if not todo:
             return []
+        self.session = sandbox.open_session(
+            store.workspace / "sandbox", allow_missing=config.allow_weak_sandbox, keep=config.keep_workdirs
+        )
         ctx = steps.Context(
             cache_dir=store.cache_path("verify", "x").parent,
             soc=config.soc,
@@ -128,6 +136,7 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             use_cache=config.build_cache,
             seeds=tuple(config.seeds),
             python=sys.executable,
+            session=self.session,
         )
         if self.backend == "cpu-emulator" and config.pch:
             ctx.pch = buildmod.ensure_pch(ctx.cache_dir, config.soc, config.opt)
@@ -155,6 +164,19 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             if verdict["status"] != "passed":
                 stats.reasons[f"{verdict['status']}: {(verdict.get('reason') or '')[:60]}"] += 1
         store.insert("verifications", rows)
+
+    def finish(self, store: Store, stats: StageStats) -> None:
+        if self.session is not None:
+            sandbox.close_session(self.session)
+            self.session = None
+        from .summary import rows, table_data
+
+        self.summary = table_data(rows(store, self.backend, self.config.soc))
+
+    def closing_lines(self, stats: StageStats) -> list[str]:
+        from .summary import render_lines
+
+        return render_lines(getattr(self, "summary", {}))
 
     def failed(self, item: VerifyItem, error: str, stats: StageStats) -> None:
         stats.fail("infrastructure error", item.job.unit["unit_id"], error)

@@ -1,14 +1,17 @@
-"""Steps both harnesses share: build against the emulator, run the binary, turn what happened into a status."""
+"""Steps both harnesses share: build against the emulator, run a step in a fresh sandbox dir, turn what happened into
+a status, and the one rule that decides it (`judge`)."""
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from . import build as buildmod
-from . import diagnostics, sandbox
+from . import diagnostics, files, sandbox
 from .verdict import Verdict
 
 _PY_MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
@@ -16,7 +19,7 @@ _PY_MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
 
 @dataclass
 class Context:
-    """What a harness needs besides the unit: where to cache, which SoC, the limits, the PCH."""
+    """What a harness needs besides the unit: where to cache, which SoC, the limits, the PCH, the sandbox session."""
 
     cache_dir: Path
     soc: str = "ascend910b"
@@ -27,21 +30,60 @@ class Context:
     seeds: tuple[int, ...] = (0, 1)
     python: str = "python3"
     extra_env: dict[str, str] = field(default_factory=dict)  # e.g. the CANN toolkit environment for npu runs
+    session: sandbox.Session | None = None  # None: the process's default session (tests, tools)
+    ro_paths: tuple[str, ...] = ()  # more read-only paths for the steps (the CANN toolkit)
+    devices: tuple[str, ...] = ()  # device nodes the kernel may use (/dev/davinciN on an NPU host)
+
+    def sandbox_session(self) -> sandbox.Session:
+        return self.session or sandbox.default_session()
 
 
-def compile_failure(result: buildmod.BuildResult, timings: dict[str, Any], harness: str) -> Verdict:
+def fresh_dir(unit_dir: Path, name: str) -> Path:
+    """A new, empty work dir for one step (created by the parent: no untrusted code has touched it)."""
+    path = unit_dir / name
+    path.mkdir(mode=0o755)
+    return path
+
+
+def run_step(
+    ctx: Context, argv: list[str], workdir: Path, limits: sandbox.Limits | None = None, env: dict | None = None
+) -> sandbox.SandboxResult:
+    return sandbox.run(
+        argv,
+        workdir,
+        limits or ctx.limits,
+        env=env,
+        session=ctx.sandbox_session(),
+        ro_paths=ctx.ro_paths,
+        devices=ctx.devices,
+    )
+
+
+def compile_failure(
+    result: buildmod.BuildResult, timings: dict[str, Any], harness: str, cmake_vars: tuple[str, ...] = ()
+) -> Verdict:
     if result.outcome == "timeout":
         return Verdict(
             "timeout", "compiler: time limit", harness, compile_ok=False, compile_log=result.log, timings=timings
         )
-    missing = diagnostics.missing_apis(result.log)
-    if missing:
+    if result.outcome == "violation":
         return Verdict(
-            "unsupported",
-            "missing in emulator: " + ", ".join(missing[:5]),
+            "sandbox_violation",
+            f"compiler: {result.reason}",
             harness,
             compile_ok=False,
-            missing_apis=missing,
+            compile_log=result.log,
+            timings=timings,
+        )
+    gap = diagnostics.unsupported_gap(result.log, cmake_vars)
+    if gap:
+        kind, names = gap
+        return Verdict(
+            "unsupported",
+            f"{kind}: " + ", ".join(names[:5]),
+            harness,
+            compile_ok=False,
+            missing_apis=names,
             compile_log=result.log,
             timings=timings,
         )
@@ -68,7 +110,8 @@ def stopped(result: sandbox.SandboxResult, what: str) -> tuple[str, str] | None:
     if m := _PY_MISSING.search(result.stderr):
         return "unsupported", f"{what} needs python module {m.group(1)}"
     detail = diagnostics.first_error(result.stderr) or diagnostics.first_error(result.stdout)
-    return "failed_run", f"{what}: {result.reason}{' - ' + detail if detail else ''}"
+    stage = f"{what} ({result.reason})" if result.outcome == "limit" else f"{what}: {result.reason}"
+    return "failed_run", f"{stage}{' - ' + detail if detail else ''}"
 
 
 def ended_by_diagnostics(result: sandbox.SandboxResult, diags: list[dict[str, Any]]) -> bool:
@@ -81,35 +124,75 @@ def run_env(ctx: Context) -> dict[str, str]:
 
 
 def run_binary(
-    workdir: Path, binary: str, ctx: Context, args: list[str] | None = None
+    ctx: Context, workdir: Path, binary: str, args: list[str] | None = None
 ) -> tuple[sandbox.SandboxResult, list[dict[str, Any]], str]:
     """Run the built kernel (with the command-line arguments its docs give it); returns the sandbox result, the
     emulator diagnostics, and the rest of the output."""
-    result = sandbox.run([f"./{binary}", *(args or [])], workdir, ctx.limits, env=run_env(ctx))
+    result = run_step(ctx, [f"./{binary}", *(args or [])], workdir, env=run_env(ctx))
     diags, rest = diagnostics.parse_emulator_diagnostics(result.stderr)
     log = (result.stdout + ("\n" if result.stdout and rest else "") + rest).strip()
     return result, diags, log
 
 
+def written_files(workdir: Path, put: dict[str, bytes]) -> tuple[dict[str, bytes], list[str]]:
+    """Files a step wrote (new, or changed from what the parent put there), read without following symlinks; and
+    the names skipped as unsafe (symlinks, FIFOs, over the size cap)."""
+    found, skipped = files.read_tree(workdir)
+    return {p: d for p, d in found.items() if put.get(p) != d}, skipped
+
+
+def planted(workdir: Path, unsafe: list[str]) -> str | None:
+    """A symlink or special file a step left in its work dir, described ("symlink input -> /etc"): no honest
+    generator or kernel makes one, and a harness that followed it would read or write outside the sandbox."""
+    for rel in unsafe:
+        try:
+            parent = files._open_dir(workdir, tuple(Path(rel).parts[:-1]))
+        except OSError:
+            continue
+        try:
+            info = os.lstat(Path(rel).name, dir_fd=parent)
+            if stat.S_ISLNK(info.st_mode):
+                return f"left a symlink {rel} -> {os.readlink(Path(rel).name, dir_fd=parent)}"
+            if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+                return f"left a special file {rel}"
+        except OSError:
+            continue
+        finally:
+            os.close(parent)
+    return None
+
+
 def judge(verdict: Verdict) -> Verdict:
-    """Final status from run outcome, correctness and diagnostics (rule documented in README/SANDBOX.md):
-    runtime-unsupported beats all; a wrong answer stays wrong_answer (diagnostics attached); a right answer with
-    error diagnostics is failed_run; warnings never change the status."""
+    """The final status, one rule for every harness (docs/statuses.md):
+    runtime-unsupported beats all; a step that stopped keeps its status; then the cases: any case cotbuilder found
+    wrong -> wrong_answer (error diagnostics attached); any case it could not compare -> unchecked; every case compared
+    and right -> passed. An emulator error diagnostic turns passed / unchecked into failed_run (the kernel only worked
+    by luck of the emulator); warnings never change the status."""
     unsupported = diagnostics.unsupported(verdict.diagnostics)
     if unsupported:
         verdict.status = "unsupported"
         verdict.missing_apis = sorted(set(verdict.missing_apis) | set(unsupported))
         verdict.reason = "missing in emulator: " + ", ".join(verdict.missing_apis[:5])
         return verdict
-    if verdict.status != "passed":
+    if verdict.status != "passed":  # a step stopped: timeout, violation, crash...
         return verdict
     errors = diagnostics.errors(verdict.diagnostics)
-    if verdict.correct is False:
-        verdict.status = "wrong_answer"
-        if errors and not verdict.reason:
-            verdict.reason = f"{errors[0]['kind']}: {errors[0]['message']}"
-    elif errors:
-        verdict.status = "failed_run"
+    wrong = [c for c in verdict.cases if c.get("ok") is False]
+    open_cases = [c for c in verdict.cases if c.get("ok") is None]
+    if wrong:
+        verdict.status, verdict.correct = "wrong_answer", False
+        verdict.reason = wrong[0].get("why") or "outputs differ from the golden"
+        if errors:  # the diagnostics usually explain the wrong answer
+            verdict.reason += f"; emulator {errors[0]['kind']}: {errors[0]['message']}"
+        return verdict
+    if errors:
         where = f" ({errors[0].get('file')}:{errors[0].get('line')})" if errors[0].get("line") else ""
+        verdict.status = "failed_run"
         verdict.reason = f"emulator {errors[0]['kind']}: {errors[0]['message']}{where}"
+        return verdict
+    if open_cases or not verdict.cases:
+        verdict.status, verdict.correct = "unchecked", None
+        verdict.reason = (open_cases[0].get("why") if open_cases else None) or "nothing to compare"
+        return verdict
+    verdict.correct = True
     return verdict

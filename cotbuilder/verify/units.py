@@ -39,6 +39,18 @@ def materialise(unit: dict[str, Any], dest: Path) -> list[str]:
     return written
 
 
+def unit_files(unit: dict[str, Any], skip_dirs: tuple[str, ...] = ()) -> dict[str, bytes]:
+    """The unit's files as {safe relative path: bytes}, without those under `skip_dirs` (e.g. a sample's own
+    `output/`: only what cotbuilder puts there counts)."""
+    out = {}
+    for f in unit["files"]:
+        rel = safe_relpath(f["path"])
+        if rel is None or (rel.parts and rel.parts[0] in skip_dirs):
+            continue
+        out[str(rel)] = f["text"].encode("utf-8")
+    return out
+
+
 def file_by_role(unit: dict[str, Any], role: str, *fallback_names: str) -> dict[str, Any] | None:
     for f in unit["files"]:
         if f.get("role") == role:

@@ -6,7 +6,6 @@ missing emulator) comes back as `infra_error` — not stored, counted as failed,
 
 from __future__ import annotations
 
-import shutil
 import traceback
 from dataclasses import dataclass
 from typing import Any
@@ -38,26 +37,44 @@ def choose(unit: dict[str, Any]) -> str:
     return "kernel_launch without a host main or verify_spec.toml: no harness"
 
 
+def _check_record(unit_id: str, columns: dict[str, Any]) -> None:
+    """Validate here, in the worker: a verdict the schema refuses is our bug for that unit only (an infrastructure
+    error), not an exception in the parent's writer that would stop the batch."""
+    from ..records import validate
+    from ..store import json_safe_row, utcnow
+
+    placeholder = {"verification_id": "0" * 64, "backend": "cpu-emulator", "backend_version": "-", "soc": "ascend910b"}
+    validate(
+        "verification",
+        json_safe_row({**placeholder, "unit_id": unit_id, "source_hash": "0" * 64, "created_at": utcnow(), **columns}),
+    )
+
+
 def verify(job: Job) -> dict[str, Any]:
-    workdir = sandbox.new_workdir()
+    session = job.ctx.sandbox_session()
+    unit_dir = session.new_dir(f"u-{job.unit['unit_id'][:12]}-")
     try:
         if job.backend in ("npu", "cann-cpu"):
             from .npu import verify_cann
 
-            verdict = verify_cann(job.unit, workdir, job.ctx, job.cann, job.backend, job.device_id)
+            verdict = verify_cann(job.unit, unit_dir, job.ctx, job.cann, job.backend, job.device_id)
         else:
             which = choose(job.unit)
             if which == "own":
-                verdict = harness_own.verify_own(job.unit, workdir, job.ctx)
+                verdict = harness_own.verify_own(job.unit, unit_dir, job.ctx)
             elif which == "spec":
-                verdict = harness_spec.verify_spec(job.unit, workdir, job.ctx)
+                verdict = harness_spec.verify_spec(job.unit, unit_dir, job.ctx)
             else:
                 verdict = Verdict("unsupported", which, "none")
         if "sandbox could not start" in verdict.reason:
             return {"infra_error": verdict.reason}
-        return {"verdict": verdict.as_columns()}
+        if session.missing:
+            verdict.isolation = {"missing": list(session.missing)}
+        columns = verdict.as_columns()
+        _check_record(job.unit["unit_id"], columns)
+        return {"verdict": columns}
     except Exception as exc:  # a bug of ours: report it, never let one unit stop the batch
         return {"infra_error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()[-3000:]}
     finally:
         if not job.keep_workdir:
-            shutil.rmtree(workdir, ignore_errors=True)
+            sandbox.remove_tree(unit_dir)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import socket
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,21 +21,19 @@ SMALL = sandbox.Limits(cpu_s=2, wall_s=8, memory_mb=512, nproc=16, file_mb=1)
 
 @pytest.fixture
 def workdir():
-    wd = sandbox.new_workdir("test-")
+    wd = sandbox.default_session().new_dir("test-")
     yield wd
-    import shutil
-
-    shutil.rmtree(wd, ignore_errors=True)
+    sandbox.remove_tree(wd)
 
 
 def py(code: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def test_this_machine_enforces_namespaces_and_a_process_limit():
+def test_this_machine_enforces_every_isolation_feature():
     caps = sandbox.capabilities()
-    assert caps.net_ns and caps.mount_ns and caps.drop_caps, caps.notes
-    assert caps.cgroup_root or not caps.root, caps.notes
+    assert caps.missing == [], caps.notes
+    assert {c.kind for c in caps.controllers} >= {"memory"} or {c.kind for c in caps.controllers} == {"v2"}
 
 
 def test_well_behaved_command_runs_in_its_own_dir_with_home_there(workdir):
@@ -65,6 +64,21 @@ def test_giant_allocation_fails_with_the_memory_limit(workdir):
     assert res.outcome == "limit" and res.reason == "memory limit"
 
 
+def test_several_processes_together_over_the_memory_limit_are_stopped(workdir):
+    """Four processes of 200 MB each: every one is under the per-process address-space limit (512 MB), together
+    they are over the step's memory cgroup (512 MB) - the cgroup, not RLIMIT_AS, stops them."""
+    code = (
+        "import os, time\n"
+        "for _ in range(3):\n"
+        "    if os.fork() == 0: break\n"
+        "b = bytearray(200 * 1024 * 1024)\n"
+        "for i in range(0, len(b), 4096): b[i] = 1\n"
+        "time.sleep(3)\n"
+    )
+    res = sandbox.run(py(code), workdir, sandbox.Limits(cpu_s=5, wall_s=20, memory_mb=512, nproc=16))
+    assert res.outcome == "limit" and "memory limit" in res.reason and "together" in res.reason, (res, res.stderr)
+
+
 def test_fork_bomb_is_capped_and_named(workdir):
     code = "import os, time\nwhile True:\n    os.fork()\n"
     res = sandbox.run(py(code), workdir, SMALL)
@@ -83,6 +97,52 @@ def _cmdline(pid: str) -> str:
         return Path(f"/proc/{pid}/cmdline").read_text()
     except OSError:
         return ""
+
+
+def test_a_daemon_left_running_is_killed_and_named(workdir):
+    marker = f"cotbuilder-daemon-{os.getpid()}"
+    code = (
+        "import os, sys, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        sys.argv[0] = {marker!r}\n"
+        "        time.sleep(30)\n"
+        "    os._exit(0)\n"
+        "print('parent done')\n"
+    )
+    res = sandbox.run(py(code), workdir, SMALL)
+    assert res.outcome == "violation" and "left 1 process(es) running" in res.reason, (res.reason, res.stderr)
+    assert res.wall_s < 5  # not waited for
+    assert not [p for p in os.listdir("/proc") if p.isdigit() and marker in _cmdline(p)]
+
+
+def test_no_other_process_is_visible(workdir):
+    """A PID namespace per run: /proc lists the init and the command only, never a sibling or the host."""
+    res = sandbox.run(
+        py("import os; print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))"), workdir, SMALL
+    )
+    assert res.ok, res.stderr
+    assert res.stdout.strip() == "[1, 2]"
+    assert not os.path.exists(f"/proc/{os.getpid()}/cwd") or res.stdout.strip() == "[1, 2]"
+
+
+def test_host_files_outside_the_view_cannot_be_read(workdir, tmp_path):
+    secret = Path.home() / f".cotbuilder-test-token-{os.getpid()}"
+    secret.write_text("hf_secretsecretsecret")
+    try:
+        code = (
+            f"import os\nfor p in ['/etc/shadow', {str(secret)!r}, {str(tmp_path)!r}]:\n"
+            "    try:\n        print(p, open(p).read()[:20])\n"
+            "    except OSError as e:\n        print(p, type(e).__name__)\n"
+            "print(sorted(os.listdir(os.path.expanduser('~'))))\n"
+        )
+        res = sandbox.run(py(code), workdir, SMALL)
+    finally:
+        secret.unlink()
+    assert res.ok, res.stderr
+    assert "hf_secret" not in res.stdout and "FileNotFoundError" in res.stdout
+    assert "/etc/shadow FileNotFoundError" in res.stdout
 
 
 def test_writing_to_the_real_home_and_tmp_is_blocked(workdir):
@@ -124,7 +184,74 @@ def test_socket_to_a_live_local_server_is_unreachable(workdir):
     assert res.outcome == "violation" and res.reason == "network access", res.stderr
 
 
+def test_unix_domain_sockets_of_the_host_are_unreachable(workdir, tmp_path):
+    """A listening path socket and an abstract socket on the host: neither is reached, and the attempt is named."""
+    path = tmp_path / "host.sock"
+    servers = []
+    for address in (str(path), f"\0cotbuilder-test-{os.getpid()}"):
+        s = socket.socket(socket.AF_UNIX)
+        s.bind(address)
+        s.listen()
+        s.setblocking(False)
+        servers.append(s)
+    try:
+        for address in (str(path), f"\0cotbuilder-test-{os.getpid()}"):
+            res = sandbox.run(py(f"import socket; socket.socket(socket.AF_UNIX).connect({address!r})"), workdir, SMALL)
+            assert res.outcome == "violation" and res.reason == "UNIX-domain socket", res.stderr
+        for s in servers:
+            with pytest.raises(BlockingIOError):
+                s.accept()
+    finally:
+        for s in servers:
+            s.close()
+
+
 def test_cannot_remount_or_regain_privileges(workdir):
     res = sandbox.run(["sh", "-c", "mount -o remount,rw / 2>&1; touch /tmp/cotbuilder-remount-probe"], workdir, SMALL)
     assert not res.ok
     assert not Path("/tmp/cotbuilder-remount-probe").exists()
+
+
+def test_two_runs_at_once_cannot_see_each_other(tmp_path):
+    """Siblings: run A waits; run B looks for A in /proc and tries A's work dir through /proc/<pid>/cwd."""
+    session = sandbox.default_session()
+    a_dir, b_dir = session.new_dir("a-"), session.new_dir("b-")
+    (a_dir / "checker.py").write_text("print('honest')\n")
+    results = {}
+    t = threading.Thread(target=lambda: results.update(a=sandbox.run(["sleep", "2"], a_dir, SMALL)))
+    t.start()
+    code = (
+        "import os, glob\n"
+        "found = [p for p in glob.glob('/proc/[0-9]*/cwd') if os.path.exists(os.path.join(p, 'checker.py'))]\n"
+        f"print('found', found, os.path.exists({str(a_dir / 'checker.py')!r}))\n"
+    )
+    b = sandbox.run(py(code), b_dir, SMALL)
+    t.join()
+    assert b.ok, b.stderr
+    assert b.stdout.strip() == "found [] False"
+    assert (a_dir / "checker.py").read_text() == "print('honest')\n"
+
+
+def test_a_session_removes_its_dirs_and_cgroups_and_the_next_one_cleans_a_dead_runs(tmp_path):
+    base = tmp_path / "sandbox"
+    session = sandbox.open_session(base)
+    assert session.root.is_dir() and oct(base.stat().st_mode & 0o777) == "0o700"
+    assert all(Path(c.parent).is_dir() for c in session.controllers)
+    sandbox.close_session(session)
+    assert not session.root.exists() and not any(Path(c.parent).exists() for c in session.controllers)
+    # a "dead" run: its record and cgroups exist, nobody holds its lock
+    dead = base / "20200101T000000-1-abcdef"
+    dead.mkdir()
+    (dead / "owner.lock").write_text("")
+    cgroups = [Path(c.parent) / f"cotbuilder-{dead.name}" for c in sandbox.capabilities().controllers]
+    for cg in cgroups:
+        cg.mkdir()
+    import json
+
+    (dead / "owner.json").write_text(json.dumps({"pid": 1, "cgroups": [str(c) for c in cgroups]}))
+    (dead / "unit-x").mkdir()
+    live = sandbox.open_session(base)
+    try:
+        assert not dead.exists() and not any(cg.exists() for cg in cgroups)
+    finally:
+        sandbox.close_session(live)
