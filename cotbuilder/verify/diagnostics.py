@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tomllib
 from typing import Any
 
 from ..apidocs.lists import documented_apis, is_toolkit_header
+from ..paths import package_data
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
 MAX_DIAGS = 200

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from cotbuilder.publish.card import _stage_counts
+from cotbuilder.publish.card import stage_counts
 from cotbuilder.store import Store
 from cotbuilder.verify.current import verdict_of
 from cotbuilder.verify.verdict import statuses
@@ -44,7 +44,7 @@ def test_the_card_counts_each_unit_once_by_its_deciding_status_and_names_weak_is
         store.execute(
             'UPDATE verifications SET isolation = \'{"missing": ["memory_cgroup"]}\' WHERE unit_id = ?', [units[0]]
         )
-        counts = dict(_stage_counts(store))
+        counts = dict(stage_counts(store))
     assert counts["units whose verification is `passed`"] == "2"
     assert counts["units whose verification is `unchecked`"] == "1"
     assert counts["units whose verification is `wrong_answer`"] == "1"
