@@ -276,7 +276,7 @@ def test_hostile_units_are_judged_or_stopped_recorded_and_the_run_goes_on(cli, v
         "--cpu-seconds",
         "3",
         "--wall-seconds",
-        "40",
+        "90",
         "--memory-mb",
         "1024",
         workspace=verify_workspace,

@@ -49,9 +49,10 @@ def test_environment_is_not_inherited(workdir, monkeypatch):
 
 
 def test_infinite_loop_is_stopped_by_the_cpu_limit(workdir):
-    res = sandbox.run(py("while True: pass"), workdir, SMALL)
-    assert res.outcome == "timeout" and "CPU" in res.reason
-    assert res.wall_s < SMALL.wall_s
+    limits = sandbox.Limits(cpu_s=1, wall_s=120, memory_mb=512, nproc=16)  # a loaded machine gives it little CPU
+    res = sandbox.run(py("while True: pass"), workdir, limits)
+    assert res.outcome == "timeout" and "CPU" in res.reason, res
+    assert res.wall_s < limits.wall_s
 
 
 def test_sleeping_forever_is_stopped_by_the_wall_limit(workdir):
@@ -124,7 +125,6 @@ def test_no_other_process_is_visible(workdir):
     )
     assert res.ok, res.stderr
     assert res.stdout.strip() == "[1, 2]"
-    assert not os.path.exists(f"/proc/{os.getpid()}/cwd") or res.stdout.strip() == "[1, 2]"
 
 
 def test_host_files_outside_the_view_cannot_be_read(workdir, tmp_path):
