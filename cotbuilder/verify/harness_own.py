@@ -352,8 +352,6 @@ def verify_own(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, prebuil
             verdict.run_ok = False
             break
         verdict.run_ok = stop is None
-        if exited_after_writing:  # a main's exit status is its own judgement (it may miss the withheld golden)
-            case["exit_status"] = run.returncode
         if unsafe:  # over the size cap
             case["unsafe_files"] = unsafe[:10]
         t = time.monotonic()
@@ -361,6 +359,8 @@ def verify_own(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, prebuil
         evidence: dict[str, Any] = {}
         if said is not None:
             evidence["self_check"] = said
+        if exited_after_writing:  # a main's exit status is its own judgement (it may miss the withheld golden)
+            evidence["exit_status"] = run.returncode
         if checker:
             pairs, _ = goldens.pair(list(sealed.goldens), list(outputs), checker_bins, hints)
             evidence.update(

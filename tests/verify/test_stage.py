@@ -209,3 +209,30 @@ def test_more_seeds_or_another_opt_level_verifies_a_verified_unit_again(verify_w
     assert sorted(len(r["cases"]) for r in rows) == [2, 3] and all(r["status"] == "passed" for r in rows)
     stats, rows = _verify(verify_workspace, seeds=[0, 1, 2], opt="-O0")
     assert stats.counts["kept"] == 1 and len(rows) == 3
+
+
+def test_a_main_that_fails_only_because_the_golden_is_withheld_is_judged_by_the_comparison(verify_workspace, tmp_path):
+    """Many samples' mains write their output, then read output/golden.bin to compare themselves and exit 1 when they
+    cannot: the kernel never sees the golden, so that exit is evidence, and the written output is compared."""
+    read_golden = (
+        '    { FILE* g = std::fopen("./output/golden.bin", "rb"); if (!g) { std::puts("test failed!"); return 1; }'
+        " std::fclose(g); }\n"
+    )
+    unit_dir = copy_fixture(
+        "tiny_add",
+        tmp_path / "self_compare",
+        [
+            (
+                "main.cpp",
+                '    WriteFile("./output/output_z.bin", z, bytes);\n',
+                '    WriteFile("./output/output_z.bin", z, bytes);\n' + read_golden,
+            )
+        ],
+    )
+    add_units(verify_workspace, unit_from_dir(unit_dir))
+    _, [row] = _verify(verify_workspace, seeds=[0])
+    assert row["status"] == "passed", row["reason"]
+    [case] = row["cases"]
+    assert (
+        case["check"] == "golden" and case["evidence"]["exit_status"] == 1 and case["evidence"]["self_check"] is False
+    )
