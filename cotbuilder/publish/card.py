@@ -21,10 +21,10 @@ def size_category(n: int) -> str:
 def stage_counts(store: Store) -> list[tuple[str, str]]:
     out = [("units crawled and parsed", str(store.count("units")))]
     if store.has_table("verifications"):
-        for status, n in store.con.execute(
-            "SELECT status, count(DISTINCT unit_id) FROM verifications GROUP BY 1 ORDER BY 2 DESC"
-        ).fetchall():
-            out.append((f"units with a `{status}` verification", str(n)))
+        for r in store.rows(
+            "SELECT status, count(DISTINCT unit_id) AS n FROM verifications GROUP BY 1 ORDER BY 2 DESC"
+        ):
+            out.append((f"units with a `{r['status']}` verification", str(r["n"])))
     if store.has_table("annotations"):
         n_ok = store.scalar("SELECT count(DISTINCT unit_id) FROM annotations WHERE status='ok' AND gates_passed")
         out.append(("units with an annotation that passed the quality gates", str(n_ok)))

@@ -53,9 +53,69 @@ def test_query_cli_reads_and_refuses_writes(workspace, cli):
     assert ok.stdout.strip() == '{"n": 2}'
     refused = cli("query", "DELETE FROM sources", workspace=workspace)
     assert refused.returncode == 2
-    assert "refused" in refused.stderr and "DELETE" in refused.stderr
+    assert refused.stderr.startswith("error: refused: `cotbuilder query` only reads the store")
+    assert "DELETE" in refused.stderr
     with Store(workspace) as store:
         assert store.count("sources") == 2
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "EXPLAIN ANALYZE COPY (SELECT * FROM sources) TO '{out}'",
+        "COPY sources TO '{out}'",
+        "EXPORT DATABASE '{out}'",
+        "ATTACH '{out}' AS other",
+        "SET enable_external_access = true; COPY sources TO '{out}'",
+        "RESET enable_external_access; COPY sources TO '{out}'",
+    ],
+)
+def test_query_cannot_write_any_file(workspace, cli, tmp_path, sql):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1)])
+    out = tmp_path / "written_by_query"
+    res = cli("query", sql.format(out=out), workspace=workspace)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert res.stderr.startswith("error: refused: `cotbuilder query` only reads the store"), res.stderr
+    assert not out.exists()
+    with Store(workspace) as store:
+        assert store.count("sources") == 1
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT content FROM read_text('{secret}')",
+        "SELECT * FROM read_csv('{secret}', header = false)",
+        "SELECT * FROM glob('{folder}/*')",
+        "SELECT content::VARCHAR AS c FROM read_blob('{secret}')",
+        "SELECT * FROM '{folder}/secret.csv'",
+    ],
+)
+def test_query_cannot_read_host_files(workspace, cli, tmp_path, sql):
+    Store(workspace).close()
+    secret = tmp_path / "host" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("host-only-content-7f3a\n")
+    (secret.parent / "secret.csv").write_text("host-only-content-7f3a\n")
+    res = cli("query", sql.format(secret=secret, folder=secret.parent), "--json", workspace=workspace)
+    assert res.returncode == 2, res.stdout
+    assert "host-only-content-7f3a" not in res.stdout + res.stderr
+    assert "secret.txt" not in res.stdout
+
+
+def test_query_still_runs_read_only_statements_of_every_kind(workspace, cli):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1), _source(2, kind="git")])
+    sql = "DESCRIBE sources; SELECT kind, count(*) AS n FROM sources GROUP BY kind ORDER BY kind"
+    res = cli("query", sql, "--json", workspace=workspace)
+    assert res.returncode == 0, res.stderr
+    assert [json.loads(line) for line in res.stdout.splitlines()] == [
+        {"kind": "git", "n": 1},
+        {"kind": "local", "n": 1},
+    ]
+    explain = cli("query", "EXPLAIN SELECT * FROM sources", workspace=workspace)
+    assert explain.returncode == 0 and "SEQ_SCAN" in explain.stdout.replace(" ", "_").upper(), explain.stderr
 
 
 def test_query_without_a_store_says_how_to_make_one(workspace, cli):
