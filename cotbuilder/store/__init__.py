@@ -67,8 +67,7 @@ def _load_table_specs() -> dict[str, TableSpec]:
         if not kind_match:
             raise StoreError(f"{path} must start with '-- record: <kind>'")
         json_cols = frozenset(re.findall(r"^\s*(\w+)\s+JSON\b", ddl, re.M | re.I))
-        key_match = re.search(r"PRIMARY KEY\s*\(([^)]*)\)", ddl, re.I)
-        key = tuple(c.strip() for c in key_match.group(1).split(",")) if key_match else ()
+        key = tuple(re.findall(r"^\s*(\w+)\s+\w+\s+PRIMARY KEY\b", ddl, re.M | re.I))
         specs[path.stem] = TableSpec(path.stem, kind_match.group(1), ddl, json_cols, key)
     return specs
 

@@ -1,6 +1,6 @@
 """The store's tables, generated from the record schemas: `cotbuilder/store/tables/<table>.sql` and `docs/tables.md`.
 
-A record's columns are declared once, in `schemas/<kind>.schema.json`: its `x-table` ({name, description}) makes it a
+A record's columns are declared once, in `schemas/<kind>.schema.json`: its `x-table` ({name, key, row}) makes it a
 table, each property is a column in the schema's order, and the column's SQL type follows from its JSON type (string
 VARCHAR, integer INTEGER, number DOUBLE, boolean BOOLEAN, object/array JSON) unless the property says `x-sql`
 (TIMESTAMP, BIGINT). A column is NOT NULL when the schema requires it and does not allow null; `x-table.key` is the
@@ -38,7 +38,8 @@ class Column:
 class Table:
     name: str
     kind: str
-    description: str
+    description: str  # the schema's description
+    row: str  # "one row per ..."
     columns: tuple[Column, ...]
 
 
@@ -95,7 +96,7 @@ def table_of(kind: str, schema: dict[str, Any]) -> Table | None:
                 json_type=_shown_type(prop, types),
             )
         )
-    return Table(meta["name"], kind, meta.get("description") or schema.get("description", ""), tuple(columns))
+    return Table(meta["name"], kind, schema.get("description", ""), meta["row"], tuple(columns))
 
 
 def tables() -> list[Table]:
@@ -111,7 +112,7 @@ def tables() -> list[Table]:
 def ddl(table: Table) -> str:
     width = max(len(c.name) for c in table.columns) + 1
     lines = [f"-- record: {table.kind}", f"-- {_NOTICE.format(kind=table.kind)}"]
-    lines += [f"-- {line}" for line in textwrap.wrap(table.description, 115)]
+    lines += [f"-- {line}" for line in textwrap.wrap(f"One row per {table.row}. {table.description}", 115)]
     lines.append(f"CREATE TABLE IF NOT EXISTS {table.name} (")
     for i, c in enumerate(table.columns):
         spec = c.sql_type + (" PRIMARY KEY" if c.primary_key else " NOT NULL" if c.not_null else "")
@@ -132,10 +133,12 @@ def reference(all_tables: list[Table]) -> str:
         "`--json` for JSON lines). Every row is validated against its JSON Schema in `schemas/` before it is written;",
         "JSON columns hold the nested values the schema describes (query them with `->>` / `json_extract`).",
         "",
-        "| table | record | one row per |",
+        "| table | record (schema) | one row per |",
         "|---|---|---|",
     ]
-    lines += [f"| [`{t.name}`](#{t.name}) | `{t.kind}` | {t.description} |" for t in all_tables]
+    lines += [
+        f"| [`{t.name}`](#{t.name}) | [`{t.kind}`](../schemas/{t.kind}.schema.json) | {t.row} |" for t in all_tables
+    ]
     for t in all_tables:
         lines += [
             "",
