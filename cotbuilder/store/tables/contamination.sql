@@ -1,7 +1,8 @@
 -- record: contamination
 -- Generated from schemas/contamination.schema.json by `python -m cotbuilder.store.generate`: edit the schema.
 -- One row per unit: clean, near or contaminated, with evidence. Whether a unit overlaps a benchmark (NPUKernelBench,
--- MultiKernelBench, any folder), with the evidence.
+-- MultiKernelBench, any folder): clean, near (shares a kernel body with a benchmark answer) or contaminated (a copy
+-- of a benchmark answer or task), with the evidence.
 CREATE TABLE IF NOT EXISTS contamination (
     unit_id     VARCHAR PRIMARY KEY,   -- the unit
     verdict     VARCHAR NOT NULL,      -- clean; near (shares a kernel body with a benchmark answer); contaminated (a copy of a benchmark answer or task)
