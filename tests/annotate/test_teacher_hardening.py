@@ -90,9 +90,9 @@ def test_an_hour_long_retry_after_is_cut_to_the_cap_and_counted(workspace, key):
         stats = _annotate(store, srv.url, max_retry_after=0.5)
         elapsed = time.monotonic() - start
         assert store.rows("SELECT status FROM annotations")[0]["status"] == "ok"
-    waited = srv.log[1]["t"] - srv.log[0]["t"]
-    assert 0.5 <= waited < 1.5 and elapsed < 10, (waited, elapsed)
-    assert stats.counts["retry_after_capped"] == 1 and stats.counts["retries"] == 1
+    assert stats.counts["retry_wait_s"] == 0.5 and stats.counts["retry_after_capped"] == 1
+    assert srv.log[1]["t"] - srv.log[0]["t"] >= 0.5
+    assert elapsed < 120  # not the hour the server asked for
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ import socketserver
 import threading
 import time
 from contextlib import contextmanager
+from pathlib import Path
 
 from crawl_helpers import crawl, kernel, rows
 
@@ -157,3 +158,70 @@ def test_the_site_deadline_ends_a_slow_site_and_keeps_the_pages_fetched(workspac
     reasons = [s["reason"] for s in rows(workspace, "SELECT skipped FROM sources")[0]["skipped"]]
     assert "site deadline reached (2 s)" in reasons
     assert 2 <= rows(workspace, "SELECT count(*) AS n FROM files")[0]["n"] < 40
+
+
+def test_status_and_query_answer_while_a_slow_crawl_runs(workspace, tmp_path, cli):
+    """A stage that waits on the network holds no lock on the store: status and query read it meanwhile."""
+    import subprocess
+    import sys
+
+    from crawl_helpers import write_files
+
+    repo_root = Path(__file__).resolve().parents[2]
+
+    links = "".join(f'<a href="p{i}.html">{i}</a>' for i in range(12))
+
+    def behaviour(path, sock, sent):
+        if path == "/robots.txt":
+            return _not_found(sock)
+        time.sleep(0.3)
+        _page(sock, links if path == "/docs/index.html" else "")
+
+    local = tmp_path / "local"
+    write_files(local, {"k/good.cpp": kernel("good")})
+    with raw_server(behaviour) as (base, _sent):
+        crawl_proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "cotbuilder.cli",
+                "--workspace",
+                str(workspace),
+                "crawl",
+                "--rate-limit",
+                "0",
+                "--source",
+                str(local),
+                "--source",
+                f"{base}/docs/index.html",
+            ],
+            cwd=repo_root,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while not rows_if_any(workspace) and time.monotonic() < deadline:  # the local source is committed
+                time.sleep(0.1)
+            status = cli("status", workspace=workspace)
+            query = cli("query", "SELECT count(*) AS n FROM sources WHERE status = 'ok'", "--json", workspace=workspace)
+            still_running = crawl_proc.poll() is None
+        finally:
+            _, err = crawl_proc.communicate(timeout=120)
+    assert still_running, "the crawl must still be running while status and query read"
+    assert status.returncode == 0, status.stderr
+    assert f"running: pid {crawl_proc.pid}: cotbuilder" in status.stdout
+    assert query.returncode == 0, query.stderr
+    assert query.stdout.strip() == '{"n": 1}'  # the committed source, not the one in progress
+    assert crawl_proc.returncode == 0, err
+
+
+def rows_if_any(workspace) -> bool:
+    from cotbuilder.store import Store, StoreError
+
+    try:
+        with Store(workspace, read_only=True, wait_s=5) as store:
+            return bool(store.count("sources"))
+    except StoreError:
+        return False

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from cotbuilder.records import RecordError
-from cotbuilder.store import Store, utcnow
+from cotbuilder.store import TABLES, Store, utcnow
 
 
 def _source(i: int, **kw):
@@ -124,12 +124,28 @@ def test_query_without_a_store_says_how_to_make_one(workspace, cli):
     assert "cotbuilder crawl" in res.stderr
 
 
-def test_status_lists_every_table(workspace, cli):
-    Store(workspace).close()
+def _table_rows(text: str) -> list[list[str]]:
+    """The body rows of the rich tables in `text`, as lists of stripped cells."""
+    return [[cell.strip() for cell in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
+
+
+def test_status_counts_every_table_and_shows_each_stages_last_run(workspace, cli):
+    from cotbuilder.stats import stage_run
+
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1), _source(2), _source(3, kind="git")])
+        with stage_run(store, "crawl", {"sources": []}) as stats:
+            stats.kept(3)
+            stats.skip("source unchanged")
+        with stage_run(store, "crawl", {"sources": ["again"]}) as stats:  # the later run is the one shown
+            stats.kept(1)
     res = cli("status", workspace=workspace)
     assert res.returncode == 0, res.stderr
-    for table in ("sources", "files", "units", "runs"):
-        assert table in res.stdout
+    rows = _table_rows(res.stdout)
+    counts = {r[0]: r[1] for r in rows if len(r) == 2}
+    assert counts == {t: "0" for t in TABLES} | {"sources": "3", "runs": "2"}
+    (crawl,) = [r for r in rows if len(r) == 5 and r[0] == "crawl"]
+    assert crawl[1] == "ok" and crawl[4] == "kept=1"
 
 
 def test_query_json_nests_json_columns_instead_of_quoting_them(workspace, cli):
