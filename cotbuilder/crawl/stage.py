@@ -25,8 +25,8 @@ from ..stages.driver import run_stage
 from ..stages.progress import note
 from ..stats import StageStats
 from ..store import Store, utcnow
-from .config import ON_SECRET, CrawlConfig, MiB
 from . import secrets
+from .config import ON_SECRET, CrawlConfig, MiB
 from .crawler import CrawlContext, Previous, SourceResult, crawl_source
 from .docsite import HostPacer, SiteLimits
 from .sources import SourceError, SourceSpec, load_manifest, parse_source, resolve_manifest_path

@@ -8,8 +8,10 @@ and a unit that decontamination never checked counts as matched: it cannot be sh
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from ..store import Store
+if TYPE_CHECKING:
+    from ..store import Store
 
 MATCHED = frozenset({"contaminated", "near"})
 
