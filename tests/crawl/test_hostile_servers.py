@@ -161,21 +161,22 @@ def test_the_site_deadline_ends_a_slow_site_and_keeps_the_pages_fetched(workspac
 
 
 def test_status_and_query_answer_while_a_slow_crawl_runs(workspace, tmp_path, cli):
-    """A stage that waits on the network holds no lock on the store: status and query read it meanwhile."""
+    """A stage that waits on the network holds no lock on the store: status and query read it meanwhile. The doc site
+    answers its pages only once the test has read (so the crawl is surely still running, whatever the machine's load)."""
     import subprocess
     import sys
 
     from crawl_helpers import write_files
 
     repo_root = Path(__file__).resolve().parents[2]
-
-    links = "".join(f'<a href="p{i}.html">{i}</a>' for i in range(12))
+    release = threading.Event()
 
     def behaviour(path, sock, sent):
         if path == "/robots.txt":
             return _not_found(sock)
-        time.sleep(0.3)
-        _page(sock, links if path == "/docs/index.html" else "")
+        if path != "/docs/index.html":
+            release.wait(120)
+        _page(sock, '<a href="p1.html">1</a><a href="p2.html">2</a>' if path == "/docs/index.html" else "")
 
     local = tmp_path / "local"
     write_files(local, {"k/good.cpp": kernel("good")})
@@ -190,6 +191,8 @@ def test_status_and_query_answer_while_a_slow_crawl_runs(workspace, tmp_path, cl
                 "crawl",
                 "--rate-limit",
                 "0",
+                "--timeout",
+                "150",
                 "--source",
                 str(local),
                 "--source",
@@ -201,20 +204,26 @@ def test_status_and_query_answer_while_a_slow_crawl_runs(workspace, tmp_path, cl
             text=True,
         )
         try:
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 120
             while not rows_if_any(workspace) and time.monotonic() < deadline:  # the local source is committed
                 time.sleep(0.1)
             status = cli("status", workspace=workspace)
             query = cli("query", "SELECT count(*) AS n FROM sources WHERE status = 'ok'", "--json", workspace=workspace)
             still_running = crawl_proc.poll() is None
         finally:
-            _, err = crawl_proc.communicate(timeout=120)
+            release.set()
+            _, err = crawl_proc.communicate(timeout=300)
     assert still_running, "the crawl must still be running while status and query read"
     assert status.returncode == 0, status.stderr
     assert f"running: pid {crawl_proc.pid}: cotbuilder" in status.stdout
     assert query.returncode == 0, query.stderr
     assert query.stdout.strip() == '{"n": 1}'  # the committed source, not the one in progress
     assert crawl_proc.returncode == 0, err
+    assert rows_if_any(workspace) and _count_ok(workspace) == 2  # and the site, once it answered
+
+
+def _count_ok(workspace) -> int:
+    return rows(workspace, "SELECT count(*) AS n FROM sources WHERE status = 'ok'")[0]["n"]
 
 
 def rows_if_any(workspace) -> bool:
