@@ -7,10 +7,13 @@ from rich.console import Console
 from rich.table import Table
 
 from .stages.registry import STAGES, Registry
-from .store import TABLES, Store
+from .store import TABLES, Store, writing_process
 
 
 def render_status(store: Store, console: Console, registry: Registry = STAGES) -> None:
+    writer = writing_process(store.workspace)
+    if writer:  # a stage is running: the counts below are its last committed batch
+        console.print(f"running: pid {writer.get('pid')}: {writer.get('command')} (since {writer.get('since')})")
     counts = Table("table", "rows", title=f"workspace {store.workspace}")
     for name in sorted(TABLES):
         counts.add_row(name, str(store.count(name)))

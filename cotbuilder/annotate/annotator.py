@@ -17,6 +17,7 @@ from typing import Any
 from .. import records
 from ..hashing import sha256_text, stable_json
 from ..store import json_safe_row, utcnow
+from .client import AnswerRejected
 from .facts import facts_hash
 from .gates import run_gates
 from .requester import Requester
@@ -83,14 +84,24 @@ async def converse(
     fields: dict[str, Any] | None = None
     raw_hash = None
     for attempt in range(fix_attempts + 1):
-        response, cached = await requester.complete(
-            messages,
-            kind=task.kind,
-            sample_index=sample_index,
-            prompt_version=task.prompt_version,
-            facts=facts,
-            unit_id=unit["unit_id"],
-        )
+        try:
+            response, cached = await requester.complete(
+                messages,
+                kind=task.kind,
+                sample_index=sample_index,
+                prompt_version=task.prompt_version,
+                facts=facts,
+                unit_id=unit["unit_id"],
+            )
+        except AnswerRejected as exc:  # paid for, but nothing of it is kept
+            for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
+                usage[k] += int(exc.usage.get(k) or 0)
+            usage["requests"] += 1
+            this_cost = requester.cost(exc.usage)
+            cost += this_cost
+            fresh += this_cost
+            failure, fields, raw_hash = exc.reason, None, None
+            break
         for k in ("prompt_tokens", "completion_tokens", "total_tokens"):
             usage[k] += int(response.usage.get(k) or 0)
         usage["requests"] += 1

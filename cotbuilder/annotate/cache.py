@@ -38,9 +38,26 @@ def cache_key(
     )
 
 
+_PARTIAL = ".tmp-"  # prefix of an entry being written (renamed into place once complete)
+
+
 class ResponseCache:
     def __init__(self, root: Path):
         self.root = root
+        self._remove_partial()
+
+    def _remove_partial(self, older_than_s: float = 60.0) -> None:
+        """A run killed between writing an entry and renaming it into place leaves its temporary file: never an
+        entry (get() cannot find it), only litter. One writing process per workspace: old ones are nobody's."""
+        import time
+
+        if not self.root.is_dir():
+            return
+        now = time.time()
+        for path in self.root.glob(f"*/{_PARTIAL}*"):
+            with contextlib.suppress(OSError):
+                if now - path.stat().st_mtime > older_than_s:
+                    path.unlink()
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"
@@ -74,7 +91,7 @@ class ResponseCache:
                 "model": response.model,
             },
         }
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=_PARTIAL, suffix=".json")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
                 fh.write(json.dumps(payload, ensure_ascii=False))
@@ -87,4 +104,7 @@ class ResponseCache:
             raise
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.root.glob("*/*.json")) if self.root.is_dir() else 0
+        """Complete entries (not files still being written, or left half-written by a killed run)."""
+        if not self.root.is_dir():
+            return 0
+        return sum(1 for p in self.root.glob("*/*.json") if not p.name.startswith(_PARTIAL))

@@ -2,15 +2,28 @@
 
 `OpenAIChatClient` speaks to any OpenAI-compatible chat-completions server (OpenAI, vLLM, SGLang, llama.cpp server,
 DeepSeek...) through the official `openai` package with its own retries switched off, so the retry policy that counts is
-ours (`retry.py`). Errors come back as two kinds: `TransientError` (worth retrying: 429, 5xx, timeouts, connection
-drops; carries the server's Retry-After) and `RequestRejected` (a 4xx that will not change on retry).
+ours (`retry.py`). Errors come back as three kinds: `TransientError` (worth retrying: 429, 5xx, timeouts, connection
+drops, a 200 whose body is not a well-formed chat completion; carries the server's Retry-After), `RequestRejected` (a
+4xx that will not change on retry) and `AnswerRejected` (an answer that must not be kept: over the size cap).
+
+The server is not trusted: its body is read through a byte cap (a hostile or broken server cannot fill memory), every
+field of the completion is type-checked, and usage must be non-negative integers (it decides the budget).
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..crawl.urlredact import secret_parts
+
+DEFAULT_MAX_ANSWER_CHARS = 200_000
+# Bytes of a response body per allowed answer character: UTF-8 and JSON escapes (\uXXXX) take up to 6 bytes a
+# character, plus room for the envelope.
+_BYTES_PER_CHAR = 6
+_ENVELOPE_BYTES = 64 * 1024
 
 
 @dataclass
@@ -33,6 +46,71 @@ class RequestRejected(Exception):
     def __init__(self, message: str, *, status: int | None = None):
         super().__init__(message)
         self.status = status
+
+
+class AnswerRejected(Exception):
+    """The server answered, but the answer is not kept (not cached, not stored): the item fails with this reason. The
+    answer's usage is still counted: it was paid for."""
+
+    def __init__(self, reason: str, *, usage: dict[str, int] | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.usage = usage or {}
+
+
+class BodyTooLarge(Exception):
+    """A response body went past the transport's byte cap (raised while reading it)."""
+
+
+def response_fields(completion: Any, max_chars: int) -> ChatResponse:
+    """A ChatResponse from whatever the client parsed, or TransientError when it is not a well-formed completion (an
+    HTML error page from a proxy comes back as a str, a wrong shape as a model with wrong field types)."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise TransientError(f"the server answered 200 without a chat completion ({_shape(completion)})")
+    choice = choices[0]
+    msg = getattr(choice, "message", None)
+    content = getattr(msg, "content", None)
+    refusal = getattr(msg, "refusal", None)
+    finish = getattr(choice, "finish_reason", None)
+    for name, value in (("content", content), ("refusal", refusal), ("finish_reason", finish)):
+        if value is not None and not isinstance(value, str):
+            raise TransientError(f"the server answered 200 with a malformed completion ({name} is not text)")
+    usage = _usage(getattr(completion, "usage", None))
+    model = getattr(completion, "model", None)
+    text = content or ""
+    if len(text) > max_chars or len(refusal or "") > max_chars:
+        raise AnswerRejected(
+            f"too large: answer of {max(len(text), len(refusal or ''))} characters > --max-answer-chars {max_chars}",
+            usage=usage,
+        )
+    return ChatResponse(
+        text=text,
+        finish_reason=finish,
+        usage=usage,
+        refusal=refusal,
+        model=model if isinstance(model, str) else None,
+    )
+
+
+def _usage(usage: Any) -> dict[str, int]:
+    if usage is None:
+        return {}
+    out = {}
+    for key in ("prompt_tokens", "completion_tokens", "total_tokens"):
+        value = getattr(usage, key, None)
+        if value is None:
+            value = 0
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise TransientError(f"the server answered 200 with invalid usage ({key}={value!r})")
+        out[key] = value
+    return out
+
+
+def _shape(value: Any) -> str:
+    if isinstance(value, str):
+        return f"a {len(value)}-character text body"
+    return f"a {type(value).__name__}"
 
 
 def parse_retry_after(headers: Any) -> float | None:
@@ -69,7 +147,13 @@ class OpenAIChatClient:
     supports_repair = True
 
     def __init__(
-        self, model: str, *, base_url: str | None = None, api_key_env: str | None = None, timeout: float = 120.0
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key_env: str | None = None,
+        timeout: float = 120.0,
+        max_answer_chars: int = DEFAULT_MAX_ANSWER_CHARS,
     ):
         import openai
 
@@ -79,11 +163,22 @@ class OpenAIChatClient:
         if not api_key:
             # Local servers (vLLM, llama.cpp) accept any key; the client insists on one being set.
             api_key = "no-key"
-        self._secret = api_key if api_key != "no-key" else None
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        # What must never be stored, cached or logged: the key, and credentials the base URL may carry.
+        self.secrets = sorted(
+            {*([api_key] if api_key != "no-key" else []), *secret_parts(self.base_url)}, key=len, reverse=True
+        )
         self.endpoint = endpoint_of(self.base_url)  # which server, for the cache key (no credentials)
+        self.max_answer_chars = max_answer_chars
+        self.max_body_bytes = max_answer_chars * _BYTES_PER_CHAR + _ENVELOPE_BYTES
         self._openai = openai
-        self._client = openai.AsyncOpenAI(api_key=api_key, base_url=self.base_url, timeout=timeout, max_retries=0)
+        self._client = openai.AsyncOpenAI(
+            api_key=api_key,
+            base_url=self.base_url,
+            timeout=timeout,
+            max_retries=0,
+            http_client=_capped_http_client(openai, self.max_body_bytes, timeout),
+        )
 
     async def generate(
         self, messages: list[dict[str, str]], params: dict[str, Any], *, facts: dict[str, Any] | None = None
@@ -95,6 +190,12 @@ class OpenAIChatClient:
                 kwargs[key] = params[key]
         try:
             completion = await self._client.chat.completions.create(**kwargs)
+        except BodyTooLarge as exc:
+            raise AnswerRejected(f"too large: {exc}") from exc
+        except ValueError as exc:  # a 200 whose body is not JSON (json.JSONDecodeError)
+            raise TransientError(
+                f"the server answered 200 with a body that is not JSON ({type(exc).__name__})"
+            ) from exc
         except openai.APITimeoutError as exc:
             raise TransientError("timeout") from exc
         except openai.APIConnectionError as exc:
@@ -107,28 +208,14 @@ class OpenAIChatClient:
                     f"HTTP {status}: {message}", status=status, retry_after=parse_retry_after(exc.response.headers)
                 ) from exc
             raise RequestRejected(f"HTTP {status}: {message}", status=status) from exc
-        if not completion.choices:
-            raise TransientError("the server answered with no choices")
-        choice = completion.choices[0]
-        msg = choice.message
-        usage = completion.usage
-        return ChatResponse(
-            text=msg.content or "",
-            finish_reason=choice.finish_reason,
-            usage={
-                "prompt_tokens": getattr(usage, "prompt_tokens", 0) or 0,
-                "completion_tokens": getattr(usage, "completion_tokens", 0) or 0,
-                "total_tokens": getattr(usage, "total_tokens", 0) or 0,
-            }
-            if usage
-            else {},
-            refusal=getattr(msg, "refusal", None),
-            model=completion.model,
-        )
+        return response_fields(completion, self.max_answer_chars)
 
     def _scrub(self, text: str) -> str:
-        """A server may echo the key in an error message; it must not reach our logs or records."""
-        return text.replace(self._secret, "[redacted]") if self._secret else text
+        """A server may echo the key (or the base URL's credentials) in an error message; it must not reach our logs
+        or records."""
+        for secret in self.secrets:
+            text = text.replace(secret, "[redacted]")
+        return text
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -163,3 +250,40 @@ def _error_message(exc: Any) -> str:
         if isinstance(err, dict) and err.get("message"):
             return str(err["message"])[:300]
     return str(getattr(exc, "message", exc))[:300]
+
+
+def _capped_http_client(openai: Any, max_bytes: int, timeout: float) -> Any:
+    """The `openai` package's own HTTP client class, with a transport that stops reading a response body past
+    `max_bytes` (BodyTooLarge). The transport classes come from the HTTP library that client class is built on."""
+    base = openai.DefaultAsyncHttpxClient
+    http = importlib.import_module(
+        next(c for c in base.__mro__ if c.__name__ == "AsyncClient").__module__.split(".")[0]
+    )
+
+    class CappedStream(http.AsyncByteStream):
+        def __init__(self, inner: Any):
+            self._inner = inner
+
+        async def __aiter__(self):
+            seen = 0
+            async for chunk in self._inner:
+                seen += len(chunk)
+                if seen > max_bytes:
+                    raise BodyTooLarge(f"response body over {max_bytes} bytes")
+                yield chunk
+
+        async def aclose(self) -> None:
+            await self._inner.aclose()
+
+    class CappedTransport(http.AsyncHTTPTransport):
+        async def handle_async_request(self, request: Any) -> Any:
+            response = await super().handle_async_request(request)
+            declared = response.headers.get("content-length")
+            if declared and declared.isdigit() and int(declared) > max_bytes:
+                await response.aclose()
+                raise BodyTooLarge(f"response body of {declared} bytes > {max_bytes}")
+            response.stream = CappedStream(response.stream)
+            return response
+
+    limits = http.Limits(max_connections=1000, max_keepalive_connections=100)  # the openai client's own defaults
+    return base(transport=CappedTransport(limits=limits), timeout=timeout)

@@ -61,6 +61,12 @@ class AnnotateConfig:
     max_retries: int = option(6, "--max-retries", help="Retries per request on 429 / 5xx / timeouts.")
     retry_base: float = option(1.0, "--retry-base", help="First backoff in seconds (doubles, with jitter).")
     timeout: float = option(120.0, "--timeout", help="Seconds per request.")
+    max_retry_after: float = option(
+        60.0, "--max-retry-after", help="Longest Retry-After (seconds) honoured; longer ones are cut and counted."
+    )
+    max_answer_chars: int = option(
+        200_000, "--max-answer-chars", help="Longer answers are rejected (item failed), never cached or stored."
+    )
     fix_attempts: int = 2  # follow-ups asking the teacher to correct an invalid answer
     repair: bool = option(
         False,
@@ -74,7 +80,13 @@ class AnnotateConfig:
     progress: bool = option(True, "--no-progress", help="No progress bar.")
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The config as `runs.config` records it: a base URL without the credentials it may carry."""
+        from ..crawl.urlredact import redact_url
+
+        recorded = asdict(self)
+        if self.base_url:
+            recorded["base_url"] = redact_url(self.base_url)
+        return recorded
 
     def check(self) -> None:
         if self.lang not in ("en", "zh"):
@@ -85,3 +97,5 @@ class AnnotateConfig:
             raise ValueError("--samples and --concurrency must be at least 1")
         if self.max_cost is not None and self.max_cost < 0:
             raise ValueError("--max-cost must not be negative")
+        if self.max_retry_after < 0 or self.max_answer_chars < 1:
+            raise ValueError("--max-retry-after must not be negative and --max-answer-chars must be positive")

@@ -1,7 +1,8 @@
 """One teacher request, done properly: cache first, then rate limits, budget, retries, structured-output fallback.
 
-Order of a completed request: the answer is written to the cache (atomically) as soon as it arrives, before anything
-else happens with it; the annotation row comes later in its own transaction. So a kill at any point loses only requests
+Order of a completed request: credentials in the answer are redacted (scrub.py), then the answer is written to the
+cache (atomically) before anything else happens with it; the annotation row comes later in its own transaction. An
+answer over the size cap is neither cached nor stored (AnswerRejected), but its cost counts. So a kill at any point loses only requests
 in flight, and a resumed run finds every completed answer in the cache and does not send it again.
 """
 
@@ -15,10 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .cache import ResponseCache, cache_key
-from .client import ChatResponse, RequestRejected, TransientError
+from .client import AnswerRejected, ChatResponse, RequestRejected, TransientError
 from .limits import TokenBucket, estimate_tokens
 from .pricing import cost_usd
 from .retry import RetryPolicy
+from .scrub import redact_answer
 from .task import response_format
 
 
@@ -70,6 +72,9 @@ class RequestCounters:
     cache_hits: int = 0
     retries: int = 0
     waited_s: float = 0.0  # time spent waiting for backoff / Retry-After
+    retry_after_capped: int = 0  # Retry-After headers longer than --max-retry-after (waited only that long)
+    secrets_redacted: int = 0  # credentials found in answers (redacted before caching and storing)
+    rejected_too_large: int = 0  # answers over --max-answer-chars (not cached, not stored)
     downgrades: list[str] = field(default_factory=list)
 
 
@@ -146,15 +151,20 @@ class Requester:
             hit = self.cache.get(key)
             if hit is not None:
                 self.counters.cache_hits += 1
-                return hit, True
+                return self._redacted(hit), True  # an entry cached before answers were scanned
         async with self._slots or contextlib.nullcontext():
             self.budget.reserve()
             cost = None
             try:
                 response = await self._send_with_retries(messages, kind, sample_index, facts)
                 cost = self.cost(response.usage)
+            except AnswerRejected as exc:
+                cost = self.cost(exc.usage)
+                self.counters.rejected_too_large += 1
+                raise
             finally:
                 self.budget.settle(cost)
+        response = self._redacted(response)
         if self.cache is not None and key is not None:
             meta = {
                 "provider": self.client.provider,
@@ -171,6 +181,11 @@ class Requester:
                 await asyncio.to_thread(self.cache.put, key, response, meta)
         self.counters.completed += 1
         return response, False
+
+    def _redacted(self, response: ChatResponse) -> ChatResponse:
+        response, found = redact_answer(response, getattr(self.client, "secrets", ()))
+        self.counters.secrets_redacted += found
+        return response
 
     async def _send_with_retries(self, messages, kind, sample_index, facts) -> ChatResponse:
         attempt = 0
@@ -191,6 +206,8 @@ class Requester:
                 if attempt > self.policy.max_retries:
                     raise GaveUp(f"gave up after {self.policy.max_retries} retries: {exc}") from exc
                 delay = self.policy.delay(attempt, exc.retry_after, self._rng)
+                if exc.retry_after is not None and exc.retry_after > self.policy.max_retry_after:
+                    self.counters.retry_after_capped += 1
                 self.counters.retries += 1
                 self.counters.waited_s += delay
                 await asyncio.sleep(delay)

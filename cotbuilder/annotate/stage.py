@@ -58,7 +58,11 @@ def make_client(config: AnnotateConfig) -> Any:
     from .client import OpenAIChatClient
 
     return OpenAIChatClient(
-        config.teacher, base_url=config.base_url, api_key_env=config.api_key_env, timeout=config.timeout
+        config.teacher,
+        base_url=config.base_url,
+        api_key_env=config.api_key_env,
+        timeout=config.timeout,
+        max_answer_chars=config.max_answer_chars,
     )
 
 
@@ -214,7 +218,9 @@ class AnnotateStage(Stage[AnnotateConfig, AnnotateItem, AnnotateResult]):
             client,
             cache=ResponseCache(self.cache_dir),
             budget=budget,
-            policy=RetryPolicy(max_retries=config.max_retries, base=config.retry_base),
+            policy=RetryPolicy(
+                max_retries=config.max_retries, base=config.retry_base, max_retry_after=config.max_retry_after
+            ),
             rpm=config.rpm,
             tpm=config.tpm,
             structured=config.structured,
@@ -279,6 +285,11 @@ class AnnotateStage(Stage[AnnotateConfig, AnnotateItem, AnnotateResult]):
             "retries": c.retries,
             "cost_usd": round(w.budget.spent, 6),
         }
+        if c.retries:
+            counts["retry_wait_s"] = round(c.waited_s, 3)  # what the policy chose to wait (Retry-After or backoff)
+        for name in ("retry_after_capped", "secrets_redacted", "rejected_too_large"):
+            if getattr(c, name):
+                counts[name] = getattr(c, name)
         for note in c.downgrades[:1]:
             counts[f"structured fallback {note.split(':')[0]}"] = 1
         return counts

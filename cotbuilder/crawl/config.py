@@ -86,9 +86,21 @@ class CrawlConfig:
     max_pages: int = option(200, "--max-pages", help="Doc sites: pages per source.")
     max_depth: int = option(3, "--max-depth", help="Doc sites: link depth from the start page.")
     max_bytes: int = option(
-        50 * MiB, "--max-bytes", help="Doc sites: bytes downloaded per source.", parse=parse_size, show=show_size
+        50 * MiB,
+        "--max-bytes",
+        help="Doc sites: bytes downloaded per source (counted as they stream in).",
+        parse=parse_size,
+        show=show_size,
     )
     rate_limit: float = option(1.0, "--rate-limit", help="Doc sites: seconds between requests to one host.")
-    timeout: float = option(20.0, "--timeout", help="Doc sites: seconds per request.")
+    timeout: float = option(
+        20.0, "--timeout", help="Doc sites: seconds for one whole request (a slow or trickling server is cut off)."
+    )
+    site_deadline: float = option(
+        3600.0, "--site-deadline", help="Doc sites: seconds for a whole site; the pages fetched by then are kept."
+    )
+    parse_timeout: float = option(
+        10.0, "--parse-timeout", help="Seconds to parse one file; a file past it (or nested absurdly deep) is skipped."
+    )
     jobs: int = option(2, "--jobs", "-j", help="Sources crawled at once (processes).")
     refresh: bool = option(False, "--refresh", help="Crawl every source again, even when unchanged.")

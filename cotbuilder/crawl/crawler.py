@@ -42,6 +42,7 @@ class CrawlContext:
     cache_root: Path
     refresh: bool = False
     progress: Callable[[str, int], None] | None = None  # (label, files done) for the progress bar
+    parse_timeout: float | None = None  # seconds per file (None: the parser's default)
 
 
 @dataclass
@@ -168,6 +169,8 @@ def _collect_tree(
     resolver = LicenseResolver(_reader(root), declared=spec.license)
     crawled_at = utcnow()
     for i, cand in enumerate(walk.candidates, start=1):
+        if _secret_in_name(result, cand.rel_path):
+            continue
         text, raw, reason = filefilter.read_checked(cand.abs_path, ctx.max_file_bytes)
         if text is None:
             result.skipped.append({"path": cand.rel_path, "reason": reason or "unreadable"})
@@ -189,8 +192,20 @@ def _collect_tree(
                 result.files.append(record)
         if ctx.progress and (i % 50 == 0 or i == len(walk.candidates)):
             ctx.progress(spec.label(), i)
-    _parse_files(spec, result)
+    _parse_files(spec, ctx, result)
     return result
+
+
+def _secret_in_name(result: SourceResult, path: str) -> bool:
+    """A file (or page) whose path holds a credential is left out: its name would be stored and published with it.
+    The skip list gets the path with the secret replaced."""
+    redacted, types = secrets.path_findings(path)
+    if not types:
+        return False
+    result.counts["secrets found"] += len(types)
+    result.counts["files left out for a secret in their name"] += 1
+    result.skipped.append({"path": redacted, "reason": f"secret in its name ({', '.join(types)}): left out"})
+    return True
 
 
 def _file_record(
@@ -246,10 +261,12 @@ def _file_record(
     }
 
 
-def _parse_files(spec: SourceSpec, result: SourceResult) -> None:
+def _parse_files(spec: SourceSpec, ctx: CrawlContext, result: SourceResult) -> None:
     from ..parse import extract_units
+    from ..parse.units import DEFAULT_TIME_LIMIT
 
-    units, skipped = extract_units(spec.source_id, result.files)
+    limit = ctx.parse_timeout or DEFAULT_TIME_LIMIT
+    units, skipped = extract_units(spec.source_id, result.files, time_limit=limit)
     result.units.extend(units)
     result.skipped.extend(skipped)
 
@@ -274,6 +291,7 @@ def _crawl_docs_http(spec: SourceSpec, ctx: CrawlContext, prev: Previous | None)
         max_file_bytes=ctx.max_file_bytes,
         rate_limit=spec.rate_limit if spec.rate_limit is not None else limits.rate_limit,
         timeout=limits.timeout,
+        deadline=limits.deadline,
     )
     pacer = ctx.pacer if spec.rate_limit is None else HostPacer(spec.rate_limit)
     done = [0]
@@ -362,6 +380,8 @@ def _doc_page(
     """Store a page that has AscendC code (as a file) and turn its blocks into units; skip one that has none."""
     result.counts["pages read"] += 1
     page_url = url if "://" in url else f"{url.rstrip('/')}/{path}"
+    if _secret_in_name(result, page_url):
+        return
     blocks, _title = html_blocks(text) if language == "html" else markdown_blocks(text)
     if not blocks:
         result.skipped.append({"path": page_url, "reason": "page has no code blocks"})
@@ -390,5 +410,8 @@ def _doc_page(
     result.files.append(record)
     result.counts["code blocks"] += len(found)
     from ..parse import extract_doc_units
+    from ..parse.units import DEFAULT_TIME_LIMIT
 
-    result.units.extend(extract_doc_units(spec.source_id, record, found))
+    result.units.extend(
+        extract_doc_units(spec.source_id, record, found, time_limit=ctx.parse_timeout or DEFAULT_TIME_LIMIT)
+    )

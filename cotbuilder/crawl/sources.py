@@ -174,11 +174,44 @@ def load_manifest(path: Path) -> list[SourceSpec]:
     return specs
 
 
+_STRING_KEYS = ("kind", "url", "ref", "license", "prefix", "name", "note", "homepage")
+_LIST_KEYS = ("include", "exclude")
+_INT_KEYS = ("max_pages", "max_depth", "max_bytes")
+
+
+def _check_types(entry: dict[str, Any], where: str) -> None:
+    """A value of the wrong type is an error, never a guess: `include = "math/*"` would otherwise be read as the
+    characters of the string (every file, or none), silently."""
+    for key in _STRING_KEYS:
+        if key in entry and not isinstance(entry[key], str):
+            raise SourceError(f"{where}: `{key}` must be a string, not {_toml_type(entry[key])}")
+    for key in _LIST_KEYS:
+        if key in entry and (not isinstance(entry[key], list) or not all(isinstance(g, str) and g for g in entry[key])):
+            raise SourceError(
+                f'{where}: `{key}` must be a list of glob strings (e.g. {key} = ["math/*"]), '
+                f"not {_toml_type(entry[key])}"
+            )
+    for key in _INT_KEYS:
+        if key in entry and (isinstance(entry[key], bool) or not isinstance(entry[key], int) or entry[key] < 0):
+            raise SourceError(f"{where}: `{key}` must be a non-negative integer, not {entry[key]!r}")
+    rate = entry.get("rate_limit", 0)
+    if isinstance(rate, bool) or not isinstance(rate, int | float) or rate < 0:
+        raise SourceError(f"{where}: `rate_limit` must be a non-negative number of seconds, not {rate!r}")
+
+
+def _toml_type(value: Any) -> str:
+    names = {str: "a string", list: "an array", dict: "a table", bool: "a boolean", int: "an integer"}
+    return f"{names.get(type(value), type(value).__name__)} ({value!r})"[:120]
+
+
 def _spec_from_entry(entry: dict[str, Any], manifest: Path, index: int) -> SourceSpec:
     where = f"{manifest} [[source]] #{index}"
+    if not isinstance(entry, dict):
+        raise SourceError(f"{where}: each [[source]] must be a table")
     unknown = set(entry) - _MANIFEST_KEYS
     if unknown:
         raise SourceError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    _check_types(entry, where)
     if "url" not in entry:
         raise SourceError(f"{where}: missing `url`")
     kind = entry.get("kind")

@@ -25,6 +25,7 @@ from ..stages.driver import run_stage
 from ..stages.progress import note
 from ..stats import StageStats
 from ..store import Store, utcnow
+from . import secrets
 from .config import ON_SECRET, CrawlConfig, MiB
 from .crawler import CrawlContext, Previous, SourceResult, crawl_source
 from .docsite import HostPacer, SiteLimits
@@ -45,6 +46,8 @@ def resolve_specs(config: CrawlConfig) -> list[SourceSpec]:
         raise CrawlUsageError(f"--on-secret must be one of {', '.join(ON_SECRET)}, not {config.on_secret!r}")
     if config.jobs < 1 or config.max_file_bytes < 1:
         raise CrawlUsageError("--jobs and --max-file-bytes must be positive")
+    if config.timeout <= 0 or config.site_deadline <= 0 or config.max_bytes < 1 or config.parse_timeout <= 0:
+        raise CrawlUsageError("--timeout, --site-deadline, --parse-timeout and --max-bytes must be positive")
     specs: list[SourceSpec] = []
     try:
         for manifest in config.manifests:
@@ -69,6 +72,7 @@ def crawl_key(config: CrawlConfig, spec: SourceSpec) -> str:
         "license": spec.license,
         "rules": _data_hash(),
         "parser": parser_version(),
+        "parse_timeout": config.parse_timeout,
     }
     if spec.kind == "docs":
         parts.update(
@@ -188,6 +192,7 @@ class CrawlStage(Stage[CrawlConfig, list[CrawlTarget], list[CrawlResult]]):
             config.max_file_bytes,
             config.rate_limit,
             config.timeout,
+            config.site_deadline,
         )
         out = []
         for target in item:
@@ -200,6 +205,7 @@ class CrawlStage(Stage[CrawlConfig, list[CrawlTarget], list[CrawlResult]]):
                 self.cache_dir,
                 config.refresh,
                 note,
+                config.parse_timeout,
             )
             result = _safe_crawl(target.spec, ctx, target.previous)
             note(target.spec.label(), None)
@@ -254,6 +260,9 @@ def _scrubbed(result: SourceResult) -> SourceResult:
     result.skipped = [
         {k: scrub(v, secret) if isinstance(v, str) else v for k, v in item.items()} for item in result.skipped
     ]
+    for item in result.skipped:  # files skipped for other reasons (binary, too large...) may have a secret in the name
+        if isinstance(item.get("path"), str):
+            item["path"] = secrets.path_findings(item["path"])[0]
     return result
 
 

@@ -2,7 +2,9 @@
 
 A benchmark is given as NAME=PATH_OR_GIT_URL. Git URLs are cloned once into the workspace cache
 (`cache/benchmarks/git/<hash of url>`) and reused offline afterwards; a local path is read in place (and, when it is a git
-work tree, its history is read too).
+work tree, its history is read too). A bare git repository (a fetched mirror, no work tree) is read from its HEAD: the
+text files the loaders read are written once per commit into `cache/benchmarks/tree/<commit>` (a blob the mirror lacks
+is left out), and its history is read from the bare repository itself.
 """
 
 from __future__ import annotations
@@ -71,21 +73,70 @@ def parse_spec(spec: str) -> tuple[str, str]:
 
 
 def _git(root: Path, *args: str, input_: bytes | None = None) -> bytes:
-    return subprocess.run(
-        ["git", "-C", str(root), *args], input=input_, capture_output=True, check=True, timeout=600
-    ).stdout
+    """git in `root`: a work tree, or a bare repository (then `--git-dir`)."""
+    where = ["--git-dir", str(root)] if is_bare_repo(root) else ["-C", str(root)]
+    return subprocess.run(["git", *where, *args], input=input_, capture_output=True, check=True, timeout=600).stdout
 
 
-def resolve(where: str, cache_dir: Path) -> Path:
-    """A local folder for the benchmark: the path itself, or a cached clone of the git URL."""
+def is_bare_repo(path: Path) -> bool:
+    return (path / "HEAD").is_file() and (path / "objects").is_dir() and (path / "refs").is_dir()
+
+
+def checkout_head(bare: Path, cache_dir: Path) -> Path:
+    """The text files of a bare repository's HEAD, written once into the cache (folder named after the commit)."""
+    try:
+        commit = _git(bare, "rev-parse", "HEAD").decode().strip()
+    except subprocess.CalledProcessError as exc:
+        raise BenchmarkError(f"bare repository {bare} has no readable HEAD: {exc.stderr.decode()[:300]}") from None
+    target = cache_dir / "benchmarks" / "tree" / commit
+    if (target / ".complete").is_file():
+        return target
+    wanted = CODE_SUFFIXES | PROSE_SUFFIXES | {".md"}
+    listing = _git(bare, "ls-tree", "-r", "-z", "--full-tree", "HEAD").decode("utf-8", "surrogateescape")
+    entries = []
+    for item in filter(None, listing.split("\0")):
+        meta, _, path = item.partition("\t")
+        mode, kind, sha = meta.split()
+        if kind == "blob" and mode != "120000" and Path(path).suffix.lower() in wanted:
+            entries.append((path, sha))
+    tmp = target.with_name(target.name + ".partial")
+    subprocess.run(["rm", "-rf", str(tmp)], check=False)
+    tmp.mkdir(parents=True)
+    out = _git(bare, "cat-file", "--batch", input_="".join(f"{sha}\n" for _, sha in entries).encode())
+    pos = 0
+    for path, _sha in entries:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].split()
+        if len(header) < 3 or header[1] == b"missing":  # a mirror may lack large blobs
+            pos = end + 1
+            continue
+        size = int(header[2])
+        data = out[end + 1 : end + 1 + size]
+        pos = end + 1 + size + 1
+        dest = (tmp / path).resolve()
+        if not dest.is_relative_to(tmp.resolve()):
+            continue  # a path that climbs out of the tree is not written
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        dest.write_bytes(data)
+    (tmp / ".complete").write_text(commit + "\n")
+    subprocess.run(["rm", "-rf", str(target)], check=False)
+    tmp.rename(target)
+    return target
+
+
+def resolve(where: str, cache_dir: Path) -> tuple[Path, Path | None]:
+    """(a local folder holding the benchmark's files, the git repository to read its commit and history from): the
+    path itself, the HEAD of a bare repository written into the cache, or a cached clone of the git URL."""
     local = Path(where).expanduser()
     if local.is_dir() and not where.startswith("file://"):
-        return local.resolve()
+        if is_bare_repo(local):
+            return checkout_head(local.resolve(), cache_dir), local.resolve()
+        return local.resolve(), (local.resolve() if _is_git(local) else None)
     if not _GIT_URL.search(where):
         raise BenchmarkError(f"benchmark location {where!r} is neither a folder nor a git URL")
     target = cache_dir / "benchmarks" / "git" / sha256_text(where)[:16]
     if (target / ".git").is_dir():
-        return target
+        return target, target
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(".partial")
     subprocess.run(["rm", "-rf", str(tmp)], check=False)
@@ -93,7 +144,7 @@ def resolve(where: str, cache_dir: Path) -> Path:
     if proc.returncode != 0:
         raise BenchmarkError(f"cannot clone {where}: {proc.stderr.strip()[:500]}")
     tmp.rename(target)  # a clone is either complete or absent
-    return target
+    return target, target
 
 
 def _read(path: Path) -> str:
@@ -104,16 +155,18 @@ def _is_git(root: Path) -> bool:
     return (root / ".git").exists()
 
 
-def history_versions(root: Path, pattern: str) -> dict[str, list[str]]:
+def history_versions(root: Path, pattern: str, git_dir: Path | None = None) -> dict[str, list[str]]:
     """Older texts of files matching `pattern` from git history: {path: [text, ...]} (current text excluded).
 
     One `git log --raw` lists every blob each commit wrote; `git cat-file --batch` reads them all in one process.
-    Renamed files are not followed (NPUKernelBench kept its paths).
+    Renamed files are not followed (NPUKernelBench kept its paths). `git_dir`: the repository, when `root` holds only
+    its files (a bare repository's HEAD written out).
     """
-    if not _is_git(root):
+    repo = git_dir or (root if _is_git(root) else None)
+    if repo is None:
         return {}
     try:
-        log = _git(root, "log", "--format=", "--raw", "--no-abbrev", "--no-renames", "--", pattern).decode()
+        log = _git(repo, "log", "--format=", "--raw", "--no-abbrev", "--no-renames", "--", pattern).decode()
     except subprocess.CalledProcessError:
         return {}
     blobs: dict[str, set[str]] = {}
@@ -125,7 +178,7 @@ def history_versions(root: Path, pattern: str) -> dict[str, list[str]]:
     wanted = sorted({b for bs in blobs.values() for b in bs})
     if not wanted:
         return {}
-    out = _git(root, "cat-file", "--batch", input_="\n".join(wanted).encode() + b"\n")
+    out = _git(repo, "cat-file", "--batch", input_="\n".join(wanted).encode() + b"\n")
     texts: dict[str, str] = {}
     pos = 0
     for sha in wanted:
@@ -151,8 +204,8 @@ def _files(folder: Path, suffixes: set[str]) -> list[Path]:
     )
 
 
-def load_npukernelbench(root: Path) -> tuple[list[BenchTask], list[tuple[str, str]]]:
-    old = history_versions(root, "*api_desc.md")
+def load_npukernelbench(root: Path, git_dir: Path | None = None) -> tuple[list[BenchTask], list[tuple[str, str]]]:
+    old = history_versions(root, "*api_desc.md", git_dir)
     tasks = []
     for desc in sorted(root.glob("tasks/level*/*/*/api_desc.md")):
         folder = desc.parent
@@ -173,7 +226,7 @@ def load_npukernelbench(root: Path) -> tuple[list[BenchTask], list[tuple[str, st
     return tasks, shared
 
 
-def load_multikernelbench(root: Path) -> tuple[list[BenchTask], list[tuple[str, str]]]:
+def load_multikernelbench(root: Path, git_dir: Path | None = None) -> tuple[list[BenchTask], list[tuple[str, str]]]:
     """MultiKernelBench: `reference/<category>/<op>.py` is each task's PyTorch reference (the architecture the prompt
     shows and the implementation outputs are checked against); `prompts/*` are the one-shot examples every prompt
     embeds, so they are shared text, not task text."""
@@ -188,7 +241,7 @@ def load_multikernelbench(root: Path) -> tuple[list[BenchTask], list[tuple[str, 
     return tasks, shared
 
 
-def load_folder(root: Path) -> tuple[list[BenchTask], list[tuple[str, str]]]:
+def load_folder(root: Path, git_dir: Path | None = None) -> tuple[list[BenchTask], list[tuple[str, str]]]:
     """Any folder: each top-level sub-folder is a task (top-level files are one task each); code files are answers,
     markdown/text files are task prose."""
     tasks = []
@@ -220,15 +273,15 @@ LOADERS = {"npukernelbench": load_npukernelbench, "multikernelbench": load_multi
 
 def load(spec: str, cache_dir: Path) -> Benchmark:
     name, where = parse_spec(spec)
-    root = resolve(where, cache_dir)
+    root, git_dir = resolve(where, cache_dir)
     layout = detect_layout(root)
-    tasks, shared = LOADERS[layout](root)
+    tasks, shared = LOADERS[layout](root, git_dir)
     if not tasks:
         raise BenchmarkError(f"benchmark {name}: no tasks found in {root} (layout {layout})")
     commit = None
-    if _is_git(root):
+    if git_dir is not None:
         try:
-            commit = _git(root, "rev-parse", "HEAD").decode().strip()
+            commit = _git(git_dir, "rev-parse", "HEAD").decode().strip()
         except subprocess.CalledProcessError:
             commit = None
     return Benchmark(name, where, layout, tasks, shared, commit)

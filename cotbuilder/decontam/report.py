@@ -11,6 +11,10 @@ from .index import BenchIndex
 
 
 def _summary(check: dict[str, Any]) -> str:
+    return f"{check['verdict']}: {_what(check)}"
+
+
+def _what(check: dict[str, Any]) -> str:
     if check["kind"] == "exact":
         return f"exact copy of {check['answer']}"
     if check["kind"] == "minhash":
@@ -26,11 +30,18 @@ def build(store: Store, indexes: list[BenchIndex], unit_ids: list[str]) -> dict[
         for hit in r["evidence"]["hits"]:
             u = units.get(r["unit_id"], {})
             by_task[(hit["benchmark"], hit["task"])].append(
-                {"unit_id": r["unit_id"], "name": u.get("name"), "root": u.get("root"), "checks": hit["checks"]}
+                {
+                    "unit_id": r["unit_id"],
+                    "name": u.get("name"),
+                    "root": u.get("root"),
+                    "verdict": hit["verdict"],
+                    "checks": hit["checks"],
+                }
             )
     return {
         "units": len(unit_ids),
         "contaminated": sum(1 for r in rows if r["verdict"] == "contaminated"),
+        "near": sum(1 for r in rows if r["verdict"] == "near"),
         "clean": sum(1 for r in rows if r["verdict"] == "clean"),
         "benchmarks": [
             {
@@ -54,7 +65,8 @@ def render_markdown(data: dict[str, Any]) -> str:
     lines = [
         "# Contamination report",
         "",
-        f"{data['units']} units checked: {data['clean']} clean, {data['contaminated']} contaminated.",
+        f"{data['units']} units checked: {data['clean']} clean, {data['near']} near (share a kernel body with a "
+        f"benchmark answer), {data['contaminated']} contaminated (a copy of a benchmark answer or task).",
         "",
     ]
     for b in data["benchmarks"]:
@@ -70,11 +82,11 @@ def render_markdown(data: dict[str, Any]) -> str:
         if not b["hits"]:
             lines += ["No hits.", ""]
             continue
-        lines += ["| task | unit | evidence |", "|---|---|---|"]
+        lines += ["| task | unit | verdict | evidence |", "|---|---|---|---|"]
         for hit in b["hits"]:
             for u in hit["units"]:
                 evidence = "; ".join(_summary(c) for c in u["checks"]).replace("|", "\\|")
-                lines.append(f"| {hit['task']} | {u['name']} (`{u['unit_id'][:12]}`) | {evidence} |")
+                lines.append(f"| {hit['task']} | {u['name']} (`{u['unit_id'][:12]}`) | {u['verdict']} | {evidence} |")
         lines.append("")
     return "\n".join(lines)
 

@@ -83,6 +83,7 @@ class DecontamStage(Stage[DecontamConfig, UnitCheck, dict[str, Any]]):
         ]
         self.config_hash = config_hash(
             [
+                checks.CHECKS_VERSION,
                 asdict(config.check_params()),
                 asdict(config.index_params()),
                 [[i.name, i.index_hash] for i in self.indexes],
@@ -110,16 +111,17 @@ class DecontamStage(Stage[DecontamConfig, UnitCheck, dict[str, Any]]):
         config = self.config
         hits = []
         for idx in self.indexes:
-            found = checks.check_unit(
-                item.unit, idx, config.check_params(), config.ngram, config.shingle, self._sig_cache
-            )
+            sig_cache = self._sig_cache.setdefault(idx.index_hash, {})  # signatures depend on the index's filter
+            found = checks.check_unit(item.unit, idx, config.check_params(), config.ngram, config.shingle, sig_cache)
             for task, evidence in found.items():
-                hits.append({"benchmark": idx.name, "task": task, "checks": evidence})
+                hits.append(
+                    {"benchmark": idx.name, "task": task, "verdict": checks.hit_verdict(evidence), "checks": evidence}
+                )
         hits.sort(key=lambda h: checks.strength(h["checks"]), reverse=True)
         top = hits[0] if hits else None
         return {
             "unit_id": item.unit.unit_id,
-            "verdict": "contaminated" if hits else "clean",
+            "verdict": top["verdict"] if top else "clean",
             "benchmark": top["benchmark"] if top else None,
             "task": top["task"] if top else None,
             "evidence": {"hits": hits, "checked": self.checked},

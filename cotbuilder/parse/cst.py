@@ -9,6 +9,7 @@ import tree_sitter_cpp
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from ..paths import package_data
+from . import budget
 from .branches import consistent_branch_view
 from .mask import mask_macros, mask_source
 
@@ -44,14 +45,17 @@ def parse_bytes(data: bytes) -> tuple[bytes, Tree]:
     (then the fewest unreadable bytes) wins, so an error that no view explains (malformed C++) is still reported.
     Facts come from the winning view: code in a discarded `#if` branch is then not read.
     """
+    budget.check_depth(data)
     masked = mask_source(data)
     tree = parser().parse(masked)
+    budget.check()
     if not tree.root_node.has_error:
         return masked, tree
     best = (_error_count(tree), masked, tree)
     alt = mask_macros(data, masked, _error_offsets(tree))
     if alt != masked:
         best = _better(best, alt)
+    budget.check()
     if best[0][0] and b"#" in data:
         view = consistent_branch_view(alt)
         if view != alt:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from ..hashing import sha256_bytes
-from . import cst
+from . import budget, cst
 
 # The parameter and the call name are read from the ORIGINAL bytes (qualifiers such as `__gm__` kept) at node
 # offsets, which masking keeps true.
@@ -97,6 +97,7 @@ def extract_facts(data: bytes) -> FileFacts:
     for d in facts.diagnostics:
         d.pop("file", None)
     caps = cst.captures("facts", tree.root_node)
+    budget.check()
     free, member = facts.free_calls, facts.member_calls
     for node in caps.get("call.free", ()):
         name = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -144,6 +145,7 @@ def extract_facts(data: bytes) -> FileFacts:
             facts.classes.setdefault(fn.owner, [])
             if fn.name not in facts.classes[fn.owner]:
                 facts.classes[fn.owner].append(fn.name)
+    budget.check()
     _lexical_facts(facts, data)
     return facts
 

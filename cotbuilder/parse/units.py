@@ -7,6 +7,7 @@ import tomllib
 
 from ..hashing import sha256_text, stable_json
 from ..store import utcnow
+from . import budget
 from .category import categorize, complexity
 from .facts import FileFacts, file_facts
 from .features import unit_features
@@ -31,11 +32,35 @@ def unit_id(source_id: str, root: str, layout: str, name: str, files: list[dict]
     )
 
 
-def extract_units(source_id: str, files: list[dict]) -> tuple[list[dict], list[dict]]:
-    """Group crawled file records of one source into unit records; notes say which files joined no unit and why."""
-    groups, notes = group_files(files)
+DEFAULT_TIME_LIMIT = 10.0  # seconds to parse one file (see budget.py)
+
+
+def extract_units(
+    source_id: str, files: list[dict], *, time_limit: float | None = DEFAULT_TIME_LIMIT
+) -> tuple[list[dict], list[dict]]:
+    """Group crawled file records of one source into unit records; notes say which files joined no unit and why.
+
+    Each C/C++ file is parsed first, within `time_limit` seconds and budget.MAX_DEPTH: a file past a limit joins no
+    unit and gets a note (its record stays in `files`)."""
+    files, notes = _within_time_limit(files, time_limit)
+    groups, grouping_notes = group_files(files)
     units = [_unit_record(source_id, g) for g in groups]
-    return units, notes
+    return units, notes + grouping_notes
+
+
+def _within_time_limit(files: list[dict], time_limit: float | None) -> tuple[list[dict], list[dict]]:
+    """The files whose facts could be read in time (file_facts caches them for _unit_record), and notes on the rest."""
+    kept, notes = [], []
+    for f in files:
+        if is_cpp(f["path"]):
+            try:
+                with budget.limit(time_limit):
+                    file_facts(f["text"])
+            except budget.Unparseable as exc:
+                notes.append({"path": f["path"], "reason": f"not parsed: {exc}; left out"})
+                continue
+        kept.append(f)
+    return kept, notes
 
 
 def _unit_record(source_id: str, g: Group) -> dict:
@@ -148,12 +173,15 @@ def slug(text: str) -> str:
     return re.sub(r"[\s_-]+", "-", s).strip("-") or "section"
 
 
-def extract_doc_units(source_id: str, page_file: dict, blocks: list[dict]) -> list[dict]:
+def extract_doc_units(
+    source_id: str, page_file: dict, blocks: list[dict], *, time_limit: float | None = DEFAULT_TIME_LIMIT
+) -> list[dict]:
     """Units from the code blocks of one documentation page.
 
     A complete kernel (a `__global__` entry function plus AscendC usage: kernel_operator.h, AscendC::, TPipe, ...)
     becomes a `kernel_launch` unit holding only the kernel code (a `main()` in the block is cut off); any other block
-    becomes a `snippet` unit. root = page URL + "#" + heading slug + "-" + block index.
+    becomes a `snippet` unit. root = page URL + "#" + heading slug + "-" + block index. A block that takes longer
+    than `time_limit` to parse (or nests deeper than budget.MAX_DEPTH) makes no unit.
     """
     url = page_file.get("url") or page_file["path"]
     units = []
@@ -164,7 +192,11 @@ def extract_doc_units(source_id: str, page_file: dict, blocks: list[dict]) -> li
         index = int(block.get("index", 0))
         heading = block.get("heading") or ""
         root = f"{url}#{slug(heading)}-{index}"
-        facts = file_facts(code)
+        try:
+            with budget.limit(time_limit):
+                facts = file_facts(code)
+        except budget.Unparseable:
+            continue  # counted by the caller: blocks in, units out
         complete = bool(facts.entries) and bool(_AC_RE.search(code))
         layout = "kernel_launch" if complete else "snippet"
         text = code

@@ -10,7 +10,7 @@ from ..stages.options import option
 @dataclass
 class PushConfig:
     """Publish rows from units that passed verification (latest result per backend) and the annotation gates, are clean
-    and under an allowed licence, one per dedup cluster (the best such member): parquet shards
+    (or `near` a benchmark with --allow-near) and under an allowed licence, one per dedup cluster (the best such member): parquet shards
     data/<format>/train-*.parquet, a dataset card README.md, and the recipe. Refuses (exit 2)
     when dedup or decontaminate have not run on the current data, a row fails its schema, or --local-dir holds files
     push did not write. A Hub failure (network, auth, HTTP error) is one line and exit 1."""
@@ -29,6 +29,12 @@ class PushConfig:
     )
     allow_cann_license: bool = option(
         False, "--allow-cann-license", help="Also publish CANN Open Software License code (stated in the card)."
+    )
+    allow_near: bool = option(
+        False,
+        "--allow-near",
+        help="Also publish units that share a kernel body with a benchmark answer (verdict `near`, stated in the "
+        "card); copies of a benchmark answer or task (`contaminated`) are never published.",
     )
     rows_per_shard: int = option(5000, "--rows-per-shard", min=1, help="Rows per parquet shard.")
     # the pipeline recipe to ship with the data (`cotbuilder run` passes its own)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..decontam.matched import is_match
 from ..store import Store
 from .licenses import is_allowed
 
@@ -48,9 +49,11 @@ def check_fresh(store: Store) -> None:
                 )
 
 
-def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Per dedup cluster, the best PUBLISHABLE member: verified, with a publishable annotation, clean and under an
-    allowed licence, ranked by dedup's own priority (dedup.stage.rank_key). Dedup ranked with its own licence list, so
+def publishable(
+    store: Store, allowed_licenses: list[str], *, allow_near: bool = False
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Per dedup cluster, the best PUBLISHABLE member: verified, with a publishable annotation, not benchmark-matched
+    (clean; also `near` with `allow_near`, never `contaminated`) and under an allowed licence, ranked by dedup's own priority (dedup.stage.rank_key). Dedup ranked with its own licence list, so
     its representative may be one push cannot publish (`--licenses MIT` vs an Apache representative); choosing here
     keeps one row per cluster without losing the cluster. Also returns the count of units each condition removed
     (for the card and the stats)."""
@@ -65,6 +68,7 @@ def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[st
         "no_publishable_annotation": 0,
         "duplicate": 0,
         "contaminated": 0,
+        "near_benchmark": 0,
         "license_not_allowed": 0,
     }
     candidates: dict[str, list[str]] = {}
@@ -73,7 +77,9 @@ def publishable(store: Store, allowed_licenses: list[str]) -> tuple[list[dict[st
             dropped["not_verified"] += 1
         elif not f.publishable_annotation:
             dropped["no_publishable_annotation"] += 1
-        elif contamination[unit_id]["verdict"] != "clean":
+        elif contamination[unit_id]["verdict"] == "near" and not allow_near:
+            dropped["near_benchmark"] += 1
+        elif contamination[unit_id]["verdict"] != "near" and is_match(contamination[unit_id]["verdict"]):
             dropped["contaminated"] += 1
         elif not is_allowed(f.license, allowed_licenses):
             dropped["license_not_allowed"] += 1

@@ -73,7 +73,7 @@ def select_rows(store: Store, config: PushConfig, stats: StageStats) -> tuple[li
     """The publishable rows, each checked against the dataset row schema; refuses when there is nothing to publish."""
     select.check_fresh(store)
     allowed = licenses.allowlist(config.licenses, config.allow_cann_license)
-    picked, dropped = select.publishable(store, allowed)
+    picked, dropped = select.publishable(store, allowed, allow_near=config.allow_near)
     for reason, n in dropped.items():
         if n:
             stats.skip(reason.replace("_", " "), n)

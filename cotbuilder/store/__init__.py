@@ -1,8 +1,11 @@
 """The workspace store: one DuckDB file holding every stage's records, plus a content-addressed cache folder.
 
 Every stage reads and writes through this module. Tables are declared in `tables/<name>.sql` (one file per table, its
-first line `-- record: <kind>` naming the JSON Schema its rows are validated against), so a stage adds its table by
-adding a file, never by editing this one.
+first line `-- record: <kind>` naming the JSON Schema its rows are validated against; generated from that schema by
+`python -m cotbuilder.store.generate`), so a stage adds its table by adding a schema, never by editing this file.
+
+The DuckDB connection is held only while it is used (lease.py): `cotbuilder status` and `cotbuilder query` read while
+a stage runs, between its batches. One process at a time writes a workspace (writer_lock.py).
 """
 
 from __future__ import annotations
@@ -21,12 +24,18 @@ import duckdb
 
 from .. import records
 from ..hashing import stable_json
+from . import writer_lock
+from .lease import Lease, StoreBusy
 
 DEFAULT_WORKSPACE = "cotbuilder-work"
 DB_NAME = "store.duckdb"
 _TABLES_DIR = Path(__file__).resolve().parent / "tables"
-# Statement types a read-only query may run: reading and describing, never changing anything.
-_READ_ONLY_TYPES = {"SELECT", "EXPLAIN", "PRAGMA"}
+# A reader's DuckDB: no file other than the store itself is read or written (no COPY TO, no read_csv/glob/read_text of
+# host files, no ATTACH, no extension loading), and no query can switch that back on.
+_READER_CONFIG = {"enable_external_access": False, "lock_configuration": True}
+# Seconds a reader / a writer waits for the file while another process holds it (overridable, e.g. for a long query).
+READ_WAIT_S = float(os.environ.get("COTBUILDER_STORE_READ_WAIT", "60"))
+WRITE_WAIT_S = float(os.environ.get("COTBUILDER_STORE_WRITE_WAIT", "600"))
 
 
 class StoreError(RuntimeError):
@@ -35,6 +44,10 @@ class StoreError(RuntimeError):
 
 class ReadOnlyQueryError(StoreError):
     pass
+
+
+class WorkspaceBusy(StoreError):
+    """Another process writes this workspace (its command is in the message)."""
 
 
 @dataclass(frozen=True)
@@ -54,8 +67,7 @@ def _load_table_specs() -> dict[str, TableSpec]:
         if not kind_match:
             raise StoreError(f"{path} must start with '-- record: <kind>'")
         json_cols = frozenset(re.findall(r"^\s*(\w+)\s+JSON\b", ddl, re.M | re.I))
-        key_match = re.search(r"PRIMARY KEY\s*\(([^)]*)\)", ddl, re.I)
-        key = tuple(c.strip() for c in key_match.group(1).split(",")) if key_match else ()
+        key = tuple(re.findall(r"^\s*(\w+)\s+\w+\s+PRIMARY KEY\b", ddl, re.M | re.I))
         specs[path.stem] = TableSpec(path.stem, kind_match.group(1), ddl, json_cols, key)
     return specs
 
@@ -106,32 +118,68 @@ def json_safe_row(row: dict[str, Any]) -> dict[str, Any]:
 class Store:
     """One workspace: `<dir>/store.duckdb` and `<dir>/cache/`.
 
-    DuckDB allows one writing process per file: stages compute in worker processes and write from the parent.
+    A writing store takes the workspace's writer lock and holds its DuckDB connection only while a read or a
+    transaction runs (released after `idle_s` of idleness, at once when a reader waits). A read-only store never
+    writes, and cannot make DuckDB touch any other file.
     """
 
-    def __init__(self, workspace: str | os.PathLike[str] | None = None, *, read_only: bool = False):
+    def __init__(
+        self,
+        workspace: str | os.PathLike[str] | None = None,
+        *,
+        read_only: bool = False,
+        wait_s: float | None = None,
+        idle_s: float = 0.2,
+    ):
         self.workspace = resolve_workspace(workspace)
         self.read_only = read_only
         self.db_path = self.workspace / DB_NAME
+        self._writer = False
         if read_only:
             if not self.db_path.exists():
                 raise StoreError(
                     f"no store at {self.db_path}: run `cotbuilder crawl` (or `cotbuilder run`) first, "
                     "or point --workspace / COTBUILDER_WORKSPACE at an existing workspace"
                 )
+            self._lease = Lease(
+                self.db_path, read_only=True, config=_READER_CONFIG, wait_s=wait_s or READ_WAIT_S, idle_s=None
+            )
         else:
             self.workspace.mkdir(parents=True, exist_ok=True)
             self.cache_dir.mkdir(exist_ok=True)
-        try:
-            self.con = duckdb.connect(str(self.db_path), read_only=read_only)
-        except duckdb.IOException as exc:  # another process holds the write lock
-            raise StoreError(f"cannot open {self.db_path}: {exc}") from exc
+            try:
+                writer_lock.acquire(self.db_path)
+            except writer_lock.WorkspaceBusy as exc:
+                raise WorkspaceBusy(str(exc)) from None
+            self._writer = True
+            self._lease = Lease(self.db_path, read_only=False, wait_s=wait_s or WRITE_WAIT_S, idle_s=idle_s)
         self._in_tx = False
         self._column_cache: dict[str, list[str]] = {}
-        if not read_only:
-            for spec in TABLES.values():
-                self.con.execute(spec.ddl)
-                self._add_missing_columns(spec)
+        try:
+            with self._connection() as con:
+                if not read_only:
+                    for spec in TABLES.values():
+                        con.execute(spec.ddl)
+                        self._add_missing_columns(con, spec)
+        except BaseException:
+            self.close()
+            raise
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        try:
+            with self._lease.connection() as con:
+                yield con
+        except StoreBusy as exc:
+            raise StoreError(f"cannot open {self.db_path}: {exc}") from exc
+        except duckdb.IOException as exc:  # not a DuckDB file, no permission...
+            if self._lease.is_open:
+                raise
+            raise StoreError(f"cannot open {self.db_path}: {exc}") from exc
+
+    def release(self) -> None:
+        """Let other processes in now (a stage about to compute for a while; readers get in anyway after idle_s)."""
+        self._lease.release_if_idle(force=True)
 
     # -- paths ---------------------------------------------------------------------------------------------------
     @property
@@ -146,21 +194,23 @@ class Store:
     # -- transactions --------------------------------------------------------------------------------------------
     @contextlib.contextmanager
     def transaction(self) -> Iterator[Store]:
-        """All writes inside commit together or not at all (a record and its completion mark go in one of these)."""
-        if self._in_tx:  # nested: the outer transaction decides
-            yield self
-            return
-        self.con.execute("BEGIN TRANSACTION")
-        self._in_tx = True
-        try:
-            yield self
-        except BaseException:
-            self.con.execute("ROLLBACK")
-            raise
-        else:
-            self.con.execute("COMMIT")
-        finally:
-            self._in_tx = False
+        """All writes inside commit together or not at all (a record and its completion mark go in one of these).
+        The connection is held for the whole transaction: readers see the store before it or after it."""
+        with self._connection() as con:
+            if self._in_tx:  # nested: the outer transaction decides
+                yield self
+                return
+            con.execute("BEGIN TRANSACTION")
+            self._in_tx = True
+            try:
+                yield self
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            else:
+                con.execute("COMMIT")
+            finally:
+                self._in_tx = False
 
     # -- writing -------------------------------------------------------------------------------------------------
     def insert(self, table: str, rows: Iterable[dict[str, Any]], *, validate: bool = True) -> int:
@@ -181,11 +231,13 @@ class Store:
         placeholders = ", ".join("?" for _ in columns)
         sql = f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) VALUES ({placeholders})"
         params = [[_to_db(row.get(c), c in spec.json_columns) for c in columns] for row in rows]
-        with self.transaction():
-            self._write_rows(table, columns, sql, params)
+        with self.transaction(), self._connection() as con:
+            self._write_rows(con, table, columns, sql, params)
         return len(rows)
 
-    def _write_rows(self, table: str, columns: list[str], sql: str, params: list[list[Any]]) -> None:
+    def _write_rows(
+        self, con: duckdb.DuckDBPyConnection, table: str, columns: list[str], sql: str, params: list[list[Any]]
+    ) -> None:
         """Bulk path through an Arrow table (DuckDB's executemany goes row by row: ~100x slower on thousands of
         rows); executemany stays the fallback when Arrow cannot type a column (mixed value types)."""
         if len(params) > 1:
@@ -196,29 +248,32 @@ class Store:
             except (pa.ArrowInvalid, pa.ArrowTypeError):
                 data = None
             if data is not None:
-                self.con.register("_cotbuilder_new_rows", data)
+                con.register("_cotbuilder_new_rows", data)
                 try:
-                    self.con.execute(
+                    con.execute(
                         f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
                         f"SELECT {', '.join(columns)} FROM _cotbuilder_new_rows"
                     )
                 finally:
-                    self.con.unregister("_cotbuilder_new_rows")
+                    con.unregister("_cotbuilder_new_rows")
                 return
-        self.con.executemany(sql, params)
+        con.executemany(sql, params)
 
     def execute(self, sql: str, params: Iterable[Any] | None = None) -> None:
         """A write statement from a stage module (deletes, status updates). Stages own their SQL; users get query()."""
-        self.con.execute(sql, list(params) if params is not None else None)
+        with self._connection() as con:
+            con.execute(sql, list(params) if params is not None else None)
 
     # -- reading -------------------------------------------------------------------------------------------------
     def rows(self, sql: str, params: Iterable[Any] | None = None) -> list[dict[str, Any]]:
         """Run SQL and return dicts; JSON columns come back parsed."""
-        cur = self.con.execute(sql, list(params) if params is not None else None)
-        names = [d[0] for d in cur.description]
-        json_idx = {i for i, d in enumerate(cur.description) if str(d[1]).upper() == "JSON"}
+        with self._connection() as con:
+            cur = con.execute(sql, list(params) if params is not None else None)
+            names = [d[0] for d in cur.description]
+            json_idx = {i for i, d in enumerate(cur.description) if str(d[1]).upper() == "JSON"}
+            fetched = cur.fetchall()
         out = []
-        for tup in cur.fetchall():
+        for tup in fetched:
             out.append(
                 {
                     n: (json.loads(v) if i in json_idx and isinstance(v, str) else v)
@@ -228,7 +283,8 @@ class Store:
         return out
 
     def scalar(self, sql: str, params: Iterable[Any] | None = None) -> Any:
-        row = self.con.execute(sql, list(params) if params is not None else None).fetchone()
+        with self._connection() as con:
+            row = con.execute(sql, list(params) if params is not None else None).fetchone()
         return None if row is None else row[0]
 
     def has_table(self, name: str) -> bool:
@@ -241,33 +297,39 @@ class Store:
         return int(self.scalar(f"SELECT count(*) FROM {table} {('WHERE ' + where) if where else ''}", params))
 
     def query_readonly(self, sql: str) -> tuple[list[str], list[tuple[Any, ...]], set[str]]:
-        """User SQL (`cotbuilder query`): refused unless every statement only reads. Returns column names, rows and
-        the names of JSON-typed columns (so `--json` can nest them instead of printing JSON inside a string)."""
+        """User SQL (`cotbuilder query`), on a read-only store: DuckDB itself refuses every write to the store and
+        every access to another file (see _READER_CONFIG), whatever the statement type (`EXPLAIN ANALYZE COPY ... TO`
+        included). Returns column names, rows and the names of JSON-typed columns (so `--json` can nest them)."""
+        if not self.read_only:
+            raise ReadOnlyQueryError("user queries run on a read-only store (Store(..., read_only=True))")
         try:
             statements = duckdb.extract_statements(sql)
         except duckdb.Error as exc:
             raise ReadOnlyQueryError(f"cannot parse query: {exc}") from exc
         if not statements:
             raise ReadOnlyQueryError("empty query")
-        for st in statements:
-            kind = str(st.type).rsplit(".", 1)[-1]
-            if kind not in _READ_ONLY_TYPES:
-                raise ReadOnlyQueryError(
-                    f"refused: `cotbuilder query` only reads the store, and this is a {kind} statement "
-                    f"({st.query.strip()[:60]!r}). Stages change the store; queries only look."
-                )
-        cur = None
-        for st in statements:
-            cur = self.con.execute(st)
-        assert cur is not None
-        if not cur.description:
-            return [], [], set()
-        names = [d[0] for d in cur.description]
-        json_columns = {d[0] for d in cur.description if str(d[1]).upper() == "JSON"}
-        return names, cur.fetchall(), json_columns
+        with self._connection() as con:
+            cur = None
+            for st in statements:
+                try:
+                    cur = con.execute(st)
+                except (duckdb.PermissionException, duckdb.InvalidInputException) as exc:
+                    raise ReadOnlyQueryError(
+                        f"refused: `cotbuilder query` only reads the store ({_first_line(exc)}). "
+                        "Stages change the store; queries only look, and never touch other files."
+                    ) from exc
+            assert cur is not None
+            if not cur.description:
+                return [], [], set()
+            names = [d[0] for d in cur.description]
+            json_columns = {d[0] for d in cur.description if str(d[1]).upper() == "JSON"}
+            return names, cur.fetchall(), json_columns
 
     def close(self) -> None:
-        self.con.close()
+        self._lease.close()
+        if self._writer:
+            self._writer = False
+            writer_lock.release(self.db_path)
 
     def __enter__(self) -> Store:
         return self
@@ -276,17 +338,20 @@ class Store:
         self.close()
 
     # -- helpers -------------------------------------------------------------------------------------------------
-    def _add_missing_columns(self, spec: TableSpec) -> None:
+    @staticmethod
+    def _add_missing_columns(con: duckdb.DuckDBPyConnection, spec: TableSpec) -> None:
         """A workspace made by an older cotbuilder gets the columns added since (NULL in its existing rows), so
         opening it never fails and no stage needs its own migration code."""
-        present = {r[1] for r in self.con.execute(f"PRAGMA table_info('{spec.name}')").fetchall()}
+        present = {r[1] for r in con.execute(f"PRAGMA table_info('{spec.name}')").fetchall()}
         for name, sql_type in _declared_columns(spec.ddl):
             if name not in present:
-                self.con.execute(f"ALTER TABLE {spec.name} ADD COLUMN {name} {sql_type}")
+                con.execute(f"ALTER TABLE {spec.name} ADD COLUMN {name} {sql_type}")
 
     def _columns(self, table: str) -> list[str]:
         if table not in self._column_cache:
-            self._column_cache[table] = [r[1] for r in self.con.execute(f"PRAGMA table_info('{table}')").fetchall()]
+            with self._connection() as con:
+                info = con.execute(f"PRAGMA table_info('{table}')").fetchall()
+            self._column_cache[table] = [r[1] for r in info]
         return self._column_cache[table]
 
     def _spec(self, table: str) -> TableSpec:
@@ -294,3 +359,12 @@ class Store:
             return TABLES[table]
         except KeyError:
             raise StoreError(f"unknown table {table!r}; tables: {', '.join(sorted(TABLES))}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def writing_process(workspace: str | os.PathLike[str] | None) -> dict[str, Any] | None:
+    """The process writing the workspace now ({pid, command, since}), or None (for `status`)."""
+    return writer_lock.read_holder(resolve_workspace(workspace) / DB_NAME)

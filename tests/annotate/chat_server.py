@@ -28,6 +28,8 @@ class Reply:
     delay: float = 0.0  # seconds before answering (a timeout test makes this long)
     error: str = "scripted error"
     usage: dict[str, int] | None = None
+    raw: bytes | None = None  # the whole body as is (a proxy's HTML page, broken JSON), sent with `content_type`
+    content_type: str = "application/json"
 
 
 def good_answer(name: str) -> str:
@@ -170,7 +172,9 @@ class ChatServer:
             reply = Reply(status=400, error="response_format json_schema is not supported")
             entry["status"] = 400
         time.sleep(self.latency + reply.delay)
-        if reply.status != 200:
+        if reply.raw is not None:
+            data = reply.raw
+        elif reply.status != 200:
             payload = {"error": {"message": reply.error, "type": "test", "code": reply.status}}
         else:
             content = (
@@ -179,10 +183,11 @@ class ChatServer:
             payload = completion_body(
                 body.get("model", "?"), content, reply.finish_reason, reply.refusal, reply.usage or self.usage
             )
-        data = json.dumps(payload).encode()
+        if reply.raw is None:
+            data = json.dumps(payload).encode()
         try:
             handler.send_response(reply.status)
-            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Type", reply.content_type)
             handler.send_header("Content-Length", str(len(data)))
             for k, v in reply.headers.items():
                 handler.send_header(k, v)

@@ -44,7 +44,9 @@ def _cached_units(workspace: Path) -> set[str]:
     import json
 
     root = workspace / "cache" / "annotate"
-    return {json.loads(p.read_text())["meta"]["unit_id"] for p in root.glob("*/*.json")} if root.is_dir() else set()
+    # entries only: a `.tmp-` file is one the killed run was still writing (never read back as an answer)
+    entries = [p for p in root.glob("*/*.json") if not p.name.startswith(".tmp-")] if root.is_dir() else []
+    return {json.loads(p.read_text())["meta"]["unit_id"] for p in entries}
 
 
 def test_sigkill_mid_run_then_resume_loses_nothing_duplicates_nothing_resends_nothing(workspace):

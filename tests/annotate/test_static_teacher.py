@@ -86,11 +86,15 @@ def test_rerun_with_the_same_config_does_nothing_and_says_so(workspace, cli):
     with Store(workspace) as store:
         put_units(store, [add_unit()])
     first = cli("annotate", "--no-progress", workspace=workspace)
+    with Store(workspace) as store:
+        before = store.rows("SELECT * FROM annotations")
     again = cli("annotate", "--no-progress", workspace=workspace)
     assert first.returncode == 0 and again.returncode == 0, again.stderr
     assert "skipped: already annotated" in again.stderr
     with Store(workspace) as store:
-        assert store.count("annotations") == 1
+        assert store.rows("SELECT * FROM annotations") == before  # not rewritten (created_at included)
+        last = store.rows("SELECT counts, reasons FROM runs WHERE stage = 'annotate' ORDER BY started_at DESC LIMIT 1")
+    assert last[0]["counts"].get("kept", 0) == 0 and last[0]["reasons"] == {"skipped: already annotated": 1}
 
 
 def test_repair_with_the_static_teacher_exits_2_with_one_line(workspace, cli):
@@ -102,10 +106,23 @@ def test_repair_with_the_static_teacher_exits_2_with_one_line(workspace, cli):
     assert len(lines) == 1 and "static teacher cannot repair" in lines[0]
 
 
-def test_status_shows_annotation_token_and_cost_totals(workspace, cli):
-    with Store(workspace) as store:
+def test_status_shows_annotation_token_and_cost_totals(workspace, cli, monkeypatch):
+    from chat_server import ChatServer
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-secret")
+    with Store(workspace) as store, ChatServer(usage={"prompt_tokens": 1000, "completion_tokens": 500}) as srv:
         put_units(store, [add_unit(), leaky_relu_op_unit()])
-        run(store, AnnotateConfig(progress=False, lang="zh"))
+        run(store, AnnotateConfig(progress=False, lang="zh"))  # static: free
+        run(store, AnnotateConfig(teacher="gpt-4o-mini", base_url=srv.url, progress=False))  # 2 x 1000 in + 500 out
     res = cli("status", workspace=workspace)
     assert res.returncode == 0, res.stderr
-    assert "annotations" in res.stdout and "static:static" in res.stdout and "cost USD" in res.stdout
+    rows = {r[0] + "/" + r[1]: r for r in _table_rows(res.stdout) if len(r) == 10}
+    # teacher, lang, kind, annotations, publishable, failed, gates failed, prompt, completion, cost USD
+    assert rows["static:static/zh"][3:] == ["2", "2", "0", "0", "0", "0", "0.0000"]
+    assert rows["openai-compatible:gpt-4o-mini/en"][3] == "2"
+    assert rows["openai-compatible:gpt-4o-mini/en"][7:] == ["2000", "1000", "0.0009"]  # gpt-4o-mini price table
+    assert rows["total/"][3] == "4" and rows["total/"][7:] == ["2000", "1000", "0.0009"]
+
+
+def _table_rows(text: str) -> list[list[str]]:
+    return [[cell.strip() for cell in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]

@@ -138,9 +138,10 @@ def test_429_waits_exactly_the_retry_after_seconds_then_succeeds(workspace, serv
         put_units(store, [add_unit()])
         stats = _annotate(store, server, concurrency=1)
         assert _rows(store)[0]["status"] == "ok"
-    waited = server.log[1]["t"] - server.log[0]["t"]
-    assert 1.0 <= waited < 1.6, waited
-    assert stats.counts["retries"] == 1
+    # the wait the policy chose is exactly the header's; the server saw the retry no sooner (no upper bound on the
+    # clock: a loaded machine may take longer, which is not what this test is about)
+    assert stats.counts["retry_wait_s"] == 1.0 and stats.counts["retries"] == 1
+    assert server.log[1]["t"] - server.log[0]["t"] >= 1.0
 
 
 def test_5xx_are_retried_with_backoff_until_success(workspace, server):

@@ -45,6 +45,22 @@ def test_bad_files_are_skipped_with_reasons_and_good_ones_kept(tmp_path, workspa
     assert stats.reasons["skipped: binary"] == 1 and stats.reasons["skipped: too large"] == 1
 
 
+def test_a_file_that_would_take_minutes_to_parse_is_skipped_and_the_crawl_goes_on(tmp_path, workspace):
+    import time
+
+    folder = tmp_path / "src"
+    write_files(folder, {"k/good.cpp": kernel("good"), "evil/evil.cpp": "int f() " + "(" * 100_000 + "\n"})
+    start = time.monotonic()
+    stats = crawl(workspace, sources=[str(folder)])
+    assert time.monotonic() - start < 20, "100 000 unbalanced ( took 51 s to parse before the limits"
+    assert stats.counts["failed"] == 0
+    (source,) = rows(workspace, "SELECT skipped FROM sources")
+    reasons = {s["path"]: s["reason"] for s in source["skipped"]}
+    assert reasons["evil/evil.cpp"] == "not parsed: brackets nested 100000 deep (limit 1000); left out"
+    assert {r["path"] for r in rows(workspace, "SELECT path FROM files")} == {"k/good.cpp", "evil/evil.cpp"}
+    assert [r["root"] for r in rows(workspace, "SELECT root FROM units")] == ["k"]
+
+
 def test_malformed_cpp_unit_carries_parse_diagnostics(tmp_path, workspace):
     folder = tmp_path / "src"
     write_files(folder, {"broken/broken.cpp": kernel("b").replace("op.Init(x, y, 1024);", "op.Init(x, y, 1024;")})

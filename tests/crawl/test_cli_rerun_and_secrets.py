@@ -86,3 +86,30 @@ def test_on_secret_drop_leaves_the_file_out_with_a_reason(tmp_path, cli, workspa
     assert set(dropped) == {"op/main.cpp", "op/scripts/upload.py"}
     assert "dropped" in dropped["op/main.cpp"] and "Hugging Face Token" in dropped["op/main.cpp"]
     _assert_nowhere(workspace, proc.stdout, proc.stderr, json.dumps(source))
+
+
+def test_a_file_whose_name_holds_a_secret_is_left_out_and_the_name_is_stored_nowhere(tmp_path, cli, workspace):
+    token = "ghp_" + "Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1JkLmNbVc0"
+    aws = "AKIA" + "Z7QW3ERTY5UIOP2A"
+    repo = make_repo(
+        tmp_path / "repo",
+        {
+            "op/op.cpp": kernel("op"),
+            f"op/{token}.cpp": kernel("leak"),
+            f"keys/{aws}/blob.cpp": b"\x00\x01binary",  # skipped for another reason: its path is still redacted
+        },
+    )
+    proc = cli("crawl", "--source", str(repo), workspace=workspace)
+    assert proc.returncode == 0, proc.stderr
+    assert {r["path"] for r in rows(workspace, "SELECT path FROM files")} == {"op/op.cpp"}
+    (source,) = rows(workspace, "SELECT skipped FROM sources")
+    reasons = {s["path"]: s["reason"] for s in source["skipped"]}
+    assert reasons["op/<REDACTED:GitHub_Token>.cpp"] == "secret in its name (GitHub Token): left out"
+    assert any(p.startswith("keys/<REDACTED:AWS_Access_Key>/") for p in reasons)
+    dump = cli("query", "SELECT * FROM sources, files, units", "--json", workspace=workspace).stdout
+    for text in (proc.stdout, proc.stderr, dump):
+        assert token not in text and aws not in text
+    clone_dir = workspace / "cache" / "git"
+    for path in workspace.rglob("*"):
+        if path.is_file() and not path.is_relative_to(clone_dir):
+            assert token.encode() not in path.read_bytes() and aws.encode() not in path.read_bytes(), path

@@ -85,3 +85,75 @@ def test_scan_leaves_clean_kernel_code_untouched():
     code = "__aicore__ inline void Process() { for (int i = 0; i < tileNum; i++) { CopyIn(i); } }\n"
     result = secrets.scan(code, "k.cpp")
     assert not result.found and result.text == code
+
+
+# AWS's documentation example key pair, assembled here so this file itself trips no scanner.
+AWS_ID = "AKIA" + "IOSFODNN7EXAMPLE"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+
+
+@pytest.mark.parametrize(
+    "text, filename",
+    [
+        (f"// credentials for the CI bucket:\n// aws_secret_access_key = {AWS_SECRET}\nint x;\n", "host.cpp"),
+        (f"# aws_secret_access_key: {AWS_SECRET}\nimport numpy\n", "gen_data.py"),
+        (f"[default]\naws_access_key_id = {AWS_ID}\naws_secret_access_key = {AWS_SECRET}\n", "credentials.ini"),
+        (f"export AWS_SECRET_ACCESS_KEY={AWS_SECRET}\n", "run.sh"),
+        ("    /* password = Zq8vR2mK9pLx4wQ7 for the test box */\n", "main.cpp"),
+        ("export HF_API_TOKEN=Qw3rTy7UiOp9AsDf1234\n", "upload.sh"),
+    ],
+)
+def test_bare_unquoted_credentials_are_redacted(text, filename):
+    result = secrets.scan(text, filename)
+    assert result.found
+    for value in (AWS_SECRET, "Zq8vR2mK9pLx4wQ7", "Qw3rTy7UiOp9AsDf1234"):
+        assert value not in result.text
+    assert "<REDACTED:" in result.text
+
+
+@pytest.mark.parametrize(
+    "text, filename, secret",
+    [
+        ('const char* key = "sk-proj-Abc123Def456" "Ghi789Jkl012Mno345Pqr678";\n', "host.cpp", "Ghi789Jkl012Mno345"),
+        (f"KEY = '{AWS_ID[:4]}' + '{AWS_ID[4:]}'\n", "upload.py", AWS_ID[4:]),
+        (
+            'std::string t = "ghp_abcdefghijklmnop"\n                "qrstuvwxyz0123456789";\n',
+            "k.cpp",
+            "qrstuvwxyz0123",
+        ),
+        ("TOKEN = ('hf_Qw3rTy7UiOp9AsDf'\n         'GhJkLzXcVbNm12345')\n", "hub.py", "GhJkLzXcVbNm12345"),
+    ],
+)
+def test_a_key_split_across_string_literals_is_redacted_in_every_piece(text, filename, secret):
+    result = secrets.scan(text, filename)
+    assert result.found, text
+    assert secret not in result.text
+    assert result.findings[0]["line"] == 1
+
+
+def test_a_key_inside_an_escaped_string_is_redacted():
+    text = 'const char* cfg = "{\\"aws_secret_access_key\\": \\"' + AWS_SECRET + '\\"}";\n'
+    result = secrets.scan(text, "cfg.cpp")
+    assert AWS_SECRET not in result.text and result.found
+
+
+def test_credential_words_next_to_ordinary_code_are_left_alone():
+    code = (
+        "uint32_t tokenNum = TILE_LENGTH_1024;  // token = 4096x128\n"
+        "int tokenOffset = tokenBase + 12;\n"
+        '// secret sauce: keep BUFFER_NUM = 2\nprintf("%d" "\\n", x);\nstd::string s = "hello" "world";\n'
+        "# password: see the team wiki\nkey = keyList[i]  # api_key = GetApiKeyFromEnv()\n"
+    )
+    for name in ("k.cpp", "gen.py", "notes.md"):
+        result = secrets.scan(code, name)
+        assert not result.found, (name, result.findings)
+        assert result.text == code
+
+
+def test_a_secret_in_a_file_or_folder_name_is_found_and_redacted():
+    redacted, types = secrets.path_findings(f"keys/{AWS_ID}/add_custom.cpp")
+    assert types == ["AWS Access Key"] and AWS_ID not in redacted and redacted.endswith("/add_custom.cpp")
+    assert secrets.path_findings("ops/add_custom/op_kernel/add_custom.cpp") == (
+        "ops/add_custom/op_kernel/add_custom.cpp",
+        [],
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,44 @@ def test_bad_manifests_are_usage_errors(tmp_path):
     bad.write_text("not toml [[[")
     with pytest.raises(SourceError, match="not valid TOML"):
         load_manifest(bad)
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ('include = "math/*"', '`include` must be a list of glob strings (e.g. include = ["math/*"]), not a string'),
+        ('exclude = "*/tests/*"', "`exclude` must be a list of glob strings"),
+        ("include = [1, 2]", "`include` must be a list of glob strings"),
+        ('include = ["ok/*", ""]', "`include` must be a list of glob strings"),
+        ('max_pages = "10"', "`max_pages` must be a non-negative integer, not '10'"),
+        ("max_depth = true", "`max_depth` must be a non-negative integer"),
+        ('rate_limit = "fast"', "`rate_limit` must be a non-negative number of seconds"),
+        ("license = 7", "`license` must be a string, not an integer (7)"),
+    ],
+)
+def test_manifest_values_of_the_wrong_type_are_errors_not_guesses(tmp_path, line, message):
+    (tmp_path / "corpus").mkdir()
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'[[source]]\nkind = "local"\nurl = "corpus"\n{line}\n')
+    with pytest.raises(SourceError, match=re.escape(message)):
+        load_manifest(bad)
+
+
+def test_a_string_include_in_a_manifest_exits_2_and_keeps_what_is_stored(tmp_path, cli, workspace):
+    corpus = tmp_path / "corpus"
+    (corpus / "math").mkdir(parents=True)
+    (corpus / "math" / "k.cpp").write_text('#include "kernel_operator.h"\n')
+    good = tmp_path / "good.toml"
+    good.write_text('[[source]]\nkind = "local"\nurl = "corpus"\ninclude = ["math/*"]\n')
+    assert cli("crawl", "--manifest", str(good), workspace=workspace).returncode == 0
+    before = cli("query", "SELECT path FROM files", "--json", workspace=workspace).stdout
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[source]]\nkind = "local"\nurl = "corpus"\ninclude = "math/*"\n')
+    proc = cli("crawl", "--manifest", str(bad), workspace=workspace)
+    assert proc.returncode == 2, proc.stderr
+    assert "`include` must be a list of glob strings" in " ".join(proc.stderr.split())
+    assert cli("query", "SELECT path FROM files", "--json", workspace=workspace).stdout == before
+    assert '"path": "math/k.cpp"' in before
 
 
 def test_shipped_manifests_load_and_demo_points_at_the_examples_corpus():

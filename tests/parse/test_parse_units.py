@@ -10,6 +10,7 @@ import pytest
 
 from cotbuilder import records
 from cotbuilder.parse import extract_doc_units, extract_units
+from cotbuilder.parse import facts as parsed_facts
 from cotbuilder.parse.cst import parse_bytes
 from cotbuilder.parse.facts import extract_facts
 from cotbuilder.parse.features import api_table
@@ -206,7 +207,8 @@ def test_features_count_apis_and_fold_constants_of_a_kernel_launch_unit():
         }
     ]
     assert unit["category"] == "activation"  # by name: scale_relu
-    assert 1 <= unit["complexity"] <= 5
+    # data/complexity.toml: 1 + (14 distinct APIs >= 8) + (multi-core AND double-buffered); not cube, no tiling struct
+    assert len(f["apis"]) == 14 and unit["complexity"] == 3
 
 
 def test_category_falls_back_to_apis_when_the_name_says_nothing():
@@ -239,6 +241,36 @@ def test_malformed_cpp_is_kept_with_error_diagnostics_and_line_numbers():
     assert errors and all(d["file"] == "scale_relu.cpp" for d in errors)
     assert any(abs(d["line"] - bad_line) <= 1 for d in errors)
     assert unit["entry"][0]["name"] == "scale_relu"  # the rest of the file is still read
+
+
+# -- hostile input ---------------------------------------------------------------------------------------------------
+
+
+def test_a_file_nested_absurdly_deep_is_left_out_at_once_with_a_note_and_the_rest_still_parses():
+    import time
+
+    files = fx.kernel_launch_files() + [
+        fx.record("samples/evil/evil.cpp", '#include "kernel_operator.h"\n' + "(" * 100_000)
+    ]
+    start = time.monotonic()
+    units, notes = extract_units(SRC, files)
+    assert time.monotonic() - start < 5  # the tree-sitter query alone took 51 s on this file
+    assert {
+        "path": "samples/evil/evil.cpp",
+        "reason": "not parsed: brackets nested 100000 deep (limit 1000); left out",
+    } in notes
+    assert [u["name"] for u in units] == ["scale_relu"]
+
+
+def test_a_file_past_the_parse_time_limit_is_left_out_with_a_note():
+    files = fx.kernel_launch_files()
+    parsed_facts._CACHE.clear()  # parse for real: cached facts would cost no time
+    units, notes = extract_units(SRC, files, time_limit=1e-9)
+    kernel = "samples/scale_relu/scale_relu.cpp"
+    assert {"path": kernel, "reason": "not parsed: parse time limit exceeded (1e-09 s); left out"} in notes
+    assert not any(f["path"] == "scale_relu.cpp" for u in units for f in u["files"])
+    parsed_facts._CACHE.clear()
+    assert extract_units(SRC, files, time_limit=30)[0][0]["name"] == "scale_relu"
 
 
 # -- ids and the store ----------------------------------------------------------------------------------------------

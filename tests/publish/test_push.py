@@ -354,3 +354,44 @@ def test_a_unit_whose_latest_verification_failed_is_not_published(cli, tmp_path)
     published = pq.read_table(next((out / "data" / "messages").glob("*.parquet"))).column("id").to_pylist()
     assert sorted(published) == sorted([ids["alpha"], ids["gamma"]])
     assert "not verified: 2" in (out / "README.md").read_text()
+
+
+def _near_kernel() -> str:
+    """The mini benchmark's GreaterEqual answer with about twice as much code of its own as the answer has beyond the
+    standard skeleton: it shares a kernel body with the answer without being a copy of it (decontaminate's `near`)."""
+    ge = (MINI / "tasks/level1/Comparison/GreaterEqual/answer/0/op_kernel/greater_equal.cpp").read_text()
+    own = "\n".join(
+        f"__aicore__ inline float blend_{i}(float a, float b) {{ return a * {i}.25f + b / {i + 3}.0f - {i * 7}; }}"
+        for i in range(6)
+    )
+    return ge + "\n" + own + "\n"
+
+
+def test_near_units_are_left_out_unless_allowed_and_contaminated_ones_always(cli, tmp_path):
+    import pyarrow.parquet as pq
+
+    ws = tmp_path / "ws"
+    ids = _populate(ws, dedup=False, decontam=False)
+    with Store(ws) as store:
+        ids["near"] = rf.unit(store, "near", _near_kernel())
+        rf.verification(store, ids["near"], "passed")
+        rf.annotation(store, ids["near"], task="Write the AscendC kernel near: a blended comparison operator.")
+        run_dedup(store, DedupConfig())
+        run_decontam(store, DecontamConfig(benchmarks=[f"mini={MINI}"]))
+        verdicts = {r["unit_id"]: r["verdict"] for r in store.rows("SELECT unit_id, verdict FROM contamination")}
+    assert verdicts[ids["near"]] == "near" and verdicts[ids["leak"]] == "contaminated"
+
+    out = tmp_path / "out"
+    assert cli("push", "--local-dir", str(out), workspace=ws).returncode == 0
+    published = pq.read_table(next((out / "data" / "messages").glob("*.parquet"))).column("id").to_pylist()
+    assert ids["near"] not in published and ids["leak"] not in published
+    card = (out / "README.md").read_text()
+    assert "near benchmark: 1" in card and "contaminated: 1" in card
+
+    proc = cli("push", "--local-dir", str(out), "--allow-near", workspace=ws)
+    assert proc.returncode == 0, proc.stderr
+    table = pq.read_table(next((out / "data" / "messages").glob("*.parquet")))
+    rows = {r["id"]: r for r in table.to_pylist()}
+    assert ids["near"] in rows and ids["leak"] not in rows  # a copy of an answer is never published
+    assert rows[ids["near"]]["contamination"]["verdict"] == "near"
+    assert "1 rows share a kernel body with a benchmark answer" in (out / "README.md").read_text()

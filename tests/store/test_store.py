@@ -7,7 +7,7 @@ import json
 import pytest
 
 from cotbuilder.records import RecordError
-from cotbuilder.store import Store, utcnow
+from cotbuilder.store import TABLES, Store, utcnow
 
 
 def _source(i: int, **kw):
@@ -53,9 +53,69 @@ def test_query_cli_reads_and_refuses_writes(workspace, cli):
     assert ok.stdout.strip() == '{"n": 2}'
     refused = cli("query", "DELETE FROM sources", workspace=workspace)
     assert refused.returncode == 2
-    assert "refused" in refused.stderr and "DELETE" in refused.stderr
+    assert refused.stderr.startswith("error: refused: `cotbuilder query` only reads the store")
+    assert "DELETE" in refused.stderr
     with Store(workspace) as store:
         assert store.count("sources") == 2
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "EXPLAIN ANALYZE COPY (SELECT * FROM sources) TO '{out}'",
+        "COPY sources TO '{out}'",
+        "EXPORT DATABASE '{out}'",
+        "ATTACH '{out}' AS other",
+        "SET enable_external_access = true; COPY sources TO '{out}'",
+        "RESET enable_external_access; COPY sources TO '{out}'",
+    ],
+)
+def test_query_cannot_write_any_file(workspace, cli, tmp_path, sql):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1)])
+    out = tmp_path / "written_by_query"
+    res = cli("query", sql.format(out=out), workspace=workspace)
+    assert res.returncode == 2, res.stdout + res.stderr
+    assert res.stderr.startswith("error: refused: `cotbuilder query` only reads the store"), res.stderr
+    assert not out.exists()
+    with Store(workspace) as store:
+        assert store.count("sources") == 1
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT content FROM read_text('{secret}')",
+        "SELECT * FROM read_csv('{secret}', header = false)",
+        "SELECT * FROM glob('{folder}/*')",
+        "SELECT content::VARCHAR AS c FROM read_blob('{secret}')",
+        "SELECT * FROM '{folder}/secret.csv'",
+    ],
+)
+def test_query_cannot_read_host_files(workspace, cli, tmp_path, sql):
+    Store(workspace).close()
+    secret = tmp_path / "host" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("host-only-content-7f3a\n")
+    (secret.parent / "secret.csv").write_text("host-only-content-7f3a\n")
+    res = cli("query", sql.format(secret=secret, folder=secret.parent), "--json", workspace=workspace)
+    assert res.returncode == 2, res.stdout
+    assert "host-only-content-7f3a" not in res.stdout + res.stderr
+    assert "secret.txt" not in res.stdout
+
+
+def test_query_still_runs_read_only_statements_of_every_kind(workspace, cli):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1), _source(2, kind="git")])
+    sql = "DESCRIBE sources; SELECT kind, count(*) AS n FROM sources GROUP BY kind ORDER BY kind"
+    res = cli("query", sql, "--json", workspace=workspace)
+    assert res.returncode == 0, res.stderr
+    assert [json.loads(line) for line in res.stdout.splitlines()] == [
+        {"kind": "git", "n": 1},
+        {"kind": "local", "n": 1},
+    ]
+    explain = cli("query", "EXPLAIN SELECT * FROM sources", workspace=workspace)
+    assert explain.returncode == 0 and "SEQ_SCAN" in explain.stdout.replace(" ", "_").upper(), explain.stderr
 
 
 def test_query_without_a_store_says_how_to_make_one(workspace, cli):
@@ -64,12 +124,28 @@ def test_query_without_a_store_says_how_to_make_one(workspace, cli):
     assert "cotbuilder crawl" in res.stderr
 
 
-def test_status_lists_every_table(workspace, cli):
-    Store(workspace).close()
+def _table_rows(text: str) -> list[list[str]]:
+    """The body rows of the rich tables in `text`, as lists of stripped cells."""
+    return [[cell.strip() for cell in line.split("│")[1:-1]] for line in text.splitlines() if line.startswith("│")]
+
+
+def test_status_counts_every_table_and_shows_each_stages_last_run(workspace, cli):
+    from cotbuilder.stats import stage_run
+
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1), _source(2), _source(3, kind="git")])
+        with stage_run(store, "crawl", {"sources": []}) as stats:
+            stats.kept(3)
+            stats.skip("source unchanged")
+        with stage_run(store, "crawl", {"sources": ["again"]}) as stats:  # the later run is the one shown
+            stats.kept(1)
     res = cli("status", workspace=workspace)
     assert res.returncode == 0, res.stderr
-    for table in ("sources", "files", "units", "runs"):
-        assert table in res.stdout
+    rows = _table_rows(res.stdout)
+    counts = {r[0]: r[1] for r in rows if len(r) == 2}
+    assert counts == {t: "0" for t in TABLES} | {"sources": "3", "runs": "2"}
+    (crawl,) = [r for r in rows if len(r) == 5 and r[0] == "crawl"]
+    assert crawl[1] == "ok" and crawl[4] == "kept=1"
 
 
 def test_query_json_nests_json_columns_instead_of_quoting_them(workspace, cli):

@@ -1,17 +1,17 @@
 -- record: dedup
--- One row per unit: the near-duplicate cluster it belongs to and whether it is the cluster's representative (the one
--- that may be published). Rewritten as a whole by each dedup run that finds new input; `input_hash` is what makes an
--- unchanged re-run a no-op.
+-- Generated from schemas/dedup.schema.json by `python -m cotbuilder.store.generate`: edit the schema.
+-- One row per unit: its near-duplicate cluster and whether it represents it. A unit's near-duplicate cluster and
+-- whether it is the cluster representative (the copy that may be published).
 CREATE TABLE IF NOT EXISTS dedup (
-    unit_id           VARCHAR PRIMARY KEY,
-    cluster_id        VARCHAR NOT NULL,    -- the smallest unit_id in the cluster (stable while members stay)
-    cluster_size      INTEGER NOT NULL,
-    is_representative BOOLEAN NOT NULL,
-    method            VARCHAR NOT NULL,    -- unique | exact | minhash: how this unit joined its cluster
-    similarity        DOUBLE,              -- Jaccard to the representative (exact if --verify-jaccard, else estimated)
-    representative_id VARCHAR NOT NULL,
-    code_hash         VARCHAR NOT NULL,    -- sha256 of the comment- and whitespace-normalised code
-    config_hash       VARCHAR NOT NULL,
-    input_hash        VARCHAR NOT NULL,    -- config + every unit's code hash and ranking facts
-    created_at        TIMESTAMP NOT NULL
+    unit_id           VARCHAR PRIMARY KEY,   -- the unit
+    cluster_id        VARCHAR NOT NULL,      -- the smallest unit_id in the cluster (stable while members stay)
+    cluster_size      INTEGER NOT NULL,      -- members of the cluster
+    is_representative BOOLEAN NOT NULL,      -- the cluster's representative (the one that may be published)
+    method            VARCHAR NOT NULL,      -- unique, exact or minhash: how the unit joined its representative
+    similarity        DOUBLE,                -- Jaccard to the representative (exact with --verify-jaccard, else estimated)
+    representative_id VARCHAR NOT NULL,      -- the cluster's representative
+    code_hash         VARCHAR NOT NULL,      -- sha256 of the comment- and whitespace-normalised code
+    config_hash       VARCHAR NOT NULL,      -- hash of the dedup settings
+    input_hash        VARCHAR NOT NULL,      -- config + every unit's code hash and ranking facts: an unchanged re-run is a no-op
+    created_at        TIMESTAMP NOT NULL     -- when
 );
