@@ -37,6 +37,9 @@ def stage_counts(store: Store) -> list[tuple[str, str]]:
     out.append(
         ("units flagged as benchmark-contaminated", str(store.count("contamination", "verdict = 'contaminated'")))
     )
+    out.append(
+        ("units near a benchmark answer (shared kernel body)", str(store.count("contamination", "verdict = 'near'")))
+    )
     return out
 
 
@@ -129,8 +132,16 @@ def render(
     lines.append(
         f"Checked against: {', '.join(benches) or 'none'} (exact normalised code, 13-gram overlap of code "
         "tokens / English words / Chinese characters, MinHash similarity of identifier-abstracted code). "
-        f"{dropped.get('contaminated', 0)} otherwise publishable units were removed as contaminated."
+        f"{dropped.get('contaminated', 0)} otherwise publishable units were removed as contaminated (a copy of a "
+        f"benchmark answer or task), {dropped.get('near_benchmark', 0)} as near a benchmark answer (a shared kernel "
+        "body)."
     )
+    n_near = sum(1 for r in rows if r["contamination"]["verdict"] == "near")
+    if n_near:
+        lines.append(
+            f"**{n_near} rows share a kernel body with a benchmark answer** (verdict `near`, published on request with "
+            "`--allow-near`): do not evaluate a model trained on them on those benchmarks without removing them."
+        )
     lines += ["", "## Examples", ""]
     for r in rows[:2]:
         task = (
