@@ -13,6 +13,8 @@ template <typename T, typename F>
 inline void binary_count(const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
                          const AscendC::LocalTensor<T>& b, int64_t n, F f, const SrcLoc& loc, const char* api) {
     if (!check_count(d, n, loc, api) | !check_count(a, n, loc, api) | !check_count(b, n, loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    rd(op, a, n), rd(op, b, n), wr(op, d, n);
     for (int64_t i = 0; i < n; ++i) d.addr_[i] = T(f((calc_t<T>)a.addr_[i], (calc_t<T>)b.addr_[i]));
 }
 
@@ -27,6 +29,8 @@ inline void binary_rep(const AscendC::LocalTensor<T>& d, const AscendC::LocalTen
     if (!check_ub(d, 0, ed * sizeof(T), loc, api) | !check_ub(a, 0, e0 * sizeof(T), loc, api) |
         !check_ub(b, 0, e1 * sizeof(T), loc, api))
         return;
+    hz::Scope op(hz::P_V, loc, api);
+    rd(op, a, e0), rd(op, b, e1), wr(op, d, ed);
     for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         T x = a.addr_[rep_index<T>(r, j, p.src0BlkStride, p.src0RepStride)];
         T y = b.addr_[rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)];
@@ -38,6 +42,8 @@ template <typename D, typename S, typename F>
 inline void unary_count(const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& s, int64_t n, F f,
                         const SrcLoc& loc, const char* api) {
     if (!check_count(d, n, loc, api) | !check_count(s, n, loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    rd(op, s, n), wr(op, d, n);
     for (int64_t i = 0; i < n; ++i) d.addr_[i] = f(s.addr_[i]);
 }
 
@@ -48,6 +54,9 @@ inline void unary_rep(const AscendC::LocalTensor<D>& d, const AscendC::LocalTens
     uint64_t ed = rep_extent<D>(m, repeat, epr, p.dstBlkStride, p.dstRepStride);
     uint64_t es = rep_extent<S>(m, repeat, epr, p.srcBlkStride, p.srcRepStride);
     if (!check_ub(d, 0, ed * sizeof(D), loc, api) | !check_ub(s, 0, es * sizeof(S), loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    if ((const void*)s.addr_ != (const void*)d.addr_) rd(op, s, es);  // Duplicate passes dst as its own source
+    wr(op, d, ed);
     for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         d.addr_[rep_index<D>(r, j, p.dstBlkStride, p.dstRepStride)] =
             f(s.addr_[rep_index<S>(r, j, p.srcBlkStride, p.srcRepStride)]);
@@ -153,6 +162,8 @@ CBEMU_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count, CBEMU_LOC) {
     if (!cbemu::check_count(dst, count, loc, "Duplicate")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Duplicate");
+    cbemu::wr(op, dst, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = scalarValue;
 }
 template <typename T, bool isSetMask = true>
@@ -194,6 +205,9 @@ void cast_int4(const AscendC::LocalTensor<AscendC::int4b_t>& d, const AscendC::L
         smax = std::max(smax, mv.second + 1);
     }
     if (!check_ub(d, 0, dmax, loc, "Cast") | !check_ub(s, 0, smax * sizeof(U), loc, "Cast")) return;
+    hz::Scope op(hz::P_V, loc, "Cast");
+    rd(op, s, smax);
+    op.write(d.addr_, dmax);
     uint8_t* bytes = (uint8_t*)d.addr_;
     for (auto& mv : moves) {
         int v = convert<int8_t>(to_double(s.addr_[mv.second]), mode);
@@ -246,6 +260,8 @@ template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count,
           CBEMU_LOC) {
     if (!cbemu::check_count(dst, count, loc, "Axpy") | !cbemu::check_count(src, count, loc, "Axpy")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Axpy");
+    cbemu::rd(op, src, count), cbemu::rd(op, dst, count), cbemu::wr(op, dst, count);
     float s = (float)scalarValue;
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T((float)src.addr_[i] * s + (float)dst.addr_[i]);
 }
@@ -255,6 +271,10 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarV
     float s = (float)scalarValue;
     constexpr uint32_t epr = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
     cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Axpy");
+    uint64_t es = cbemu::rep_extent<U>(mk, repeatTime, epr, p.srcBlkStride, p.srcRepStride);
+    uint64_t ed = cbemu::rep_extent<T>(mk, repeatTime, epr, p.dstBlkStride, p.dstRepStride);
+    cbemu::rd(op, src, es), cbemu::rd(op, dst, ed), cbemu::wr(op, dst, ed);
     cbemu::for_each_active(mk, repeatTime, epr, [&](uint32_t r, uint32_t j) {
         T& d = dst.addr_[cbemu::rep_index<T>(r, j, p.dstBlkStride, p.dstRepStride)];
         d = T((float)src.addr_[cbemu::rep_index<U>(r, j, p.srcBlkStride, p.srcRepStride)] * s + (float)d);

@@ -46,6 +46,8 @@ inline void compare_rep(const AscendC::LocalTensor<U>& dst, const AscendC::Local
     uint64_t nbits = (uint64_t)repeat * epr;
     if (ctx().counter_mode) nbits = m.lo;
     if (!check_ub(dst, 0, (nbits + 7) / 8, loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    rd(op, a, ea), op.write(dst.addr_, (nbits + 7) / 8);
     for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         T x = a.addr_[rep_index<T>(r, j, a_blk, a_rep)];
         set_bit(bits, (uint64_t)r * epr + j, cmp<T>(mode, (calc_t<T>)x, getb(r, j)));
@@ -64,6 +66,8 @@ void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalT
     if (!cbemu::check_count(src0, n, loc, "Compare") | !cbemu::check_count(src1, n, loc, "Compare") |
         !cbemu::check_ub(dst, 0, (n + 7) / 8, loc, "Compare"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Compare");
+    cbemu::rd(op, src0, n), cbemu::rd(op, src1, n), op.write(dst.addr_, (n + 7) / 8);
     uint8_t* bits = (uint8_t*)dst.addr_;
     for (uint32_t i = 0; i < n; ++i)
         cbemu::set_bit(bits, i, cbemu::cmp<T>(cmpMode, cbemu::c(src0.addr_[i]), cbemu::c(src1.addr_[i])));
@@ -89,6 +93,8 @@ void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src
               uint32_t count, CBEMU_LOC) {
     uint32_t n = cbemu::cmp_count<T>(count, loc, "Compares");
     if (!cbemu::check_count(src0, n, loc, "Compares") | !cbemu::check_ub(dst, 0, (n + 7) / 8, loc, "Compares")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Compares");
+    cbemu::rd(op, src0, n), op.write(dst.addr_, (n + 7) / 8);
     uint8_t* bits = (uint8_t*)dst.addr_;
     auto s = cbemu::c(src1Scalar);
     for (uint32_t i = 0; i < n; ++i) cbemu::set_bit(bits, i, cbemu::cmp<T>(cmpMode, cbemu::c(src0.addr_[i]), s));
@@ -128,6 +134,9 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
     if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select") |
         !cbemu::check_count(src1, count, loc, "Select"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Select");
+    op.read(selMask.addr_, (count + 7) / 8), cbemu::rd(op, src0, count), cbemu::rd(op, src1, count);
+    cbemu::wr(op, dst, count);
     const uint8_t* bits = (const uint8_t*)selMask.addr_;
     constexpr uint32_t epr = 256 / sizeof(T);
     for (uint32_t i = 0; i < count; ++i) {
@@ -139,6 +148,8 @@ template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
             SELMODE selMode, uint32_t count, CBEMU_LOC) {
     if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Select");
+    op.read(selMask.addr_, (count + 7) / 8), cbemu::rd(op, src0, count), cbemu::wr(op, dst, count);
     const uint8_t* bits = (const uint8_t*)selMask.addr_;
     constexpr uint32_t epr = 256 / sizeof(T);
     for (uint32_t i = 0; i < count; ++i) {
@@ -157,6 +168,8 @@ void select_rep(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const 
     uint64_t e0 = cbemu::rep_extent<T>(m, repeat, epr, p.src0BlkStride, p.src0RepStride);
     if (!cbemu::check_ub(dst, 0, ed * sizeof(T), loc, "Select") | !cbemu::check_ub(src0, 0, e0 * sizeof(T), loc, "Select"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Select");
+    cbemu::rd_all(op, selMask), cbemu::rd(op, src0, e0), cbemu::wr(op, dst, ed);
     const uint8_t* bits = (const uint8_t*)selMask.addr_;
     cbemu::for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         bool b = cbemu::get_bit(bits, bit_of<T>(mode, r, j));
@@ -217,6 +230,8 @@ void arg_best(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t coun
               const cbemu::SrcLoc& loc, const char* api) {
     if (!cbemu::check_count(src, count, loc, api) | !cbemu::check_ub(dst, 0, (calIndex ? 2 : 1) * sizeof(T), loc, api, false))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);
+    cbemu::rd(op, src, count), cbemu::wr(op, dst, calIndex ? 2 : 1);
     uint32_t best = 0;
     for (int32_t i = 1; i < count; ++i) {
         auto v = cbemu::c(src.addr_[i]), b = cbemu::c(src.addr_[best]);
@@ -233,6 +248,8 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     (void)sharedTmpBuffer;
     if (!cbemu::check_count(src, count, loc, "ReduceSum") | !cbemu::check_ub(dst, 0, sizeof(T), loc, "ReduceSum", false))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ReduceSum");
+    cbemu::rd(op, src, count), cbemu::wr(op, dst, 1);
     double s = detail_reduce::tree_sum(src.addr_, (uint64_t)count);
     dst.addr_[0] = T(s);
     cbemu::ctx().reduce_sum = cbemu::to_double(dst.addr_[0]);
@@ -285,6 +302,9 @@ void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cb
                          loc, api) |
         !cbemu::check_ub(dst, 0, (calIndex ? 2 : 1) * sizeof(T), loc, api, false))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);
+    cbemu::rd(op, src, cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, 1, (uint32_t)srcRepStride));
+    cbemu::wr(op, dst, calIndex ? 2 : 1);
     bool have = false;
     double best = 0;
     uint32_t bi = 0;
@@ -327,6 +347,8 @@ void whole(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     constexpr uint32_t epr = 256 / sizeof(T);
     uint64_t es = cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, (uint32_t)srcBlkStride, (uint32_t)srcRepStride);
     if (!cbemu::check_ub(src, 0, es * sizeof(T), loc, api)) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);
+    cbemu::rd(op, src, es);
     bool counter = cbemu::ctx().counter_mode;
     uint32_t nrep = counter ? (uint32_t)((m.lo + epr - 1) / epr) : (uint32_t)repeat;
     std::vector<double> acc(nrep, 0.0);
@@ -341,6 +363,7 @@ void whole(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
         if (kind == Kind::SUM) {
             uint64_t at = (uint64_t)r * dstRepStride;
             if (!cbemu::check_ub(dst, at * sizeof(T), (at + 1) * sizeof(T), loc, api, false)) return;
+            op.write(&dst.addr_[at], sizeof(T));
             dst.addr_[at] = T(acc[r]);
             continue;
         }
@@ -349,15 +372,18 @@ void whole(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
         if (order == ReduceOrder::ORDER_ONLY_VALUE) {
             uint64_t at = (uint64_t)r * dstRepStride;
             if (!cbemu::check_ub(dst, at * sizeof(T), (at + 1) * sizeof(T), loc, api, false)) return;
+            op.write(&dst.addr_[at], sizeof(T));
             dst.addr_[at] = val;
         } else if (order == ReduceOrder::ORDER_ONLY_INDEX) {
             uint64_t at = (uint64_t)r * dstRepStride * 4;  // unit: 4 bytes
             if (!cbemu::check_ub(dst, at, at + 4, loc, api, false)) return;
+            op.write((uint8_t*)dst.addr_ + at, 4);
             uint32_t v = ix;
             std::memcpy((uint8_t*)dst.addr_ + at, &v, 4);
         } else {
             uint64_t at = (uint64_t)r * dstRepStride * 2;  // unit: one (value, index) pair
             if (!cbemu::check_ub(dst, at * sizeof(T), (at + 2) * sizeof(T), loc, api, false)) return;
+            op.write(&dst.addr_[at], 2 * sizeof(T));
             bool vi = order == ReduceOrder::ORDER_VALUE_INDEX;
             dst.addr_[at + (vi ? 0 : 1)] = val;
             store_index(dst, (uint32_t)(at + (vi ? 1 : 0)), ix);
@@ -398,6 +424,8 @@ void block(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     constexpr uint32_t epr = 256 / sizeof(T), epb = 32 / sizeof(T);
     uint64_t es = cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, (uint32_t)srcBlkStride, (uint32_t)srcRepStride);
     if (!cbemu::check_ub(src, 0, es * sizeof(T), loc, api)) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);
+    cbemu::rd(op, src, es);
     uint32_t nrep = (uint32_t)repeat;
     std::vector<double> acc((size_t)nrep * 8, 0.0);
     std::vector<char> seen((size_t)nrep * 8, 0);
@@ -412,6 +440,7 @@ void block(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
     for (uint32_t r = 0; r < nrep; ++r) {
         uint64_t at = (uint64_t)r * dstRepStride * 8;  // unit: one repeat's 8 results
         if (!cbemu::check_ub(dst, at * sizeof(T), (at + 8) * sizeof(T), loc, api, false)) return;
+        op.write(&dst.addr_[at], 8 * sizeof(T));
         for (uint32_t b = 0; b < 8; ++b)
             if (seen[(size_t)r * 8 + b] || kind == Kind::SUM) dst.addr_[at + b] = T(acc[(size_t)r * 8 + b]);
     }
@@ -444,6 +473,8 @@ void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t re
     if (!cbemu::check_count(src, (int64_t)repeatTime * 8, loc, "Brcb")) return;
     uint64_t last = ((uint64_t)(repeatTime ? repeatTime - 1 : 0) * p.dstRepStride + 7ull * blk + 1) * epb;
     if (!cbemu::check_ub(dst, 0, repeatTime ? last * sizeof(T) : 0, loc, "Brcb")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Brcb");
+    cbemu::rd(op, src, (uint64_t)repeatTime * 8), cbemu::wr(op, dst, repeatTime ? last : 0);
     for (uint32_t i = 0; i < repeatTime; ++i)
         for (uint32_t j = 0; j < 8; ++j) {
             T v = src.addr_[i * 8 + j];

@@ -94,6 +94,8 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loca
     if (!cbemu::check_count(dst, count, loc, "ShiftLeft") | !cbemu::check_count(src0, count, loc, "ShiftLeft") |
         !cbemu::check_count(src1, count, loc, "ShiftLeft"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ShiftLeft");
+    cbemu::rd(op, src0, count), cbemu::rd(op, src1, count), cbemu::wr(op, dst, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = cbemu::shift_left<T>(src0.addr_[i], (int64_t)src1.addr_[i]);
 }
 template <typename T, typename U>
@@ -103,6 +105,8 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
     if (!cbemu::check_count(dst, count, loc, "ShiftRight") | !cbemu::check_count(src0, count, loc, "ShiftRight") |
         !cbemu::check_count(src1, count, loc, "ShiftRight"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ShiftRight");
+    cbemu::rd(op, src0, count), cbemu::rd(op, src1, count), cbemu::wr(op, dst, count);
     for (int32_t i = 0; i < count; ++i)
         dst.addr_[i] = cbemu::shift_right<T>(src0.addr_[i], (int64_t)src1.addr_[i], false);
 }
@@ -111,6 +115,8 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
 template <typename T>
 void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count, CBEMU_LOC) {
     if (!cbemu::check_count(dst, (int64_t)count, loc, "CreateVecIndex")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "CreateVecIndex");
+    cbemu::wr(op, dst, count);
     double f = cbemu::to_double(firstValue);
     for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = T(f + (double)i);
 }
@@ -135,6 +141,8 @@ void copy_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu:
     uint64_t es = cbemu::rep_extent<T>(m, repeat, epr, p.srcStride, p.srcRepeatSize);
     if (!cbemu::check_ub(dst, 0, ed * sizeof(T), loc, "Copy") | !cbemu::check_ub(src, 0, es * sizeof(T), loc, "Copy"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Copy");
+    cbemu::rd(op, src, es), cbemu::wr(op, dst, ed);
     cbemu::for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         dst.addr_[cbemu::rep_index<T>(r, j, p.dstStride, p.dstRepeatSize)] =
             src.addr_[cbemu::rep_index<T>(r, j, p.srcStride, p.srcRepeatSize)];
@@ -162,6 +170,8 @@ void compare_reg(const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode,
     uint64_t eb = cbemu::rep_extent<T>(m, 1, epr, p.src1BlkStride, p.src1RepStride);
     if (!cbemu::check_ub(a, 0, ea * sizeof(T), loc, "Compare") | !cbemu::check_ub(b, 0, eb * sizeof(T), loc, "Compare"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Compare");
+    cbemu::rd(op, a, ea), cbemu::rd(op, b, eb);
     uint8_t* reg = cbemu::ctx().cmp_mask;
     std::memset(reg, 0, 16);  // lanes outside the mask read as 0
     cbemu::for_each_active(m, 1, epr, [&](uint32_t r, uint32_t j) {
@@ -185,6 +195,8 @@ void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmp
 template <typename T>
 void GetCmpMask(const LocalTensor<T>& dst, CBEMU_LOC) {
     if (!cbemu::check_ub(dst, 0, 16, loc, "GetCmpMask")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "GetCmpMask");
+    op.write(dst.addr_, 16);
     std::memcpy((void*)dst.addr_, cbemu::ctx().cmp_mask, 16);
 }
 
