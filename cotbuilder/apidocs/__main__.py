@@ -2,8 +2,8 @@
 
   lists ASC_DEVKIT_DIR [--write]     documented API names + toolkit headers (cotbuilder/apidocs/data/ascendc_apis.tsv)
   emulated [--write]                 emulated names (emulator/emulated_apis.tsv) and forwarding headers (offline)
-  legality ASC_DEVKIT_DIR [--write]  legal dtypes / round modes per API and SoC (emulator/legality.json, and the
-                                     emulator's C++ view of it, include/impl/emu/legality_table.h)
+  legality ASC_DEVKIT_DIR [--write]  legal dtypes / round modes per API and SoC (emulator/legality.json)
+  legality-header [--write]          the emulator's C++ view of legality.json (include/impl/emu/legality_table.h)
   socs [--check ASC_DEVKIT] [--write]  the emulator's view of the SoC table (include/impl/emu/soc_table.h);
                                      --check compares the table's sizes with the toolkit's TOTAL_*_SIZE
   extract DOCS_DIR [--out FILE]      every API page as a JSON record, one per line
@@ -35,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write", action="store_true")
     p = sub.add_parser("legality", help="legal dtypes and round modes per API and SoC, from the docs")
     p.add_argument("asc_devkit", type=Path)
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("legality-header", help="the legality table as an emulator header (offline)")
     p.add_argument("--write", action="store_true")
     p = sub.add_parser("socs", help="the SoC size table as an emulator header; check it against the toolkit")
     p.add_argument("--check", type=Path, metavar="ASC_DEVKIT", help="an asc-devkit checkout to compare sizes with")
@@ -97,6 +99,13 @@ def _legality(args: argparse.Namespace) -> int:
     return _update(legality.table_path(), text, args.write, legality.summary(table))
 
 
+def _legality_header(args: argparse.Namespace) -> int:
+    from . import legality
+
+    rows = legality.load()
+    return _update(legality.header_path(), legality.render_header(rows), args.write, f"{len(rows)} rows")
+
+
 def _socs(args: argparse.Namespace) -> int:
     from . import socs
 
@@ -153,6 +162,7 @@ _COMMANDS = {
     "lists": _lists,
     "emulated": _emulated,
     "legality": _legality,
+    "legality-header": _legality_header,
     "socs": _socs,
     "extract": _extract,
     "measure": _measure,

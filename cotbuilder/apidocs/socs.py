@@ -28,7 +28,7 @@ SIZE_FIELDS = {
 # Macros a TOTAL_* expression may use, with the value that makes it a hardware size: the matmul framework's L1
 # reserve is software, not hardware.
 MACROS = {"KFC_L1_RESERVER_SIZE": 0}
-FIELDS = ("ub_bytes", "l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "aic_cores", "aiv_cores")
+FIELDS = ("ub_bytes", "l1_bytes", "l0a_bytes", "l0b_bytes", "l0c_bytes", "float_saturation", "aic_cores", "aiv_cores")
 
 
 def table_path() -> Path:
@@ -55,13 +55,13 @@ def render_header(table: dict[str, dict]) -> str:
         "struct SocInfo {",
         "    const char* name;",
         "    const char* npu_arch;",
-        *[f"    uint32_t {f};" for f in FIELDS],
+        *[f"    uint32_t {f};" for f in FIELDS],  # float_saturation: 0 / 1
         "};",
         "",
         "inline constexpr SocInfo kSocTable[] = {",
     ]
     for name, row in table.items():
-        values = ", ".join(str(int(row[f])) for f in FIELDS)
+        values = ", ".join(str(int(row[f])) for f in FIELDS)  # bool -> 0/1
         lines.append(f'    {{"{name}", "{row["npu_arch"]}", {values}}},')
     lines += ["};", "", "}  // namespace cbemu", ""]
     return "\n".join(lines)

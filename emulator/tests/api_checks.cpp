@@ -101,7 +101,9 @@ extern "C" __global__ __aicore__ void k_cast(GM_ADDR x, GM_ADDR xh, GM_ADDR z16,
     for (int m = 0; m < 7; ++m) {
         Cast(h, a, modes[m], N);
         ub_out(z16 + m * N * sizeof(half), h, N);
-        Cast(i32, a, modes[m], N);
+        // float -> int32_t: the docs list RINT, FLOOR, CEIL, ROUND, TRUNC only (NONE and ODD: illegal_cast)
+        if (m == 0 || m == 6) Duplicate(i32, (int32_t)0, N);
+        else Cast(i32, a, modes[m], N);
         ub_out(z32 + m * N * sizeof(int32_t), i32, N);
     }
     // half -> float (exact), float -> bf16 (RINT), half -> int8 (TRUNC, saturating)
@@ -179,7 +181,7 @@ extern "C" __global__ __aicore__ void k_cmpsel(GM_ADDR x, GM_ADDR y, GM_ADDR m, 
     Compares(bits, a, 0.0f, CMPMODE::GT, N);
     ub_out(zbits + 6 * 32, bits, 32);
     // repeat form: 2 repeats of 64 with a continuous mask of 40
-    Duplicate(bits, (uint8_t)0, 64);
+    Duplicate(bits.ReinterpretCast<uint16_t>(), (uint16_t)0, 32);  // Duplicate has no 8-bit form (Duplicate.md)
     Compare(bits, a, b, CMPMODE::LT, 40, 2, {1, 1, 1, 8, 8, 8});
     ub_out(zbits + 7 * 32, bits, 32);
 

@@ -46,12 +46,13 @@ inline void hl_map(const AscendC::LocalTensor<D>& dst, uint32_t n, const SrcLoc&
     hz::Scope op(hz::P_V, loc, api);
     (hl_read(op, ops, n), ...);
     wr(op, dst, n);
+    bool sat = float_saturation();
     for (uint32_t i = 0; i < n; ++i) {
         auto r = f(hl_at(ops, i)...);
         if constexpr (std::is_integral<D>::value && std::is_floating_point<decltype(r)>::value)
             dst.addr_[i] = convert<D>((double)r, AscendC::RoundMode::CAST_RINT);
         else
-            dst.addr_[i] = D(r);
+            dst.addr_[i] = saturate(D(r), sat);
     }
 }
 

@@ -85,7 +85,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t co
     if (!cbemu::check_ub(dst, 0, n, loc, "DataCopy")) n = 0;
     cbemu::hz::Scope op(cbemu::hz::P_MTE2, loc, "DataCopy");
     op.read(src.addr_, n);
-    op.write(dst.addr_, n);
+    op.write(dst.addr_, n, src.addr_);
     cbemu::gm_read((uint8_t*)dst.addr_, src, (const uint8_t*)src.addr_, n, loc, "DataCopy");
 }
 template <typename T>
@@ -94,7 +94,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t co
     if (!cbemu::check_ub(src, 0, n, loc, "DataCopy")) n = 0;
     cbemu::hz::Scope op(cbemu::hz::P_MTE3, loc, "DataCopy", cbemu::gm_write_flags());
     op.read(src.addr_, n);
-    op.write(dst.addr_, n);
+    op.write(dst.addr_, n, src.addr_);
     cbemu::gm_write(dst, (uint8_t*)dst.addr_, (const uint8_t*)src.addr_, n, loc, "DataCopy");
 }
 template <typename T>
@@ -103,7 +103,7 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t cou
     if (!cbemu::check_ub(dst, 0, n, loc, "DataCopy") || !cbemu::check_ub(src, 0, n, loc, "DataCopy")) n = 0;
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "DataCopy");  // UB -> UB runs on the vector pipe
     op.read(src.addr_, n);
-    op.write(dst.addr_, n);
+    op.write(dst.addr_, n, src.addr_);
     std::memmove(dst.addr_, src.addr_, n);
 }
 
@@ -116,7 +116,7 @@ void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataC
         uint64_t so = i * (len + (uint64_t)p.srcStride * 32), d = i * (len + (uint64_t)p.dstStride * 32);
         if (!cbemu::check_ub(dst, d, d + len, loc, "DataCopy")) return;
         op.read((const uint8_t*)src.addr_ + so, len);
-        op.write((uint8_t*)dst.addr_ + d, len);
+        op.write((uint8_t*)dst.addr_ + d, len, (const uint8_t*)src.addr_ + so);
         cbemu::gm_read((uint8_t*)dst.addr_ + d, src, (const uint8_t*)src.addr_ + so, len, loc, "DataCopy");
     }
 }
@@ -128,7 +128,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
         uint64_t so = i * (len + (uint64_t)p.srcStride * 32), d = i * (len + (uint64_t)p.dstStride * 32);
         if (!cbemu::check_ub(src, so, so + len, loc, "DataCopy")) return;
         op.read((const uint8_t*)src.addr_ + so, len);
-        op.write((uint8_t*)dst.addr_ + d, len);
+        op.write((uint8_t*)dst.addr_ + d, len, (const uint8_t*)src.addr_ + so);
         cbemu::gm_write(dst, (uint8_t*)dst.addr_ + d, (const uint8_t*)src.addr_ + so, len, loc, "DataCopy");
     }
 }
@@ -141,7 +141,7 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCo
         if (!cbemu::check_ub(dst, d, d + len, loc, "DataCopy") || !cbemu::check_ub(src, so, so + len, loc, "DataCopy"))
             return;
         op.read((const uint8_t*)src.addr_ + so, len);
-        op.write((uint8_t*)dst.addr_ + d, len);
+        op.write((uint8_t*)dst.addr_ + d, len, (const uint8_t*)src.addr_ + so);
         std::memmove((uint8_t*)dst.addr_ + d, (const uint8_t*)src.addr_ + so, len);
     }
 }
@@ -203,7 +203,7 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
         uint64_t d = i * ((uint64_t)p.blockLen + p.dstStride);
         if (!cbemu::check_ub(src, so, so + p.blockLen, loc, "DataCopyPad")) return;
         op.read((const uint8_t*)src.addr_ + so, p.blockLen);
-        op.write((uint8_t*)dst.addr_ + d, p.blockLen);
+        op.write((uint8_t*)dst.addr_ + d, p.blockLen, (const uint8_t*)src.addr_ + so);
         cbemu::gm_write(dst, (uint8_t*)dst.addr_ + d, (const uint8_t*)src.addr_ + so, p.blockLen, loc, "DataCopyPad");
     }
 }

@@ -92,6 +92,7 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
 template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint32_t count, CBEMU_LOC) {
+    CBEMU_LEGAL(Gather, T, T);
     if (!cbemu::check_count(dst, count, loc, "Gather") | !cbemu::check_count(srcOffset, count, loc, "Gather")) return;
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Gather");
     cbemu::rd(op, srcOffset, count);
@@ -110,6 +111,7 @@ template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTime, const uint16_t dstRepStride,
             CBEMU_LOC) {
+    CBEMU_LEGAL(Gather, T, T);
     uint64_t m[2] = {mask >= 64 ? ~0ull : ((1ull << mask) - 1), mask >= 128 ? ~0ull : (mask > 64 ? ((1ull << (mask - 64)) - 1) : 0)};
     Gather(dst, src, srcOffset, srcBaseAddr, m, repeatTime, dstRepStride, loc);
 }
@@ -119,6 +121,7 @@ template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstRepStride,
             CBEMU_LOC) {
+    CBEMU_LEGAL(Gather, T, T);
     constexpr uint32_t epr = 256 / sizeof(T), epb = 32 / sizeof(T);
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Gather");
     for (uint32_t r = 0; r < repeatTime; ++r)

@@ -130,17 +130,14 @@ inline void printf(const char* fmt, Args... args) {
 // docs: 系统资源与变量/GetDataBlockSizeInBytes: one data block (the 32-byte unit of DataCopy and repeat strides).
 inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
 
-// AscendCUtils::SetOverflow(1|0): switch the vector unit's saturation / inf-nan overflow mode around library calls.
-// The emulator computes IEEE results (inf/nan kept) in both modes; the setting is recorded for GetOverflow.
+// AscendCUtils::SetOverflow(1|0): the vector unit's inf/NaN mode (1: CTRL[48] = 1, IEEE results) or saturation
+// mode (0: CTRL[48] = 0), as the real utils set it on NPU arch 2201.
 struct AscendCUtils {
-    static void SetOverflow(uint32_t mode) { overflow_mode() = mode; }
-    static uint32_t GetOverflow() { return overflow_mode(); }
-
-private:
-    static uint32_t& overflow_mode() {
-        thread_local uint32_t m = 0;
-        return m;
+    static void SetOverflow(uint32_t mode) {
+        uint64_t& r = cbemu::ctx().ctrl;
+        r = mode == 1 ? (r | (1ull << 48)) : (r & ~(1ull << 48));
     }
+    static uint32_t GetOverflow() { return (uint32_t)((cbemu::ctx().ctrl >> 48) & 1); }
 };
 
 template <typename... Args>

@@ -201,11 +201,12 @@ struct BufCore {
 
 namespace AscendC {
 
-template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+// (The depth parameter is named queDepth: a member of the non-dependent base would hide a parameter named depth.)
+template <TPosition src, TPosition dst, int32_t queDepth, auto mask = 0>
 class TQueBind : public cbemu::QueueCore {
 public:
     TQueBind() {
-        this->depth = depth;
+        this->depth = queDepth;
         this->src_pos = src;
         this->dst_pos = dst;
     }
@@ -277,7 +278,10 @@ public:
         prev_ = c.pipe;
         c.pipe = this;
     }
+    // Destroy (and the destructor) end with PipeBarrier<PIPE_ALL>; Reset waits for the buffers' free events
+    // (kernel_tpipe_impl.h): the hazard model orders what comes after them.
     ~TPipe() {
+        cbemu::hz::barrier(-1);
         if (cbemu::ctx().pipe == this) cbemu::ctx().pipe = prev_;
     }
     TPipe(const TPipe&) = delete;
@@ -296,6 +300,7 @@ public:
         }
         que.inited = true;
         que.init_loc = loc;
+        queues_.push_back(&que);
         return true;
     }
     bool InitBuffer(cbemu::BufCore& buf, uint32_t len, CBEMU_LOC) {
@@ -306,8 +311,19 @@ public:
         buf.inited = true;
         return true;
     }
-    void Reset() { used_ = 0; reported_ = false; buffers_ = 0; }
-    void Destroy() { used_ = 0; reported_ = false; buffers_ = 0; }
+    void Reset() {
+        wait_free_events();
+        used_ = 0;
+        reported_ = false;
+        buffers_ = 0;
+    }
+    void Destroy() {
+        wait_free_events();
+        cbemu::hz::barrier(-1);
+        used_ = 0;
+        reported_ = false;
+        buffers_ = 0;
+    }
     void Init() {}
 
     template <HardEvent evt>
@@ -321,6 +337,16 @@ public:
     size_t used_bytes() const { return used_; }
 
 private:
+    void wait_free_events() {
+        cbemu::hz::Core* c = cbemu::hz::core();
+        for (cbemu::QueueCore* q : queues_) {
+            int prod, cons;
+            if (!c || !q->pipes(prod, cons)) continue;
+            for (auto& b : q->bufs)
+                if (b.free_set && b.st == cbemu::QBuf::FREE) cbemu::hz::acquire(c, prod, b.free_clock), b.free_set = false;
+        }
+        queues_.clear();
+    }
     // InitBuffer.md: "一个kernel中所有使用的Buffer数量之和不能超过64" (queue buffers and TBufs together).
     void count_buffers(uint32_t n, const cbemu::SrcLoc& loc) {
         buffers_ += n;
@@ -353,6 +379,7 @@ private:
     int next_event_ = 0;
     uint32_t buffers_ = 0;
     bool buffers_reported_ = false;
+    std::vector<cbemu::QueueCore*> queues_;
 };
 
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };

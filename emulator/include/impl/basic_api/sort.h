@@ -141,6 +141,7 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
 // Merge up to 4 sorted queues of (score, index) pairs into one (see MrgSort4Info for the repeat rules).
 template <typename T>
 void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params, CBEMU_LOC) {
+    CBEMU_LEGAL(MrgSort, T, T);
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "MrgSort merges half or float pairs");
     cbemu::merge_queues(dst, src, params, 8 / sizeof(T), 0, loc, "MrgSort");
 }

@@ -126,8 +126,9 @@ inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) { cbemu::hz::scalar_
 template <typename T, CacheLine entireType>
 inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) { cbemu::hz::scalar_stores_visible(); }
 
-// ---- in-core pipe mutex: Lock/Unlock order the pipes of one core; the CPU model executes each
-// instruction to completion in program order, so every Lock is already satisfied ----
+// ---- in-core pipe mutex (Lock.md / Unlock.md): Unlock<P>(id) releases the mutex once P's earlier instructions
+// have ended, Lock<Q>(id) holds Q's later instructions until then -- to the hazard model a SetFlag / WaitFlag pair
+// keyed by the MutexID ----
 using MutexID = uint8_t;
 namespace detail_mutex {
 inline uint32_t& used() {
@@ -147,12 +148,32 @@ inline MutexID AllocMutexID(CBEMU_LOC) {
     return 0;
 }
 inline void ReleaseMutexID(MutexID id) { detail_mutex::used() &= ~(1u << (id & 31)); }
+namespace detail_mutex {
+struct Held {
+    bool released = false;
+    cbemu::hz::Clock clock{};
+};
+inline Held& held(MutexID id) {
+    thread_local Held h[32];
+    return h[id & 31];
+}
+}  // namespace detail_mutex
 class Mutex {
 public:
     template <pipe_t pipe>
-    static inline void Lock(MutexID) {}
+    static inline void Lock(MutexID id) {
+        cbemu::hz::Core* c = cbemu::hz::core();
+        int p = cbemu::hz::from_pipe_t(pipe);
+        detail_mutex::Held& h = detail_mutex::held(id);
+        if (c && p >= 0 && h.released) cbemu::hz::acquire(c, p, h.clock);
+    }
     template <pipe_t pipe>
-    static inline void Unlock(MutexID) {}
+    static inline void Unlock(MutexID id) {
+        cbemu::hz::Core* c = cbemu::hz::core();
+        int p = cbemu::hz::from_pipe_t(pipe);
+        detail_mutex::Held& h = detail_mutex::held(id);
+        if (c && p >= 0) h.clock = cbemu::hz::release_clock(c, p), h.released = true;
+    }
 };
 
 // ---- SuperKernel task sync: the emulator runs one kernel launch at a time, so the previous task has
@@ -244,14 +265,12 @@ private:
     uint32_t rounds_ = 0;
 };
 
-// ---- CTRL register: stored per block. The emulator's float arithmetic is IEEE (inf/NaN kept, i.e. the
-// non-saturating mode) whatever the saturation bits say; the bits themselves read back as written ----
+// ---- CTRL register: stored per block. CTRL[48] switches half/bf16 results and conversions between saturation
+// (0, the A2 default: inf -> +-MAX, NaN -> 0) and IEEE inf/NaN (1) on SoCs whose table says they saturate
+// (vec_core.h); the other bits read back as written ----
 namespace detail_ctrl {
 constexpr uint64_t kDefault = 1ull << 60;  // CTRL[60] (global saturation control) defaults to 1
-inline uint64_t& reg() {
-    thread_local uint64_t r = kDefault;
-    return r;
-}
+inline uint64_t& reg() { return cbemu::ctx().ctrl; }
 template <int startBit, int endBit>
 constexpr uint64_t field_mask() {
     static_assert(0 <= startBit && startBit <= endBit && endBit <= 63, "CTRL bits are [0, 63], startBit <= endBit");

@@ -47,12 +47,14 @@ CBEMU_BINARY(AddRelu, (a + b) > 0 ? (a + b) : decltype(a + b)(0))
 template <typename T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
                CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_count(dst, src, count, [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
 }
 template <typename T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],
                const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
@@ -60,6 +62,7 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& sc
 template <typename T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,
                const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
@@ -67,6 +70,7 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& sc
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
                 CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_count(dst, src, count, [s](const T& v) { return cbemu::shift_right<T>(v, s, false); }, loc,
                        "ShiftRight");
@@ -74,6 +78,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& s
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],
                 const uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s, roundEn](const T& v) { return cbemu::shift_right<T>(v, s, roundEn); }, loc, "ShiftRight");
@@ -81,6 +86,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& s
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,
                 const uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s, roundEn](const T& v) { return cbemu::shift_right<T>(v, s, roundEn); }, loc, "ShiftRight");
@@ -90,6 +96,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& s
 template <typename T, typename U>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1, const int32_t& count,
                CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     static_assert(sizeof(T) == sizeof(U), "ShiftLeft: the shift tensor's element size must match src0's");
     if (!cbemu::check_count(dst, count, loc, "ShiftLeft") | !cbemu::check_count(src0, count, loc, "ShiftLeft") |
         !cbemu::check_count(src1, count, loc, "ShiftLeft"))
@@ -101,6 +108,7 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loca
 template <typename T, typename U>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1,
                 const int32_t& count, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     static_assert(sizeof(T) == sizeof(U), "ShiftRight: the shift tensor's element size must match src0's");
     if (!cbemu::check_count(dst, count, loc, "ShiftRight") | !cbemu::check_count(src0, count, loc, "ShiftRight") |
         !cbemu::check_count(src1, count, loc, "ShiftRight"))
@@ -114,6 +122,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
 // ---- CreateVecIndex, count form: dst[i] = firstValue + i ----
 template <typename T>
 void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count, CBEMU_LOC) {
+    CBEMU_LEGAL(CreateVecIndex, T, T);
     if (!cbemu::check_count(dst, (int64_t)count, loc, "CreateVecIndex")) return;
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "CreateVecIndex");
     cbemu::wr(op, dst, count);
@@ -152,11 +161,13 @@ void copy_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu:
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTime,
           const CopyRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Copy, T, T);
     detail_copy::copy_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask, const uint8_t repeatTime,
           const CopyRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Copy, T, T);
     detail_copy::copy_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
 
@@ -184,11 +195,13 @@ void compare_reg(const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode,
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[],
              const BinaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Compare, T, T);
     detail_cmpreg::compare_reg(src0, src1, cmpMode, cbemu::use_mask(isSetMask, mask), p, loc);
 }
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
              const BinaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Compare, T, T);
     detail_cmpreg::compare_reg(src0, src1, cmpMode, cbemu::use_mask(isSetMask, mask), p, loc);
 }
 // Writes the 16 bytes (128 bits, bit j = lane j, little-endian) of the CmpMask register to dst.

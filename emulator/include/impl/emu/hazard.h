@@ -217,7 +217,13 @@ inline void unordered(Core* c, const Op& op, int q, const Rec& r, const char* wh
     acquire(c, op.pipe, release_clock(c, q, q == op.pipe ? op.epoch : 0));
 }
 
-inline void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write) {
+// `data`: the bytes a write is about to store (when the caller has them). A write-after-write that stores exactly
+// the bytes already there cannot change the result whatever the order (several cores writing the same broadcast
+// result): it is not reported.
+inline bool same_bytes(const void* data, const uint8_t* dst, uint64_t n) { return data && std::memcmp(data, dst, n) == 0; }
+
+inline void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write, const void* data = nullptr,
+                         const uint8_t* base = nullptr) {
     Core* c = op.c;
     std::vector<Cell>& shadow = c->shadow[(int)sp];
     uint64_t end = off + n;
@@ -232,6 +238,8 @@ inline void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool 
             int q = __builtin_ctz(ps);
             const Rec& r = cell.w[q];
             if (!(r.mask & mask) || k[q] >= r.epoch || (q == op.pipe && r.epoch == op.epoch)) continue;
+            if (write && base && same_bytes((const uint8_t*)data + (blk * 32 + lo - off), base + blk * 32 + lo, hi - lo))
+                continue;
             unordered(c, op, q, r, write ? "write-after-write" : "read-after-write", sp, blk * 32 + lo,
                       blk * 32 + hi);
         }
@@ -282,7 +290,7 @@ inline void gm_forget(uintptr_t base) { gm_shadows().erase(base); }
 
 inline bool gm_allocation(const void* p, uintptr_t& base, size_t& size);  // runtime.h
 
-inline void gm_access(const Op& op, const void* p, uint64_t n, bool write) {
+inline void gm_access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr) {
     uintptr_t base = 0;
     size_t size = 0;
     if (!gm_allocation(p, base, size) || size > kGmShadowCap) return;
@@ -314,6 +322,9 @@ inline void gm_access(const Op& op, const void* p, uint64_t n, bool write) {
             if ((e.flags & F_SYNC) || (op.flags & F_SYNC)) continue;
             if ((e.flags & F_ATOMIC) && (op.flags & F_ATOMIC) && e.write && write) continue;  // atomics commute
             if (same_core && !e.write && e.pipe == op.pipe) continue;  // in-order reads of one pipe
+            if (write && e.write &&
+                same_bytes((const uint8_t*)data + (blk * 32 + lo - off), (const uint8_t*)base + blk * 32 + lo, hi - lo))
+                continue;
             const char* what = write ? (e.write ? "write-after-write" : "write-after-read") : "read-after-write";
             if (same_core) {
                 Rec r;
@@ -353,15 +364,15 @@ inline void gm_access(const Op& op, const void* p, uint64_t n, bool write) {
 
 inline uint8_t* ub_base();  // runtime.h
 
-inline void access(const Op& op, const void* p, uint64_t n, bool write) {
+inline void access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr) {
     if (!op.c || !p || n == 0) return;
     const uint8_t* b = (const uint8_t*)p;
     const uint8_t* ub = ub_base();
     if (ub && b >= ub && b < ub + op.c->ub_cap) {
-        local_access(op, Space::UB, (uint64_t)(b - ub), n, write);
+        local_access(op, Space::UB, (uint64_t)(b - ub), n, write, data, data ? ub : nullptr);
         return;
     }
-    gm_access(op, p, n, write);
+    gm_access(op, p, n, write, data);
 }
 
 // An instruction: opens on construction (a scheduling point, the issue rule), attributes accesses, closes on
@@ -396,8 +407,8 @@ public:
     void read(const void* p, uint64_t n) {
         if (op_) access(*op_, p, n, false);
     }
-    void write(const void* p, uint64_t n) {
-        if (op_) access(*op_, p, n, true);
+    void write(const void* p, uint64_t n, const void* data = nullptr) {
+        if (op_) access(*op_, p, n, true, data);
     }
     void local(Space sp, uint64_t off, uint64_t n, bool write) {
         if (op_ && op_->c && !op_->c->shadow[(int)sp].empty()) local_access(*op_, sp, off, n, write);

@@ -83,6 +83,8 @@ struct BlockCtx {
     uint8_t cmp_mask[16] = {};
     bool reduce_sum_set = false;
     double reduce_sum = 0;
+    // the CTRL register (SetCtrlSpr): CTRL[60] = 1 and CTRL[48] = 0 (half/bf16 saturation) after reset
+    uint64_t ctrl = 1ull << 60;
 };
 inline BlockCtx& ctx() {
     thread_local BlockCtx c;

@@ -186,10 +186,10 @@ inline void acquire_published(const void* word) {
     BlockCtx& c = ctx();
     if (!c.sched || !c.hz) return;
     auto it = c.sched->published.find((uintptr_t)word);
-    if (it == c.sched->published.end()) return;
-    for (size_t i = 0; i < it->second.size() && i < c.hz->cvc.size(); ++i)
-        c.hz->cvc[i] = std::max(c.hz->cvc[i], it->second[i]);
-    hz::drain_all(c.hz);
+    if (it != c.sched->published.end())
+        for (size_t i = 0; i < it->second.size() && i < c.hz->cvc.size(); ++i)
+            c.hz->cvc[i] = std::max(c.hz->cvc[i], it->second[i]);
+    hz::drain_all(c.hz);  // the real GM-flag waits end with PipeBarrier<PIPE_ALL>
 }
 
 // Poll pred() until it holds, as a core spinning on a GM flag does, letting the other blocks run in between. If no

@@ -13,14 +13,15 @@ struct SocInfo {
     uint32_t l0a_bytes;
     uint32_t l0b_bytes;
     uint32_t l0c_bytes;
+    uint32_t float_saturation;
     uint32_t aic_cores;
     uint32_t aiv_cores;
 };
 
 inline constexpr SocInfo kSocTable[] = {
-    {"ascend910b", "dav-2201", 196608, 524288, 65536, 65536, 131072, 24, 48},
-    {"ascend310p", "dav-2002", 262144, 1048576, 65536, 65536, 262144, 8, 8},
-    {"ascend310b", "dav-3002", 253952, 1048576, 65536, 65536, 131072, 1, 1},
+    {"ascend910b", "dav-2201", 196608, 524288, 65536, 65536, 131072, 1, 24, 48},
+    {"ascend310p", "dav-2002", 262144, 1048576, 65536, 65536, 262144, 0, 8, 8},
+    {"ascend310b", "dav-3002", 253952, 1048576, 65536, 65536, 131072, 0, 1, 1},
 };
 
 }  // namespace cbemu
