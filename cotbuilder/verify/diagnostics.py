@@ -13,6 +13,19 @@ from ..paths import package_data
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
 MAX_DIAGS = 200
+# Emulator findings whose kernel is wrong on hardware whatever output the emulated run happened to produce.
+RULE_BREAKS = frozenset(
+    {
+        "race",
+        "sync",
+        "sync_deadlock",
+        "illegal_cast",
+        "queue_depth",
+        "too_many_buffers",
+        "scratch_too_small",
+        "schedule_dependent",
+    }
+)
 
 # g++ messages that name something the emulator does not provide
 _Q = "['\u2018\u2019]"  # g++ quotes names with ' or, in a UTF-8 locale, with curly quotes

@@ -53,7 +53,6 @@ inline aclError aclrtFree(void* p) { cbemu::gm_free(p); return ACL_SUCCESS; }
 inline aclError aclrtMallocHost(void** p, size_t size) {
     if (!p) return ACL_ERROR_INVALID_PARAM;
     *p = std::malloc(size ? size : 1);
-    if (*p) std::memset(*p, cbemu::poison_byte(), size);  // malloc'd memory is not cleared either
     return *p ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 inline aclError aclrtFreeHost(void* p) { std::free(p); return ACL_SUCCESS; }

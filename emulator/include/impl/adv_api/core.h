@@ -56,6 +56,18 @@ inline void hl_map(const AscendC::LocalTensor<D>& dst, uint32_t n, const SrcLoc&
     }
 }
 
+// isReuseSource = true on an API whose docs say it then computes in src's memory ("本接口内部计算时复用src的内存空间":
+// Sin, Cos, Exp, LayerNorm ...; float only where the page says so): src holds garbage afterwards, so the emulator
+// writes the poison byte over it (unless src is dst) and a kernel that reads src again sees it.
+template <typename T>
+inline void hl_clobber(const AscendC::LocalTensor<T>& src, const void* dst, uint64_t n, const SrcLoc& loc,
+                       const char* api) {
+    if ((const void*)src.addr_ == dst || n == 0 || !check_count(src, (int64_t)n, loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    wr(op, src, n);
+    std::memset((void*)src.addr_, poison_byte(), n * sizeof(T));
+}
+
 // A sharedTmpBuffer argument must at least be a real UB tensor.
 inline void hl_tmp(const AscendC::LocalTensor<uint8_t>& tmp, const SrcLoc& loc, const char* api) {
     if (!tmp.addr_) report("invalid_tensor", Sev::fatal, loc, "%s: sharedTmpBuffer was never allocated", api);

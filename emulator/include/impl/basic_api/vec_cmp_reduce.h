@@ -232,6 +232,46 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 
 // ---- reductions over the whole tensor ----
 namespace detail_reduce {
+// ---- sharedTmpBuffer of the reductions (ReduceMax.md / ReduceMin.md / ReduceSum.md 关键特性说明) ----
+// The documented size in elements of T for `repeats` first-round repeats; the buffer may instead reuse src's
+// memory ("sharedTmpBuffer空间复用源操作数的空间": no check then).
+template <typename T>
+inline uint64_t maxmin_tmp_elems(uint64_t repeats, bool calIndex) {
+    constexpr uint64_t epb = 32 / sizeof(T), epr = 256 / sizeof(T);
+    auto up = [](uint64_t a, uint64_t b) { return (a + b - 1) / b; };
+    uint64_t out1 = repeats * 2;
+    if (!calIndex) return up(out1, epb) * epb;
+    uint64_t start2 = up(out1, epb) * epb;
+    uint64_t out2 = up(out1, epr) * 2;
+    uint64_t end2 = up(out2, epb) * epb;
+    if (out2 <= 2) return start2 + end2;
+    uint64_t out3 = up(out2, epr) * 2;
+    return start2 + end2 + up(out3, epb) * epb;
+}
+template <typename T>
+inline uint64_t sum_tmp_elems(uint64_t repeats) {
+    constexpr uint64_t epb = 32 / sizeof(T);
+    return (repeats + epb - 1) / epb * epb;
+}
+// Report a buffer smaller than documented; otherwise it holds intermediate results afterwards (the poison byte).
+template <typename T>
+inline void use_tmp(const LocalTensor<T>& tmp, const LocalTensor<T>& src, uint64_t src_elems, uint64_t need,
+                    const cbemu::SrcLoc& loc, const char* api) {
+    const uint8_t *t = (const uint8_t*)tmp.addr_, *s = (const uint8_t*)src.addr_;
+    if (!t || (t < s + src_elems * sizeof(T) && s < t + need * sizeof(T))) return;
+    if ((uint64_t)tmp.GetSize() < need) {
+        cbemu::report("scratch_too_small", cbemu::Sev::error, loc,
+                      "%s: sharedTmpBuffer holds %u elements, the docs' formula needs %llu for this call (%s.md "
+                      "关键特性说明); the hardware writes intermediate results past its end", api, tmp.GetSize(),
+                      (unsigned long long)need, api);
+        return;
+    }
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);
+    cbemu::wr(op, tmp, need);
+    std::memset((void*)tmp.addr_, cbemu::poison_byte(), need * sizeof(T));
+}
+
+
 // The hardware's sums (ReduceSum.md 关键特性说明, ReduceDataBlock.md): inside a repeat (or a 32-byte block) a binary
 // tree -- lanes pairwise (0+1, 2+3, ...), then those sums pairwise -- with every addition rounded to T (inactive lanes
 // are 0); across repeats either in order (方式一) or again as a tree (方式二). The exact sum of two halves fits a
@@ -283,13 +323,14 @@ inline double tree_of_repeats(std::vector<double> v, bool sat) {
 }
 // The repeat forms of ReduceSum: 方式二 on every modelled SoC.
 template <typename T>
-inline void sum_repeat_form(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu::Mask& m,
-                            int32_t repeat, int32_t srcRepStride, const cbemu::SrcLoc& loc) {
+inline void sum_repeat_form(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& tmp,
+                            const cbemu::Mask& m, int32_t repeat, int32_t srcRepStride, const cbemu::SrcLoc& loc) {
     constexpr uint32_t epr = 256 / sizeof(T);
     uint64_t es = cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, 1, (uint32_t)srcRepStride);
     if (!cbemu::check_ub(src, 0, es * sizeof(T), loc, "ReduceSum") |
         !cbemu::check_ub(dst, 0, sizeof(T), loc, "ReduceSum", false))
         return;
+    use_tmp(tmp, src, es, sum_tmp_elems<T>((uint64_t)std::max(repeat, 1)), loc, "ReduceSum");  // 方式二
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ReduceSum");
     cbemu::rd(op, src, es), cbemu::wr(op, dst, 1);
     bool sat = cbemu::float_saturation();
@@ -303,6 +344,7 @@ inline double in_order(const std::vector<double>& v, bool sat) {
     for (size_t r = 1; r < v.size(); ++r) acc = hw_add<T>(acc, v[r], sat);
     return acc;
 }
+
 template <typename T>
 inline void store_index(const LocalTensor<T>& dst, uint32_t pos, uint32_t idx) {
     // the index is stored in the bits of a T, as the docs describe (read it back with reinterpret)
@@ -310,10 +352,12 @@ inline void store_index(const LocalTensor<T>& dst, uint32_t pos, uint32_t idx) {
     else { uint32_t v = idx; std::memcpy(&dst.addr_[pos], &v, sizeof(T) < 4 ? sizeof(T) : 4); }
 }
 template <typename T>
-void arg_best(const LocalTensor<T>& dst, const LocalTensor<T>& src, int32_t count, bool calIndex, bool is_max,
-              const cbemu::SrcLoc& loc, const char* api) {
+void arg_best(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& tmp, int32_t count,
+              bool calIndex, bool is_max, const cbemu::SrcLoc& loc, const char* api) {
     if (!cbemu::check_count(src, count, loc, api) | !cbemu::check_ub(dst, 0, (calIndex ? 2 : 1) * sizeof(T), loc, api, false))
         return;
+    uint64_t repeats = std::max<uint64_t>(1, (uint64_t)count / (256 / sizeof(T)));  // "count/elementsPerRepeat"
+    use_tmp(tmp, src, (uint64_t)count, maxmin_tmp_elems<T>(repeats, calIndex), loc, api);
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);
     cbemu::rd(op, src, count), cbemu::wr(op, dst, calIndex ? 2 : 1);
     uint32_t best = 0;
@@ -330,9 +374,12 @@ template <typename T, bool isSetMask = true>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
                const int32_t count, CBEMU_LOC) {
     CBEMU_LEGAL(ReduceSum, T, T);
-    (void)sharedTmpBuffer;
     if (!cbemu::check_count(src, count, loc, "ReduceSum") | !cbemu::check_ub(dst, 0, sizeof(T), loc, "ReduceSum", false))
         return;
+    if (cbemu::legal::soc_index() != 0)  // 方式二 uses the buffer; A2/A3's count form (方式一) does not
+        detail_reduce::use_tmp(sharedTmpBuffer, src, (uint64_t)count,
+                               detail_reduce::sum_tmp_elems<T>(std::max<uint64_t>(1, (uint64_t)count / (256 / sizeof(T)))),
+                               loc, "ReduceSum");
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ReduceSum");
     cbemu::rd(op, src, count), cbemu::wr(op, dst, 1);
     // the count form: repeats of 256 bytes in counter mode; A2/A3 add the repeat results in order (方式一), the
@@ -355,7 +402,7 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     CBEMU_LEGAL(ReduceSum, T, T);
     (void)sharedTmpBuffer;
     cbemu::Mask m = cbemu::use_mask(true, (uint64_t)mask);
-    detail_reduce::sum_repeat_form(dst, src, m, repeatTime, srcRepStride, loc);
+    detail_reduce::sum_repeat_form(dst, src, sharedTmpBuffer, m, repeatTime, srcRepStride, loc);
 }
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
@@ -363,33 +410,33 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     CBEMU_LEGAL(ReduceSum, T, T);
     (void)sharedTmpBuffer;
     cbemu::Mask m = cbemu::use_mask(true, mask);
-    detail_reduce::sum_repeat_form(dst, src, m, repeatTime, srcRepStride, loc);
+    detail_reduce::sum_repeat_form(dst, src, sharedTmpBuffer, m, repeatTime, srcRepStride, loc);
 }
 template <typename T>
 void ReduceMax(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
                const int32_t count, bool calIndex = false, CBEMU_LOC) {
     CBEMU_LEGAL(ReduceMax, T, T);
-    (void)sharedTmpBuffer;
-    detail_reduce::arg_best(dst, src, count, calIndex, true, loc, "ReduceMax");
+    detail_reduce::arg_best(dst, src, sharedTmpBuffer, count, calIndex, true, loc, "ReduceMax");
 }
 template <typename T>
 void ReduceMin(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,
                const int32_t count, bool calIndex = false, CBEMU_LOC) {
     CBEMU_LEGAL(ReduceMin, T, T);
-    (void)sharedTmpBuffer;
-    detail_reduce::arg_best(dst, src, count, calIndex, false, loc, "ReduceMin");
+    detail_reduce::arg_best(dst, src, sharedTmpBuffer, count, calIndex, false, loc, "ReduceMin");
 }
 
 // mask + repeat form of ReduceMax / ReduceMin; the index counts elements over all repeats
 namespace detail_reduce {
 template <typename T>
-void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu::Mask& m, int32_t repeat,
-                  int32_t srcRepStride, bool calIndex, bool is_max, const cbemu::SrcLoc& loc, const char* api) {
+void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& tmp, const cbemu::Mask& m,
+                  int32_t repeat, int32_t srcRepStride, bool calIndex, bool is_max, const cbemu::SrcLoc& loc,
+                  const char* api) {
     constexpr uint32_t epr = 256 / sizeof(T);
-    if (!cbemu::check_ub(src, 0, cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, 1, (uint32_t)srcRepStride) * sizeof(T),
-                         loc, api) |
+    uint64_t es = cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, 1, (uint32_t)srcRepStride);
+    if (!cbemu::check_ub(src, 0, es * sizeof(T), loc, api) |
         !cbemu::check_ub(dst, 0, (calIndex ? 2 : 1) * sizeof(T), loc, api, false))
         return;
+    use_tmp(tmp, src, es, maxmin_tmp_elems<T>((uint64_t)std::max(repeat, 1), calIndex), loc, api);
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);
     cbemu::rd(op, src, cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, 1, (uint32_t)srcRepStride));
     cbemu::wr(op, dst, calIndex ? 2 : 1);
@@ -411,8 +458,8 @@ void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cb
               const int32_t mask, const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false,  \
               CBEMU_LOC) {                                                                                     \
         CBEMU_LEGAL(NAME, T, T);                                                                               \
-        (void)sharedTmpBuffer;                                                                                 \
-        detail_reduce::arg_best_rep(dst, src, cbemu::use_mask(true, (uint64_t)mask), repeatTime, srcRepStride, \
+        detail_reduce::arg_best_rep(dst, src, sharedTmpBuffer, cbemu::use_mask(true, (uint64_t)mask), repeatTime, \
+                                    srcRepStride,                                                              \
                                     calIndex, IS_MAX, loc, #NAME);                                             \
     }                                                                                                          \
     template <typename T>                                                                                      \
@@ -420,8 +467,8 @@ void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cb
               const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = false, \
               CBEMU_LOC) {                                                                                     \
         CBEMU_LEGAL(NAME, T, T);                                                                               \
-        (void)sharedTmpBuffer;                                                                                 \
-        detail_reduce::arg_best_rep(dst, src, cbemu::use_mask(true, mask), repeatTime, srcRepStride, calIndex,  \
+        detail_reduce::arg_best_rep(dst, src, sharedTmpBuffer, cbemu::use_mask(true, mask), repeatTime,        \
+                                    srcRepStride, calIndex,                                                    \
                                     IS_MAX, loc, #NAME);                                                       \
     }
 CBEMU_REDUCE_BEST(ReduceMax, true)
