@@ -43,7 +43,7 @@ def test_more_blocks_than_cores_run_in_rounds_and_all_finish(exe, tmp_path):
 
 def _run(workdir: Path, schedules: int):
     ctx = steps.Context(cache_dir=workdir / "cache", schedules=schedules)
-    return steps.run_binary(workdir, "schedule_checks", ctx, ["lost_updates", "out.bin"])
+    return steps.run_binary(ctx, workdir, "schedule_checks", ["lost_updates", "out.bin"])
 
 
 def test_verify_with_several_schedules_fails_an_order_dependent_output(exe, tmp_path):
@@ -69,10 +69,10 @@ def test_a_unit_built_with_cce_auto_sync_off_runs_without_the_compilers_syncs(to
     (work / "pipes").write_bytes(binary.read_bytes())
     (work / "pipes").chmod(0o755)
     ctx = steps.Context(cache_dir=tmp_path / "cache")
-    _, diags, _ = steps.run_binary(work, "pipes", ctx, ["v_v_autosync_off"])
+    _, diags, _ = steps.run_binary(ctx, work, "pipes", ["v_v_autosync_off"])
     assert [d for d in diags if d["kind"] == "race"] == []
     (work / "CMakeLists.txt").write_text(
         "ascendc_compile_options(op PRIVATE --cce-auto-sync=off)\n# --cce-auto-sync=off in a comment does not count\n"
     )
-    _, diags, _ = steps.run_binary(work, "pipes", ctx, ["v_v_autosync_off"])
+    _, diags, _ = steps.run_binary(ctx, work, "pipes", ["v_v_autosync_off"])
     assert [d["kind"] for d in diags if d["severity"] == "error"] == ["race"]
