@@ -3,6 +3,7 @@ a status, and the one rule that decides it (`judge`)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import re
@@ -149,14 +150,17 @@ def run_binary(
         env["COTBUILDER_CCE_AUTO_SYNC"] = "0"
     seeds = schedule_seeds(ctx)
     left: dict[int, dict[str, str]] = {}
+    wall = cpu = 0.0
     for seed in seeds:
         result = run_step(
             ctx, [f"./{binary}", *(args or [])], workdir, env={**env, "COTBUILDER_SCHEDULE_SEED": str(seed)}
         )
+        wall, cpu = wall + result.wall_s, cpu + result.cpu_s
         if len(seeds) > 1:
             left[seed] = _tree_digest(workdir)
         if result.outcome != "ok" and not (result.outcome == "exit" and result.returncode == 3):
             break  # a run that did not end normally is judged as it is
+    result = dataclasses.replace(result, wall_s=wall, cpu_s=cpu)  # the time of every schedule's run
     diags, rest = diagnostics.parse_emulator_diagnostics(result.stderr)
     if len(left) > 1:
         base = left.get(0) or next(iter(left.values()))
