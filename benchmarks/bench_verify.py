@@ -7,7 +7,10 @@ Prints
   header build is included and also shown on its own), and the ratio jobs2 / jobs1;
 - compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache) with and without the
   precompiled emulator header, and the ratio without / with (goal: <= 1.5 s per vector kernel with it);
-- the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess).
+- the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess);
+- the emulator's fidelity cost at run time (builds cached, so only running and judging counts): the kernels' run
+  seconds with the pipe-hazard model off (COTBUILDER_HAZARDS=0, the baseline) and on (verify's default), and with
+  `--schedules 4`; ratios against the baseline (goals: hazard model <= 1.5x, --schedules 4 <= 4x).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from unitdir import unit_from_dir  # noqa: E402
 
 from cotbuilder.store import Store  # noqa: E402
 from cotbuilder.verify import build as buildmod  # noqa: E402
-from cotbuilder.verify import harness_own, sandbox, steps  # noqa: E402
+from cotbuilder.verify import harness_own, sandbox, steps, worker  # noqa: E402
 from cotbuilder.verify.stage import VerifyConfig, run  # noqa: E402
 
 DEMO = REPO / "examples" / "kernel_launch"
@@ -84,6 +87,30 @@ def step_overhead(repeats: int) -> tuple[float, float]:
     return confined, plain
 
 
+def fidelity_cost(units: list[dict], tmp: Path, rounds: int = 3) -> dict[str, float]:
+    """Kernel run seconds (the harness's run_s, summed over the units) under three emulator settings, each the best
+    of `rounds` passes (the machine is shared); the builds come from one warm cache, so compiling is excluded."""
+    cache = tmp / "cache-fidelity"
+    base = steps.Context(cache_dir=cache, seeds=(0,))
+    base.pch = buildmod.ensure_pch(cache, base.soc, base.opt)
+    settings = {
+        "model off": {"extra_env": {"COTBUILDER_HAZARDS": "0"}},
+        "hazard model": {},
+        "--schedules 4": {"schedules": 4},
+    }
+    best: dict[str, float] = {}
+    for name, change in settings.items():
+        for _ in range(rounds):
+            ctx = steps.Context(cache_dir=cache, seeds=(0,), **change)
+            ctx.pch = base.pch
+            total = 0.0
+            for unit in units:
+                out = worker.verify(worker.Job(unit, ctx))
+                total += float((out.get("verdict") or {}).get("timings", {}).get("run_s") or 0.0)
+            best[name] = min(best.get(name, float("inf")), total)
+    return best
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=None, help="use the first N demo units (default: all)")
@@ -118,6 +145,13 @@ def main() -> int:
             f"compile s/kernel without PCH: {m_without:.2f} (median {statistics.median(without):.2f}, n={len(without)})"
         )
         print(f"ratio without/with PCH: {m_without / m_with:.2f}x")
+    with tempfile.TemporaryDirectory(prefix="bench-fidelity-") as tmp_name:
+        cost = fidelity_cost(units, Path(tmp_name))
+        off = cost["model off"]
+        print(f"kernel run seconds over {len(units)} units (best of 3, builds cached):")
+        for name, seconds in cost.items():
+            print(f"  {name:14} {seconds:6.2f} s   ratio vs model off: {seconds / off:.2f}x")
+        print("  goals: hazard model <= 1.5x, --schedules 4 <= 4x")
     confined, plain = step_overhead(20)
     enforced = ", ".join(sorted(sandbox.capabilities().available))
     print(f"sandbox step overhead: {confined * 1000:.0f} ms confined ({enforced}) vs {plain * 1000:.1f} ms plain")

@@ -101,6 +101,9 @@ def main() -> int:
     parser.add_argument(
         "--show", type=int, default=15, help="how many dav-3510-only failure reasons to list (all others are listed)"
     )
+    parser.add_argument(
+        "--json", type=Path, help="also write every sample's verdict (status, reason, diagnostics) here"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ascdk-") as tmp:
         examples = unpack(args.git_dir, Path(tmp))
@@ -123,7 +126,7 @@ def main() -> int:
             store.insert("units", units)
             run(store, VerifyConfig(jobs=args.jobs, seeds=[0], soc=SOC, progress=sys.stderr.isatty()))
             rows = store.rows(
-                "SELECT u.name, v.status, v.reason, v.missing_apis, v.compile_ok, v.run_ok, v.harness, v.cases "
+                "SELECT u.name, v.status, v.reason, v.missing_apis, v.compile_ok, v.run_ok, v.harness, v.cases, v.diagnostics "
                 "FROM verifications v "
                 "JOIN units u USING (unit_id) ORDER BY u.name"
             )

@@ -3,6 +3,9 @@
   lists ASC_DEVKIT_DIR [--write]     documented API names + toolkit headers (cotbuilder/apidocs/data/ascendc_apis.tsv)
   emulated [--write]                 emulated names (emulator/emulated_apis.tsv) and forwarding headers (offline)
   legality ASC_DEVKIT_DIR [--write]  legal dtypes / round modes per API and SoC (emulator/legality.json)
+  legality-header [--write]          the emulator's C++ view of legality.json (include/impl/emu/legality_table.h)
+  socs [--check ASC_DEVKIT] [--write]  the emulator's view of the SoC table (include/impl/emu/soc_table.h);
+                                     --check compares the table's sizes with the toolkit's TOTAL_*_SIZE
   extract DOCS_DIR [--out FILE]      every API page as a JSON record, one per line
   measure DOCS_DIR                   how many API pages yield a signature, parameters and constraints
 
@@ -32,6 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--write", action="store_true")
     p = sub.add_parser("legality", help="legal dtypes and round modes per API and SoC, from the docs")
     p.add_argument("asc_devkit", type=Path)
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("legality-header", help="the legality table as an emulator header (offline)")
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("socs", help="the SoC size table as an emulator header; check it against the toolkit")
+    p.add_argument("--check", type=Path, metavar="ASC_DEVKIT", help="an asc-devkit checkout to compare sizes with")
     p.add_argument("--write", action="store_true")
     p = sub.add_parser("extract", help="every API page of a docs folder as JSON records")
     p.add_argument("docs", type=Path, help="the docs/zh/api folder (or a folder of pages in its style)")
@@ -91,6 +99,31 @@ def _legality(args: argparse.Namespace) -> int:
     return _update(legality.table_path(), text, args.write, legality.summary(table))
 
 
+def _legality_header(args: argparse.Namespace) -> int:
+    from . import legality
+
+    rows = legality.load()
+    return _update(legality.header_path(), legality.render_header(rows), args.write, f"{len(rows)} rows")
+
+
+def _socs(args: argparse.Namespace) -> int:
+    from . import socs
+
+    table = socs.load()
+    status = _update(socs.header_path(), socs.render_header(table), args.write, f"{len(table)} SoCs")
+    if args.check:
+        constants = args.check / socs.CONSTANTS_HEADER
+        if not constants.is_file():
+            print(f"{constants}: not found (give an asc-devkit checkout)", file=sys.stderr)
+            return 2
+        mismatches = socs.check(table, constants.read_text(encoding="utf-8", errors="replace"))
+        for m in mismatches:
+            print(f"MISMATCH {m}")
+        print(f"sizes checked against {socs.CONSTANTS_HEADER}: {len(mismatches)} mismatch(es)")
+        status = status or (1 if mismatches else 0)
+    return status
+
+
 def _extract(args: argparse.Namespace) -> int:
     from .extract import extract_tree
 
@@ -125,7 +158,15 @@ def _update(path: Path, text: str, write: bool, what: str) -> int:
     return 1
 
 
-_COMMANDS = {"lists": _lists, "emulated": _emulated, "legality": _legality, "extract": _extract, "measure": _measure}
+_COMMANDS = {
+    "lists": _lists,
+    "emulated": _emulated,
+    "legality": _legality,
+    "legality-header": _legality_header,
+    "socs": _socs,
+    "extract": _extract,
+    "measure": _measure,
+}
 
 if __name__ == "__main__":
     raise SystemExit(main())

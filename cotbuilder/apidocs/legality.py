@@ -131,3 +131,112 @@ def summary(rows: list[dict]) -> str:
         for s in MODELLED_SOCS
     }
     return f"{len(rows)} rows, {len(apis)} APIs, {len(typed)} with a type table ({per_soc})"
+
+
+# ---- the emulator's compile-time view of the table: emulator/include/impl/emu/legality_table.h ----
+
+ELEMENT_TYPES = (
+    "half",
+    "bfloat16_t",
+    "float",
+    "double",
+    "int8_t",
+    "uint8_t",
+    "int16_t",
+    "uint16_t",
+    "int32_t",
+    "uint32_t",
+    "int64_t",
+    "uint64_t",
+    "int4b_t",
+    "bool",
+)
+ROUND_MODES = ("CAST_NONE", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND", "CAST_TRUNC", "CAST_ODD")
+CAST_PAGE = "SIMD-API/基础API/Memory矢量计算/类型转换/Cast.md"
+ROUND_MODE_IGNORED_BIT = 31
+
+
+def header_path() -> Path:
+    return emulator_dir() / "include" / "impl" / "emu" / "legality_table.h"
+
+
+def _bits(types: set[str]) -> int:
+    return sum(1 << ELEMENT_TYPES.index(t) for t in types if t in ELEMENT_TYPES)
+
+
+def rules(rows: list[dict]) -> dict[tuple[str, str], tuple[list[int], str]]:
+    """{(api, param): ([allowed type bits per modelled SoC], doc)} for the basic API, the union over the API's
+    pages that support the SoC (0: the docs give no types for it there, so nothing is checked)."""
+    out: dict[tuple[str, str], tuple[list[int], str]] = {}
+    for r in rows:
+        if r["family"] != "basic_api" or r["supported"] is False or not r["api"].isidentifier():
+            continue
+        for param, types in r["dtypes"].items():
+            if not param.isidentifier():
+                continue
+            masks, doc = out.setdefault((r["api"], param), ([0] * len(MODELLED_SOCS), r["doc"]))
+            masks[MODELLED_SOCS.index(r["soc"])] |= _bits(set(types))
+    return out
+
+
+def cast_rules(rows: list[dict]) -> list[tuple[str, str, list[int]]]:
+    """(src, dst, [round-mode bits per SoC]) from the vector Cast page's combination table."""
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for r in rows:
+        if r["doc"] != CAST_PAGE or r["supported"] is False:
+            continue
+        for c in r.get("combinations", []):
+            if c.get("src") not in ELEMENT_TYPES or c.get("dst") not in ELEMENT_TYPES:
+                continue
+            modes = pairs.setdefault((c["src"], c["dst"]), [0] * len(MODELLED_SOCS))
+            bits = sum(1 << ROUND_MODES.index(m) for m in c.get("round_modes", []) if m in ROUND_MODES)
+            if c.get("round_mode_ignored"):
+                bits |= 1 << ROUND_MODE_IGNORED_BIT
+            modes[MODELLED_SOCS.index(r["soc"])] |= bits
+    return [(s, d, m) for (s, d), m in sorted(pairs.items())]
+
+
+def render_header(rows: list[dict]) -> str:
+    lines = [
+        "// GENERATED from emulator/legality.json by `python -m cotbuilder.apidocs legality-header --write`; do not",
+        "// edit. The docs' supported element types per basic API, type parameter and SoC (bits: kTypeNames order),",
+        "// and the vector Cast's (src, dst) pairs with their round modes. Enforced by impl/emu/legality.h.",
+        "#pragma once",
+        "#include <cstdint>",
+        "",
+        "namespace cbemu {",
+        "namespace legal {",
+        "",
+        f"inline constexpr const char* kSocNames[] = {{{', '.join(chr(34) + s + chr(34) for s in MODELLED_SOCS)}}};",
+        f"inline constexpr const char* kTypeNames[] = {{{', '.join(chr(34) + t + chr(34) for t in ELEMENT_TYPES)}}};",
+        f"inline constexpr const char* kRoundModes[] = {{{', '.join(chr(34) + m + chr(34) for m in ROUND_MODES)}}};",
+        f"constexpr uint32_t kRoundModeIgnored = 1u << {ROUND_MODE_IGNORED_BIT};",
+        "",
+        "struct Rule {",
+        f"    uint32_t soc[{len(MODELLED_SOCS)}];  // allowed type bits; 0: not documented, not checked",
+        "};",
+        "",
+    ]
+    for (api, param), (masks, doc) in sorted(rules(rows).items()):
+        lines.append(f"inline constexpr Rule {api}_{param} = {{{{{', '.join(f'0x{m:x}u' for m in masks)}}}}};")
+        lines.append(f'#define CBEMU_LEGAL_DOC_{api}_{param} "{doc}"')
+    lines += [
+        "",
+        "struct CastRule {",
+        "    uint32_t src, dst;",
+        f"    uint32_t modes[{len(MODELLED_SOCS)}];  // round-mode bits (kRoundModes order); 0: pair not listed",
+        "};",
+        "inline constexpr CastRule kCast[] = {",
+    ]
+    for src, dst, modes in cast_rules(rows):
+        bits = ", ".join(f"0x{m:x}u" for m in modes)
+        lines.append(f"    {{{ELEMENT_TYPES.index(src)}, {ELEMENT_TYPES.index(dst)}, {{{bits}}}}},  // {src} -> {dst}")
+    lines += [
+        "};",
+        f'#define CBEMU_LEGAL_DOC_Cast "{CAST_PAGE}"',
+        "",
+        "}  // namespace legal",
+        "}  // namespace cbemu",
+        "",
+    ]
+    return "\n".join(lines)

@@ -44,6 +44,12 @@ class VerifyConfig:
     )
     pch: bool = option(True, "--no-pch", help="Do not use the precompiled emulator header.")
     build_cache: bool = option(True, "--no-cache", help="Rebuild instead of reusing cached builds.")
+    schedules: int = option(
+        1,
+        "--schedules",
+        help="cpu: run each case under N seeds of the emulator's multi-core scheduler; a kernel whose output "
+        "depends on how its cores interleave fails (failed_run, schedule_dependent).",
+    )
     opt: str = "-O1"
     keep_workdirs: bool = option(False, "--keep-workdirs", help="Keep each unit's temp work dir (debugging).")
     allow_weak_sandbox: bool = option(

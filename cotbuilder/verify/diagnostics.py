@@ -13,6 +13,19 @@ from ..paths import package_data
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
 MAX_DIAGS = 200
+# Emulator findings whose kernel is wrong on hardware whatever output the emulated run happened to produce.
+RULE_BREAKS = frozenset(
+    {
+        "race",
+        "sync",
+        "sync_deadlock",
+        "illegal_cast",
+        "queue_depth",
+        "too_many_buffers",
+        "scratch_too_small",
+        "schedule_dependent",
+    }
+)
 
 # g++ messages that name something the emulator does not provide
 _Q = "['\u2018\u2019]"  # g++ quotes names with ' or, in a UTF-8 locale, with curly quotes
@@ -92,7 +105,34 @@ def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple
     return None
 
 
+_LEGALITY = re.compile(r"static assertion failed: (cotbuilder legality: [^\n]+)")
+_INSTANTIATION = re.compile(r"In instantiation of .*\[with ([^\]]+)\]")
+_REQUIRED_HERE = re.compile(r"^(\S+?):(\d+):\d+:\s+required from here")
+
+
+def legality_error(log: str) -> str | None:
+    """The emulator's legality rejection (an element type or Cast pair the docs do not list for the SoC) as one
+    line naming the API, the types, the kernel's line and the doc page; None when the build failed otherwise."""
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if not (m := _LEGALITY.search(line)):
+            continue
+        types = where = ""
+        for back in reversed(lines[max(0, i - 40) : i]):
+            if not where and (r := _REQUIRED_HERE.search(back.strip())) and "/emulator/include/" not in r.group(1):
+                where = f" at {r.group(1).rsplit('/', 1)[-1]}:{r.group(2)}"
+            if not types and (w := _INSTANTIATION.search(back)):
+                params = [b for b in w.group(1).split("; ") if re.match(r"[A-Z]\w* = ", b)]  # T = ..., U = ...
+                types = " [" + "; ".join(params or [w.group(1)]) + "]"
+            if types and where:
+                break
+        return f"{m.group(1)}{types}{where}"[:600]
+    return None
+
+
 def first_error(log: str, limit: int = 300) -> str:
+    if (legal := legality_error(log)) is not None:  # the kernel's fault, not the emulator's: say which rule
+        return legal
     for line in log.splitlines():
         if "error" in line:
             if "/emulator/include/" in line:  # not the unit's fault: say so

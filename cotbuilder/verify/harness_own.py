@@ -25,7 +25,7 @@ from typing import Any
 
 from ..paths import package_data
 from . import build as buildmod
-from . import cmake_defines, files, goldens, sandbox, steps
+from . import cmake_defines, files, goldens, poison, sandbox, steps
 from .launch_rewrite import rewrite_launches
 from .units import SOURCE_SUFFIXES, file_by_role, materialise, unit_files
 from .verdict import Verdict
@@ -372,6 +372,8 @@ def verify_own(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, prebuil
         if evidence:
             case["evidence"] = evidence
         case.update(goldens.judge_case(sealed, outputs, checker_bins, hints=hints, checker_passed=evidence.get("ok")))
+        if case["ok"] is None and (hollow := poison.non_finite_output(outputs, inputs)):
+            case["ok"], case["why"] = False, hollow  # whatever the program printed
         if sealed.goldens and not outputs:  # e.g. a main that compares in memory with the golden it was denied
             case["why"] = "the program wrote no output file: nothing to compare with the golden"
         if case["ok"] is None and not sealed.goldens:

@@ -41,10 +41,14 @@ def verification_id(
     src_hash: str,
     seeds: list[int] | tuple[int, ...] = (0, 1),
     opt: str = "-O1",
+    schedules: int = 1,
 ) -> str:
-    """Same id = same verification: the seeds (which input sets were checked) and the optimisation level (which
-    binary ran) are part of it, so a recipe asking for more seeds or another -O verifies again instead of skipping."""
+    """Same id = same verification: the seeds (which input sets were checked), the optimisation level (which
+    binary ran) and the number of scheduler seeds are part of it, so a recipe asking for more seeds, another -O or
+    more schedules verifies again instead of skipping."""
     run_config = ",".join(str(s) for s in sorted(set(seeds))) + "\0" + opt
+    if schedules != 1:  # more scheduler seeds checked = another verification (1: the id stays what it was)
+        run_config += f"\0schedules={schedules}"
     return sha256_text("\0".join((unit_id, backend, version, soc, src_hash, run_config)))
 
 
@@ -113,7 +117,7 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
         for unit in units:
             src = source_hash(unit)
             vid = verification_id(
-                unit["unit_id"], self.backend, self.version, config.soc, src, config.seeds, config.opt
+                unit["unit_id"], self.backend, self.version, config.soc, src, config.seeds, config.opt, config.schedules
             )
             if vid in existing:
                 stats.skip("already verified")
@@ -137,6 +141,7 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             seeds=tuple(config.seeds),
             python=sys.executable,
             session=self.session,
+            schedules=config.schedules if self.backend == "cpu-emulator" else 1,
         )
         if self.backend == "cpu-emulator" and config.pch:
             ctx.pch = buildmod.ensure_pch(ctx.cache_dir, config.soc, config.opt)
@@ -198,7 +203,14 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             "device": self.config.device,
             "created_at": utcnow(),
             **verdict,
+            # the emulator's scheduler seeds the verdict was reached with (same seeds, same interleaving, same verdict)
+            "timings": {**(verdict.get("timings") or {}), **self._schedule_record()},
         }
+
+    def _schedule_record(self) -> dict[str, Any]:
+        if self.backend != "cpu-emulator":
+            return {}
+        return {"schedule_seeds": list(range(max(self.config.schedules, 1)))}
 
 
 def _select_units(store: Store, config: VerifyConfig) -> list[dict[str, Any]]:

@@ -3,6 +3,8 @@ a status, and the one rule that decides it (`judge`)."""
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import os
 import re
 import stat
@@ -11,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import build as buildmod
-from . import diagnostics, files, sandbox
+from . import build_flags, diagnostics, files, sandbox
 from .verdict import Verdict
 
 _PY_MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
@@ -33,6 +35,7 @@ class Context:
     session: sandbox.Session | None = None  # None: the process's default session (tests, tools)
     ro_paths: tuple[str, ...] = ()  # more read-only paths for the steps (the CANN toolkit)
     devices: tuple[str, ...] = ()  # device nodes the kernel may use (/dev/davinciN on an NPU host)
+    schedules: int = 1  # emulator: run the kernel under this many scheduler seeds; outputs must not differ
 
     def sandbox_session(self) -> sandbox.Session:
         return self.session or sandbox.default_session()
@@ -123,13 +126,58 @@ def run_env(ctx: Context) -> dict[str, str]:
     return {"COTBUILDER_SOC": ctx.soc, **ctx.extra_env}
 
 
+def schedule_seeds(ctx: Context) -> list[int]:
+    """The emulator's scheduler seeds a run uses: 0 alone by default; with --schedules N also 1..N-1, run first, so
+    the outputs left for judging are seed 0's (the seeds are recorded with the verification)."""
+    return [*range(1, max(ctx.schedules, 1)), 0]
+
+
+def _tree_digest(workdir: Path) -> dict[str, str]:
+    """Every regular file of the work dir as name -> content hash (read without following symlinks)."""
+    found, _ = files.read_tree(workdir)
+    return {p: hashlib.sha256(d).hexdigest() for p, d in found.items()}
+
+
 def run_binary(
     ctx: Context, workdir: Path, binary: str, args: list[str] | None = None
 ) -> tuple[sandbox.SandboxResult, list[dict[str, Any]], str]:
     """Run the built kernel (with the command-line arguments its docs give it); returns the sandbox result, the
-    emulator diagnostics, and the rest of the output."""
-    result = run_step(ctx, [f"./{binary}", *(args or [])], workdir, env=run_env(ctx))
+    emulator diagnostics, and the rest of the output. Under the emulator, a unit whose build files pass
+    --cce-auto-sync=off runs with the compiler's syncs off, and with several scheduler seeds every seed must leave
+    the same files (else a `schedule_dependent` error names the seeds and the file)."""
+    env = run_env(ctx)
+    if build_flags.cce_auto_sync_off(build_flags.build_texts(workdir)):
+        env["COTBUILDER_CCE_AUTO_SYNC"] = "0"
+    seeds = schedule_seeds(ctx)
+    left: dict[int, dict[str, str]] = {}
+    wall = cpu = 0.0
+    for seed in seeds:
+        result = run_step(
+            ctx, [f"./{binary}", *(args or [])], workdir, env={**env, "COTBUILDER_SCHEDULE_SEED": str(seed)}
+        )
+        wall, cpu = wall + result.wall_s, cpu + result.cpu_s
+        if len(seeds) > 1:
+            left[seed] = _tree_digest(workdir)
+        if result.outcome != "ok" and not (result.outcome == "exit" and result.returncode == 3):
+            break  # a run that did not end normally is judged as it is
+    result = dataclasses.replace(result, wall_s=wall, cpu_s=cpu)  # the time of every schedule's run
     diags, rest = diagnostics.parse_emulator_diagnostics(result.stderr)
+    if len(left) > 1:
+        base = left.get(0) or next(iter(left.values()))
+        for seed, tree in left.items():
+            differ = sorted(f for f in set(base) | set(tree) if base.get(f) != tree.get(f))
+            if differ:
+                diags.append(
+                    {
+                        "kind": "schedule_dependent",
+                        "severity": "error",
+                        "message": f"{differ[0]} differs between emulator schedule seeds 0 and {seed}: the output "
+                        "depends on how the cores interleave",
+                        "file": None,
+                        "line": None,
+                    }
+                )
+                break
     log = (result.stdout + ("\n" if result.stdout and rest else "") + rest).strip()
     return result, diags, log
 
@@ -167,7 +215,10 @@ def judge(verdict: Verdict) -> Verdict:
     runtime-unsupported beats all; a step that stopped keeps its status; then the cases: any case cotbuilder found
     wrong -> wrong_answer (error diagnostics attached); any case it could not compare -> unchecked; every case compared
     and right -> passed. An emulator error diagnostic turns passed / unchecked into failed_run (the kernel only worked
-    by luck of the emulator); warnings never change the status."""
+    by luck of the emulator); a broken hardware rule whose effect depends on timing or is undefined (a race, an
+    unpaired sync, an illegal Cast mode, an over-deep queue, too many buffers, a scratch buffer too small, an output
+    that depends on the schedule: diagnostics.RULE_BREAKS) is failed_run even when the output is wrong, since that
+    output is an accident of the emulated order; warnings never change the status."""
     unsupported = diagnostics.unsupported(verdict.diagnostics)
     if unsupported:
         verdict.status = "unsupported"
@@ -177,6 +228,12 @@ def judge(verdict: Verdict) -> Verdict:
     if verdict.status != "passed":  # a step stopped: timeout, violation, crash...
         return verdict
     errors = diagnostics.errors(verdict.diagnostics)
+    decisive = [e for e in errors if e["kind"] in diagnostics.RULE_BREAKS]
+    if decisive:
+        where = f" ({decisive[0].get('file')}:{decisive[0].get('line')})" if decisive[0].get("line") else ""
+        verdict.status, verdict.correct = "failed_run", None
+        verdict.reason = f"emulator {decisive[0]['kind']}: {decisive[0]['message']}{where}"
+        return verdict
     wrong = [c for c in verdict.cases if c.get("ok") is False]
     open_cases = [c for c in verdict.cases if c.get("ok") is None]
     if wrong:

@@ -101,7 +101,9 @@ extern "C" __global__ __aicore__ void k_cast(GM_ADDR x, GM_ADDR xh, GM_ADDR z16,
     for (int m = 0; m < 7; ++m) {
         Cast(h, a, modes[m], N);
         ub_out(z16 + m * N * sizeof(half), h, N);
-        Cast(i32, a, modes[m], N);
+        // float -> int32_t: the docs list RINT, FLOOR, CEIL, ROUND, TRUNC only (NONE and ODD: illegal_cast)
+        if (m == 0 || m == 6) Duplicate(i32, (int32_t)0, N);
+        else Cast(i32, a, modes[m], N);
         ub_out(z32 + m * N * sizeof(int32_t), i32, N);
     }
     // half -> float (exact), float -> bf16 (RINT), half -> int8 (TRUNC, saturating)
@@ -179,7 +181,7 @@ extern "C" __global__ __aicore__ void k_cmpsel(GM_ADDR x, GM_ADDR y, GM_ADDR m, 
     Compares(bits, a, 0.0f, CMPMODE::GT, N);
     ub_out(zbits + 6 * 32, bits, 32);
     // repeat form: 2 repeats of 64 with a continuous mask of 40
-    Duplicate(bits, (uint8_t)0, 64);
+    Duplicate(bits.ReinterpretCast<uint16_t>(), (uint16_t)0, 32);  // Duplicate has no 8-bit form (Duplicate.md)
     Compare(bits, a, b, CMPMODE::LT, 40, 2, {1, 1, 1, 8, 8, 8});
     ub_out(zbits + 7 * 32, bits, 32);
 
@@ -243,7 +245,9 @@ extern "C" __global__ __aicore__ void k_copy(GM_ADDR x, GM_ADDR z1, GM_ADDR z2, 
     g3.SetGlobalBuffer((__gm__ float*)z3, 64);
     // GM -> UB: 3 rows of 5 floats, GM gap 4 bytes, left pad 1, right pad 1, value -1
     Duplicate(u, 0.0f, 64);
+    PipeBarrier<PIPE_ALL>();
     DataCopyPad(u, gx, {3, 5 * sizeof(float), 4, 0, 0}, DataCopyPadExtParams<float>{true, 1, 1, -1.0f});
+    PipeBarrier<PIPE_ALL>();
     DataCopy(g1, u, 64);
     // UB -> GM: 3 rows of 5 floats from 32-byte aligned UB rows, GM gap 8 bytes
     for (int i = 0; i < 64; ++i) u.SetValue(i, (float)i);
@@ -305,6 +309,8 @@ extern "C" __global__ __aicore__ void k_atomic(GM_ADDR x, GM_ADDR z) {
     qin.EnQue(t);
     t = qin.DeQue<float>();
     Muls(t, t, (float)(GetBlockIdx() + 1), N);
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
     SetAtomicAdd<float>();
     DataCopy(gz, t, N);
     SetAtomicNone();
@@ -378,13 +384,16 @@ extern "C" __global__ __aicore__ void k_tier2(GM_ADDR x, GM_ADDR y, GM_ADDR xi16
     SetPadValue(-2.0f);
     GlobalTensor<float> gx;
     gx.SetGlobalBuffer((__gm__ float*)x, N);
+    PipeBarrier<PIPE_ALL>();
     DataCopyPad(o[5664].ReinterpretCast<float>(), gx, DataCopyExtParams(1, 11 * sizeof(float), 0, 0, 0),
                 DataCopyPadExtParams<float>(false, 2, 3, 0.0f));
+    PipeBarrier<PIPE_ALL>();
     LocalTensor<float> tmp = bc.Get<float>();
     ReduceSum(o[5760].ReinterpretCast<float>(), a, tmp, (int32_t)N);
     o[5728].ReinterpretCast<float>().SetValue(0, GetReduceRepeatSumSpr<float>());
     GlobalTensor<uint8_t> gz;
     gz.SetGlobalBuffer((__gm__ uint8_t*)z, 5792);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(gz, o, 5792);
 }
 

@@ -17,12 +17,15 @@ static void to_ub(const LocalTensor<T>& t, GM_ADDR src, uint32_t n) {
     GlobalTensor<T> g;
     g.SetGlobalBuffer((__gm__ T*)src, n);
     DataCopy(t, g, n);
+    PipeBarrier<PIPE_ALL>();  // a TBuf has no queue to order the copy with the vector code
 }
 template <typename T>
 static void to_gm(GM_ADDR dst, const LocalTensor<T>& t, uint32_t n) {
     GlobalTensor<T> g;
     g.SetGlobalBuffer((__gm__ T*)dst, n);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(g, t, n);
+    PipeBarrier<PIPE_ALL>();
 }
 
 // ---- sort: 128 float scores (idx 0..127) -> Sort32 x4 -> MrgSort of 4 queues of 32 -> 128 sorted pairs;

@@ -28,7 +28,8 @@ inline void save(const std::string& name, const void* p, size_t n) {
     f.write((const char*)p, (std::streamsize)n);
 }
 
-// n elements of T from GM into a fresh TBuf-backed tensor, and back.
+// n elements of T from GM into a fresh TBuf-backed tensor, and back. A TBuf has no queue to order the copies with
+// the vector code around them, so each round trip ends (and starts) with PipeBarrier<PIPE_ALL> as real code must.
 template <typename T>
 inline AscendC::LocalTensor<T> ub_in(AscendC::TPipe& pipe, AscendC::TBuf<AscendC::TPosition::VECCALC>& buf,
                                      GM_ADDR src, uint32_t n) {
@@ -37,11 +38,14 @@ inline AscendC::LocalTensor<T> ub_in(AscendC::TPipe& pipe, AscendC::TBuf<AscendC
     g.SetGlobalBuffer((__gm__ T*)src, n);
     AscendC::LocalTensor<T> t = buf.Get<T>();
     AscendC::DataCopy(t, g, n);
+    AscendC::PipeBarrier<PIPE_ALL>();
     return t;
 }
 template <typename T>
 inline void ub_out(GM_ADDR dst, const AscendC::LocalTensor<T>& t, uint32_t n) {
     AscendC::GlobalTensor<T> g;
     g.SetGlobalBuffer((__gm__ T*)dst, n);
+    AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::DataCopy(g, t, n);
+    AscendC::PipeBarrier<PIPE_ALL>();
 }

@@ -34,6 +34,7 @@ extern "C" __global__ __aicore__ void datacopy_rounddown(GM_ADDR x) {
     g.SetGlobalBuffer((__gm__ float*)x, N);
     LocalTensor<float> t = buf.Get<float>();
     Duplicate(t, 5.0f, 16);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(g, t, 10);  // @datacopy_rounddown
 }
 
@@ -110,6 +111,7 @@ extern "C" __global__ __aicore__ void clean(GM_ADDR x) {
     q.EnQue(t);
     t = q.DeQue<float>();
     Muls(t, t, 2.0f, N);
+    PipeBarrier<PIPE_ALL>();
     DataCopy(g, t, N);
     q.FreeTensor(t);
 }

@@ -46,7 +46,7 @@ inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
 inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy) {
     if (!p) return ACL_ERROR_INVALID_PARAM;
-    *p = cbemu::gm_alloc(size);
+    *p = cbemu::gm_alloc(size, /*zeroed=*/false);  // device memory is not cleared: it holds the poison byte
     return *p ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 inline aclError aclrtFree(void* p) { cbemu::gm_free(p); return ACL_SUCCESS; }

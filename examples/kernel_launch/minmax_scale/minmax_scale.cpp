@@ -99,6 +99,10 @@ private:
         Duplicate(stats[SLOT], localMax, SLOT);
         statQueue.EnQue(stats);
         stats = statQueue.DeQue<float>();
+        // statQueue is a VECIN queue: its EnQue/DeQue order MTE2 before V, not this V write before the MTE3 copy
+        int32_t eventVToMte3 = static_cast<int32_t>(pipe.FetchEventID(HardEvent::V_MTE3));
+        SetFlag<HardEvent::V_MTE3>(eventVToMte3);
+        WaitFlag<HardEvent::V_MTE3>(eventVToMte3);
         DataCopy(minGm[GetBlockIdx() * SLOT], stats, SLOT);
         DataCopy(maxGm[GetBlockIdx() * SLOT], stats[SLOT], SLOT);
         statQueue.FreeTensor(stats);

@@ -29,6 +29,12 @@ inline bool hl_check(const S&, uint32_t, const SrcLoc&, const char*) { return tr
 template <typename T>
 inline uint32_t hl_all(const AscendC::LocalTensor<T>& t) { return t.GetSize(); }
 
+// A library call is one vector instruction for the hazard model (its internal syncs are the library's own).
+template <typename T>
+inline void hl_read(hz::Scope& op, const AscendC::LocalTensor<T>& t, uint32_t n) { rd(op, t, n); }
+template <typename S, typename std::enable_if<!is_local_tensor<S>::value, int>::type = 0>
+inline void hl_read(hz::Scope&, const S&, uint32_t) {}
+
 // dst[i] = f(ops[i]...), for i < n; any operand may be a scalar.
 template <typename D, typename F, typename... Ops>
 inline void hl_map(const AscendC::LocalTensor<D>& dst, uint32_t n, const SrcLoc& loc, const char* api, F f,
@@ -37,13 +43,29 @@ inline void hl_map(const AscendC::LocalTensor<D>& dst, uint32_t n, const SrcLoc&
     bool oks[] = {true, hl_check(ops, n, loc, api)...};
     for (bool b : oks) ok = ok && b;
     if (!ok || n == 0) return;
+    hz::Scope op(hz::P_V, loc, api);
+    (hl_read(op, ops, n), ...);
+    wr(op, dst, n);
+    bool sat = float_saturation();
     for (uint32_t i = 0; i < n; ++i) {
         auto r = f(hl_at(ops, i)...);
         if constexpr (std::is_integral<D>::value && std::is_floating_point<decltype(r)>::value)
             dst.addr_[i] = convert<D>((double)r, AscendC::RoundMode::CAST_RINT);
         else
-            dst.addr_[i] = D(r);
+            dst.addr_[i] = saturate(D(r), sat);
     }
+}
+
+// isReuseSource = true on an API whose docs say it then computes in src's memory ("本接口内部计算时复用src的内存空间":
+// Sin, Cos, Exp, LayerNorm ...; float only where the page says so): src holds garbage afterwards, so the emulator
+// writes the poison byte over it (unless src is dst) and a kernel that reads src again sees it.
+template <typename T>
+inline void hl_clobber(const AscendC::LocalTensor<T>& src, const void* dst, uint64_t n, const SrcLoc& loc,
+                       const char* api) {
+    if ((const void*)src.addr_ == dst || n == 0 || !check_count(src, (int64_t)n, loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    wr(op, src, n);
+    std::memset((void*)src.addr_, poison_byte(), n * sizeof(T));
 }
 
 // A sharedTmpBuffer argument must at least be a real UB tensor.

@@ -4,6 +4,13 @@
 #pragma once
 #include "core.h"
 
+namespace cbemu {
+// The one-input library functions whose docs say isReuseSource = true computes in src's memory.
+inline bool hl_reuses_src(const char* api) {
+    return std::strcmp(api, "Sin") == 0 || std::strcmp(api, "Cos") == 0;
+}
+}  // namespace cbemu
+
 namespace AscendC {
 
 constexpr uint32_t FMOD_ITERATION_NUM_MAX = 11;
@@ -31,6 +38,8 @@ inline constexpr LogicalAndConfig DEFAULT_LOGICAL_AND_CONFIG = {};
               const uint32_t calCount, CBEMU_LOC) {                                                             \
         cbemu::hl_tmp(tmp, loc, #NAME);                                                                         \
         cbemu::hl_map(dst, calCount, loc, #NAME, [](auto v) { double x = (double)v; return (EXPR); }, src);    \
+        if constexpr (isReuseSource && std::is_same<T, float>::value)                                           \
+            if (cbemu::hl_reuses_src(#NAME)) cbemu::hl_clobber(src, dst.addr_, calCount, loc, #NAME);           \
     }                                                                                                           \
     template <typename T, bool isReuseSource = false>                                                           \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint8_t>& tmp, CBEMU_LOC) { \
@@ -39,6 +48,8 @@ inline constexpr LogicalAndConfig DEFAULT_LOGICAL_AND_CONFIG = {};
     template <typename T, bool isReuseSource = false>                                                           \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, CBEMU_LOC) {       \
         cbemu::hl_map(dst, calCount, loc, #NAME, [](auto v) { double x = (double)v; return (EXPR); }, src);    \
+        if constexpr (isReuseSource && std::is_same<T, float>::value)                                           \
+            if (cbemu::hl_reuses_src(#NAME)) cbemu::hl_clobber(src, dst.addr_, calCount, loc, #NAME);           \
     }                                                                                                           \
     template <typename T, bool isReuseSource = false>                                                           \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, CBEMU_LOC) {                                \
@@ -79,10 +90,12 @@ void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor
          const uint32_t calCount, CBEMU_LOC) {
     cbemu::hl_tmp(tmp, loc, "Exp");
     cbemu::hl_map(dst, calCount, loc, "Exp", [](auto v) { return std::exp((double)v); }, src);
+    if constexpr (isReuseSource && std::is_same<T, float>::value) cbemu::hl_clobber(src, dst.addr_, calCount, loc, "Exp");
 }
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, CBEMU_LOC) {
     cbemu::hl_map(dst, calCount, loc, "Exp", [](auto v) { return std::exp((double)v); }, src);
+    if constexpr (isReuseSource && std::is_same<T, float>::value) cbemu::hl_clobber(src, dst.addr_, calCount, loc, "Exp");
 }
 
 // Gelu: the tanh approximation written as x / (1 + exp(-2*sqrt(2/pi)*(x + 0.044715 x^3))).

@@ -56,6 +56,9 @@ void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, c
                LayerNormTiling& tiling, CBEMU_LOC) {
     cbemu::norm_rows(output, outputMean, outputVariance, inputX, (const LocalTensor<T>*)nullptr, 1.0, gamma, beta,
                      cbemu::to_double(epsilon), cbemu::norm_dims(tiling), loc, "LayerNorm");
+    // LayerNorm.md: with isReuseSource (float) the API computes in inputX's memory
+    if constexpr (isReuseSource && std::is_same<T, float>::value)
+        cbemu::hl_clobber(inputX, output.addr_, inputX.GetSize(), loc, "LayerNorm");
 }
 template <typename T, bool isReuseSource = false>
 void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean, const LocalTensor<T>& outputVariance,

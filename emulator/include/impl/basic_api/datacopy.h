@@ -30,6 +30,9 @@ inline bool check_ub(const AscendC::LocalTensor<T>& t, uint64_t first_byte, uint
     return true;
 }
 
+// Flags of an MTE3 write to GM: with SetAtomicAdd/Max/Min on, the writes are atomic (they commute).
+inline uint8_t gm_write_flags() { return ctx().atomic ? hz::F_ATOMIC : 0; }
+
 template <typename T>
 inline void atomic_store(T* dst, const T* src, uint64_t n) {
     int mode = ctx().atomic;
@@ -80,18 +83,27 @@ template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, uint32_t count, CBEMU_LOC) {
     uint64_t n = cbemu::rounded_count_bytes<T>(count, loc, "DataCopy");
     if (!cbemu::check_ub(dst, 0, n, loc, "DataCopy")) n = 0;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE2, loc, "DataCopy");
+    op.read(src.addr_, n);
+    op.write(dst.addr_, n, src.addr_);
     cbemu::gm_read((uint8_t*)dst.addr_, src, (const uint8_t*)src.addr_, n, loc, "DataCopy");
 }
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, CBEMU_LOC) {
     uint64_t n = cbemu::rounded_count_bytes<T>(count, loc, "DataCopy");
     if (!cbemu::check_ub(src, 0, n, loc, "DataCopy")) n = 0;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE3, loc, "DataCopy", cbemu::gm_write_flags());
+    op.read(src.addr_, n);
+    op.write(dst.addr_, n, src.addr_);
     cbemu::gm_write(dst, (uint8_t*)dst.addr_, (const uint8_t*)src.addr_, n, loc, "DataCopy");
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t count, CBEMU_LOC) {
     uint64_t n = cbemu::rounded_count_bytes<T>(count, loc, "DataCopy");
     if (!cbemu::check_ub(dst, 0, n, loc, "DataCopy") || !cbemu::check_ub(src, 0, n, loc, "DataCopy")) n = 0;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "DataCopy");  // UB -> UB runs on the vector pipe
+    op.read(src.addr_, n);
+    op.write(dst.addr_, n, src.addr_);
     std::memmove(dst.addr_, src.addr_, n);
 }
 
@@ -99,28 +111,37 @@ void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint32_t cou
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const DataCopyParams& p, CBEMU_LOC) {
     uint64_t len = (uint64_t)p.blockLen * 32;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE2, loc, "DataCopy");
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint64_t so = i * (len + (uint64_t)p.srcStride * 32), d = i * (len + (uint64_t)p.dstStride * 32);
         if (!cbemu::check_ub(dst, d, d + len, loc, "DataCopy")) return;
+        op.read((const uint8_t*)src.addr_ + so, len);
+        op.write((uint8_t*)dst.addr_ + d, len, (const uint8_t*)src.addr_ + so);
         cbemu::gm_read((uint8_t*)dst.addr_ + d, src, (const uint8_t*)src.addr_ + so, len, loc, "DataCopy");
     }
 }
 template <typename T>
 void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, CBEMU_LOC) {
     uint64_t len = (uint64_t)p.blockLen * 32;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE3, loc, "DataCopy", cbemu::gm_write_flags());
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint64_t so = i * (len + (uint64_t)p.srcStride * 32), d = i * (len + (uint64_t)p.dstStride * 32);
         if (!cbemu::check_ub(src, so, so + len, loc, "DataCopy")) return;
+        op.read((const uint8_t*)src.addr_ + so, len);
+        op.write((uint8_t*)dst.addr_ + d, len, (const uint8_t*)src.addr_ + so);
         cbemu::gm_write(dst, (uint8_t*)dst.addr_ + d, (const uint8_t*)src.addr_ + so, len, loc, "DataCopy");
     }
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, CBEMU_LOC) {
     uint64_t len = (uint64_t)p.blockLen * 32;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "DataCopy");  // UB -> UB runs on the vector pipe
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint64_t so = i * (len + (uint64_t)p.srcStride * 32), d = i * (len + (uint64_t)p.dstStride * 32);
         if (!cbemu::check_ub(dst, d, d + len, loc, "DataCopy") || !cbemu::check_ub(src, so, so + len, loc, "DataCopy"))
             return;
+        op.read((const uint8_t*)src.addr_ + so, len);
+        op.write((uint8_t*)dst.addr_ + d, len, (const uint8_t*)src.addr_ + so);
         std::memmove((uint8_t*)dst.addr_ + d, (const uint8_t*)src.addr_ + so, len);
     }
 }
@@ -139,10 +160,13 @@ void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Da
     }
     uint64_t row = (uint64_t)pad.leftPadding * sizeof(T) + p.blockLen + (uint64_t)pad.rightPadding * sizeof(T);
     uint64_t row_al = (row + 31) / 32 * 32;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE2, loc, "DataCopyPad");
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint64_t so = i * ((uint64_t)p.blockLen + p.srcStride);
         uint64_t d = i * (row_al + (uint64_t)p.dstStride * 32);
         if (!cbemu::check_ub(dst, d, d + row_al, loc, "DataCopyPad")) return;
+        op.read((const uint8_t*)src.addr_ + so, p.blockLen);
+        op.write((uint8_t*)dst.addr_ + d, row_al);
         uint8_t* out = (uint8_t*)dst.addr_ + d;
         uint8_t* data = out + pad.leftPadding * sizeof(T);
         cbemu::gm_read(data, src, (const uint8_t*)src.addr_ + so, p.blockLen, loc, "DataCopyPad");
@@ -173,10 +197,13 @@ void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const Da
                       "DataCopyPad blockLen %u is not a multiple of sizeof(T)=%zu", p.blockLen, sizeof(T));
     }
     uint64_t row_al = ((uint64_t)p.blockLen + 31) / 32 * 32;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE3, loc, "DataCopyPad", cbemu::gm_write_flags());
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint64_t so = i * (row_al + (uint64_t)p.srcStride * 32);
         uint64_t d = i * ((uint64_t)p.blockLen + p.dstStride);
         if (!cbemu::check_ub(src, so, so + p.blockLen, loc, "DataCopyPad")) return;
+        op.read((const uint8_t*)src.addr_ + so, p.blockLen);
+        op.write((uint8_t*)dst.addr_ + d, p.blockLen, (const uint8_t*)src.addr_ + so);
         cbemu::gm_write(dst, (uint8_t*)dst.addr_ + d, (const uint8_t*)src.addr_ + so, p.blockLen, loc, "DataCopyPad");
     }
 }

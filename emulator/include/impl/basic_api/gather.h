@@ -34,14 +34,17 @@ uint64_t gather_mask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, bool
     uint32_t per_rep = reduceMode ? mask : epr;  // counter mode: `mask` elements per repeat
     uint32_t blk = p.src0BlockStride;
     std::vector<T> picked;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "GatherMask");
     for (uint32_t r = 0; r < p.repeatTimes; ++r)
         for (uint32_t j = 0; j < per_rep; ++j) {
             if (!pattern(r, j)) continue;
             uint64_t at = cbemu::rep_index<T>(r, j, blk, p.src0RepeatStride);
             if (!cbemu::check_ub(src0, at * sizeof(T), (at + 1) * sizeof(T), loc, "GatherMask", false)) return 0;
+            op.read(&src0.addr_[at], sizeof(T));
             picked.push_back(src0.addr_[at]);
         }
     if (!cbemu::check_ub(dst, 0, picked.size() * sizeof(T), loc, "GatherMask")) return 0;
+    cbemu::wr(op, dst, picked.size());
     for (size_t i = 0; i < picked.size(); ++i) dst.addr_[i] = picked[i];
     return picked.size();
 }
@@ -89,10 +92,18 @@ void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
 template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint32_t count, CBEMU_LOC) {
+    CBEMU_LEGAL(Gather, T, T);
     if (!cbemu::check_count(dst, count, loc, "Gather") | !cbemu::check_count(srcOffset, count, loc, "Gather")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Gather");
+    cbemu::rd(op, srcOffset, count);
     for (uint32_t i = 0; i < count; ++i) {
         uint64_t b = (uint64_t)srcBaseAddr + srcOffset.addr_[i];
         if (!cbemu::check_ub(src, b, b + sizeof(T), loc, "Gather", false)) return;
+        op.read((const uint8_t*)src.addr_ + b, sizeof(T));
+    }
+    cbemu::wr(op, dst, count);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint64_t b = (uint64_t)srcBaseAddr + srcOffset.addr_[i];
         std::memcpy(&dst.addr_[i], (const uint8_t*)src.addr_ + b, sizeof(T));
     }
 }
@@ -100,6 +111,7 @@ template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask, const uint8_t repeatTime, const uint16_t dstRepStride,
             CBEMU_LOC) {
+    CBEMU_LEGAL(Gather, T, T);
     uint64_t m[2] = {mask >= 64 ? ~0ull : ((1ull << mask) - 1), mask >= 128 ? ~0ull : (mask > 64 ? ((1ull << (mask - 64)) - 1) : 0)};
     Gather(dst, src, srcOffset, srcBaseAddr, m, repeatTime, dstRepStride, loc);
 }
@@ -109,7 +121,9 @@ template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,
             const uint32_t srcBaseAddr, const uint64_t mask[], const uint8_t repeatTime, const uint16_t dstRepStride,
             CBEMU_LOC) {
+    CBEMU_LEGAL(Gather, T, T);
     constexpr uint32_t epr = 256 / sizeof(T), epb = 32 / sizeof(T);
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Gather");
     for (uint32_t r = 0; r < repeatTime; ++r)
         for (uint32_t j = 0; j < epr && j < 128; ++j) {
             bool on = j < 64 ? ((mask[0] >> j) & 1) : ((mask[1] >> (j - 64)) & 1);
@@ -120,6 +134,8 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
                 return;
             uint64_t b = (uint64_t)srcBaseAddr + srcOffset.addr_[oi];
             if (!cbemu::check_ub(src, b, b + sizeof(T), loc, "Gather", false)) return;
+            op.read(&srcOffset.addr_[oi], 4), op.read((const uint8_t*)src.addr_ + b, sizeof(T));
+            op.write(&dst.addr_[di], sizeof(T));
             std::memcpy(&dst.addr_[di], (const uint8_t*)src.addr_ + b, sizeof(T));
         }
 }
@@ -131,6 +147,8 @@ void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTe
              const uint8_t repeatTime, const GatherRepeatParams& repeatParams, CBEMU_LOC) {
     uint32_t blk = repeatParams.dstBlkStride ? repeatParams.dstBlkStride : 1;
     if (!cbemu::check_count(offset, (int64_t)repeatTime * 8, loc, "Gatherb")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Gatherb");
+    cbemu::rd(op, offset, (uint64_t)repeatTime * 8);
     for (uint32_t r = 0; r < repeatTime; ++r)
         for (uint32_t b = 0; b < 8; ++b) {
             uint64_t so = offset.addr_[r * 8 + b];
@@ -138,6 +156,7 @@ void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTe
             if (!cbemu::check_ub(src, so, so + 32, loc, "Gatherb", false) ||
                 !cbemu::check_ub(dst, dofs, dofs + 32, loc, "Gatherb", false))
                 return;
+            op.read((const uint8_t*)src.addr_ + so, 32), op.write((uint8_t*)dst.addr_ + dofs, 32);
             std::memcpy((uint8_t*)dst.addr_ + dofs, (const uint8_t*)src.addr_ + so, 32);
         }
 }

@@ -21,24 +21,68 @@ inline void InitSocState() {
     c.pad_set = false;
 }
 
-// Every instruction runs to completion before the next starts, so pipe flags and barriers are
-// already satisfied: these are correct as no-ops for a sequential model.
-template <HardEvent event>
-inline void SetFlag(TEventID) {}
-template <HardEvent event>
-inline void WaitFlag(TEventID) {}
-template <pipe_t pipe>
-inline void PipeBarrier() {}
+// In-core sync: the pipe-hazard model (impl/emu/hazard.h) orders pipes only through these.
+namespace detail_sync {
+// (source pipe, destination pipe) of each HardEvent, in the enum's order; -1: none.
+constexpr int8_t kEventPipes[][2] = {
+    {cbemu::hz::P_MTE2, cbemu::hz::P_MTE1}, {cbemu::hz::P_MTE1, cbemu::hz::P_MTE2}, {cbemu::hz::P_MTE1, cbemu::hz::P_M},
+    {cbemu::hz::P_M, cbemu::hz::P_MTE1},    {cbemu::hz::P_MTE2, cbemu::hz::P_V},    {cbemu::hz::P_V, cbemu::hz::P_MTE2},
+    {cbemu::hz::P_MTE3, cbemu::hz::P_V},    {cbemu::hz::P_V, cbemu::hz::P_MTE3},    {cbemu::hz::P_M, cbemu::hz::P_V},
+    {cbemu::hz::P_V, cbemu::hz::P_M},       {cbemu::hz::P_V, cbemu::hz::P_V},       {cbemu::hz::P_MTE3, cbemu::hz::P_MTE1},
+    {cbemu::hz::P_MTE1, cbemu::hz::P_MTE3}, {cbemu::hz::P_MTE1, cbemu::hz::P_V},    {cbemu::hz::P_MTE2, cbemu::hz::P_M},
+    {cbemu::hz::P_M, cbemu::hz::P_MTE2},    {cbemu::hz::P_V, cbemu::hz::P_MTE1},    {cbemu::hz::P_M, cbemu::hz::P_FIX},
+    {cbemu::hz::P_FIX, cbemu::hz::P_M},     {cbemu::hz::P_MTE3, cbemu::hz::P_MTE2}, {cbemu::hz::P_MTE2, cbemu::hz::P_MTE3},
+    {cbemu::hz::P_S, cbemu::hz::P_V},       {cbemu::hz::P_V, cbemu::hz::P_S},       {cbemu::hz::P_S, cbemu::hz::P_MTE2},
+    {cbemu::hz::P_MTE2, cbemu::hz::P_S},    {cbemu::hz::P_S, cbemu::hz::P_MTE3},    {cbemu::hz::P_MTE3, cbemu::hz::P_S},
+    {cbemu::hz::P_MTE2, cbemu::hz::P_FIX},  {cbemu::hz::P_FIX, cbemu::hz::P_MTE2},  {cbemu::hz::P_FIX, cbemu::hz::P_S},
+    {cbemu::hz::P_M, cbemu::hz::P_S},       {cbemu::hz::P_FIX, cbemu::hz::P_MTE3},  {cbemu::hz::P_MTE1, cbemu::hz::P_FIX},
+    {cbemu::hz::P_FIX, cbemu::hz::P_MTE1},  {cbemu::hz::P_FIX, cbemu::hz::P_FIX},   {-1, -1}};
+static_assert(sizeof(kEventPipes) / sizeof(kEventPipes[0]) == (size_t)HardEvent::MAX + 1, "one row per HardEvent");
+inline void set(HardEvent e, int id, const cbemu::SrcLoc& loc) {
+    cbemu::hz::set_flag(kEventPipes[(int)e][0], kEventPipes[(int)e][1], (int)e, id, loc);
+}
+inline void wait(HardEvent e, int id, const cbemu::SrcLoc& loc) {
+    cbemu::hz::wait_flag(kEventPipes[(int)e][0], kEventPipes[(int)e][1], (int)e, id, loc);
+}
+}  // namespace detail_sync
 
-// SyncAll: a real barrier across the block threads of this launch.
+template <HardEvent event>
+inline void SetFlag(TEventID id, CBEMU_LOC) { detail_sync::set(event, id, loc); }
+template <HardEvent event>
+inline void WaitFlag(TEventID id, CBEMU_LOC) { detail_sync::wait(event, id, loc); }
+template <pipe_t pipe>
+inline void PipeBarrier() { cbemu::hz::barrier(cbemu::hz::from_pipe_t(pipe)); }
+
+// TQueSync<src, dst>: SetFlag/WaitFlag between two pipes named as template arguments (docs: TQueSync).
+template <pipe_t src, pipe_t dst>
+class TQueSync {
+public:
+    void SetFlag(TEventID id, CBEMU_LOC) {
+        cbemu::hz::set_flag(cbemu::hz::from_pipe_t(src), cbemu::hz::from_pipe_t(dst), evt(), id, loc);
+    }
+    void WaitFlag(TEventID id, CBEMU_LOC) {
+        cbemu::hz::wait_flag(cbemu::hz::from_pipe_t(src), cbemu::hz::from_pipe_t(dst), evt(), id, loc);
+    }
+
+private:
+    // the same flag as the HardEvent with these pipes (a pair without one gets a flag of its own)
+    static int evt() {
+        for (int e = 0; e < (int)HardEvent::MAX; ++e)
+            if (detail_sync::kEventPipes[e][0] == cbemu::hz::from_pipe_t(src) &&
+                detail_sync::kEventPipes[e][1] == cbemu::hz::from_pipe_t(dst))
+                return e;
+        return cbemu::hz::kEvents - 1;
+    }
+};
+
+// SyncAll: all blocks of the launch meet (impl/emu/sched.h); with more blocks than the SoC's cores it hangs.
 template <bool isAIVOnly = true>
-inline void SyncAll() {
-    cbemu::BlockCtx& c = cbemu::ctx();
-    if (c.barrier) c.barrier->wait();
+inline void SyncAll(CBEMU_LOC) {
+    cbemu::barrier_wait(loc);
 }
 template <bool isAIVOnly = true>
-inline void SyncAll(const GlobalTensor<int32_t>&, const LocalTensor<int32_t>&, int32_t = 0) {
-    SyncAll<isAIVOnly>();
+inline void SyncAll(const GlobalTensor<int32_t>&, const LocalTensor<int32_t>&, int32_t = 0, CBEMU_LOC) {
+    cbemu::barrier_wait(loc);
 }
 
 // ---- mask register ----
@@ -86,17 +130,14 @@ inline void printf(const char* fmt, Args... args) {
 // docs: 系统资源与变量/GetDataBlockSizeInBytes: one data block (the 32-byte unit of DataCopy and repeat strides).
 inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
 
-// AscendCUtils::SetOverflow(1|0): switch the vector unit's saturation / inf-nan overflow mode around library calls.
-// The emulator computes IEEE results (inf/nan kept) in both modes; the setting is recorded for GetOverflow.
+// AscendCUtils::SetOverflow(1|0): the vector unit's inf/NaN mode (1: CTRL[48] = 1, IEEE results) or saturation
+// mode (0: CTRL[48] = 0), as the real utils set it on NPU arch 2201.
 struct AscendCUtils {
-    static void SetOverflow(uint32_t mode) { overflow_mode() = mode; }
-    static uint32_t GetOverflow() { return overflow_mode(); }
-
-private:
-    static uint32_t& overflow_mode() {
-        thread_local uint32_t m = 0;
-        return m;
+    static void SetOverflow(uint32_t mode) {
+        uint64_t& r = cbemu::ctx().ctrl;
+        r = mode == 1 ? (r | (1ull << 48)) : (r & ~(1ull << 48));
     }
+    static uint32_t GetOverflow() { return (uint32_t)((cbemu::ctx().ctrl >> 48) & 1); }
 };
 
 template <typename... Args>

@@ -1,6 +1,8 @@
 // TPipe / TQue / TQueBind / TBuf: UB carving and the queue protocol, with the checks the
-// hardware (or a hang on it) enforces: UB capacity, empty DeQue, exhausted AllocTensor,
-// double free, tensors never freed, tensors left in a queue.
+// hardware (or a hang on it) enforces: UB capacity, at most 64 buffers, queue depth, empty DeQue,
+// exhausted AllocTensor, double free; tensors never freed or left in a queue are warnings (the real
+// implementation does not check them). The framework's own pipe syncs (EnQue/DeQue, FreeTensor/AllocTensor,
+// 关键特性说明.md tables 1-2) feed the hazard model.
 #pragma once
 #include <deque>
 #include <vector>
@@ -15,6 +17,10 @@ struct QBuf {
     enum State : uint8_t { FREE, ALLOCATED, ENQUEUED, DEQUEUED } st = FREE;
     SrcLoc alloc_loc{"", 0};
     uint32_t enq_bytes = 0;
+    // the framework's events of this buffer: EnQue -> DeQue (producer before consumer) and FreeTensor ->
+    // AllocTensor (consumer's reads before the next producer write)
+    bool enq_set = false, free_set = false;
+    hz::Clock enq_clock{}, free_clock{};
 };
 
 struct QueueCore {
@@ -30,19 +36,40 @@ struct QueueCore {
     QueueCore& operator=(const QueueCore&) = delete;
     ~QueueCore() { end_checks(); }
 
+    // The real implementation does not check these at kernel end, and nothing hangs or computes wrong because
+    // of them (an unused buffer simply stays taken): warnings. A missing FreeTensor that does matter, because a
+    // later AllocTensor finds every buffer taken, is the fatal alloc_exhausted.
     void end_checks() {
         if (current_block() < 0) return;
         for (auto& b : bufs) {
             if (b.st == QBuf::ENQUEUED) {
-                report("enque_deque_mismatch", Sev::error, b.alloc_loc,
+                report("enque_deque_mismatch", Sev::warning, b.alloc_loc,
                        "tensor allocated here was EnQue'd but never DeQue'd before the kernel ended");
             } else if (b.st != QBuf::FREE) {
-                report("tensor_leak", Sev::error, b.alloc_loc,
+                report("tensor_leak", Sev::warning, b.alloc_loc,
                        "tensor allocated here was never released with FreeTensor");
             }
             b.st = QBuf::FREE;
         }
         fifo.clear();
+    }
+
+    // The producer and consumer pipes of the queue's positions, as the real TQueBind derives its events
+    // (kernel_event.h GetQueEvt): TQue<VECIN> is GM -> VECIN (MTE2 -> V), TQue<VECOUT> is VECOUT -> GM
+    // (V -> MTE3), a TQueBind between two UB positions is MTE2 -> MTE3. VECCALC queues have no events.
+    bool pipes(int& producer, int& consumer) const {
+        using P = AscendC::TPosition;
+        auto vec = [](P p) { return p == P::VECIN || p == P::VECOUT || p == P::VECCALC; };
+        P s = src_pos, d = dst_pos;
+        if (s == d) {  // TQue<pos>
+            if (s == P::VECIN) s = P::GM;
+            else if (s == P::VECOUT) d = P::GM;
+            else return false;
+        }
+        if (s == P::GM && vec(d)) { producer = hz::P_MTE2, consumer = hz::P_V; return true; }
+        if (vec(s) && d == P::GM) { producer = hz::P_V, consumer = hz::P_MTE3; return true; }
+        if (vec(s) && vec(d)) { producer = hz::P_MTE2, consumer = hz::P_MTE3; return true; }
+        return false;
     }
 
     int find(const void* p) const {
@@ -70,6 +97,10 @@ struct QueueCore {
             if (bufs[i].st == QBuf::FREE) {
                 bufs[i].st = QBuf::ALLOCATED;
                 bufs[i].alloc_loc = loc;
+                int prod, cons;
+                hz::Core* c = hz::core();
+                if (c && bufs[i].free_set && pipes(prod, cons)) hz::acquire(c, prod, bufs[i].free_clock);
+                bufs[i].free_set = false;
                 return tensor_of<T>((int)i, bufs[i].len);
             }
         }
@@ -102,6 +133,17 @@ struct QueueCore {
             report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor was already freed");
             return false;
         }
+        if (depth > 0 && (int)fifo.size() >= depth) {
+            report("queue_depth", Sev::error, loc,
+                   "EnQue on a queue of depth %d that already holds %zu tensor(s) (the real TQueBind asserts "
+                   "usedCount < depth: DeQue before enqueuing more, or declare a deeper TQue)", depth, fifo.size());
+        }
+        int prod, cons;
+        hz::Core* c = hz::core();
+        if (c && pipes(prod, cons)) {
+            b.enq_clock = hz::release_clock(c, prod);
+            b.enq_set = true;
+        }
         b.st = QBuf::ENQUEUED;
         b.enq_bytes = t.GetLength();
         fifo.push_back(i);
@@ -117,6 +159,10 @@ struct QueueCore {
         int i = fifo.front();
         fifo.pop_front();
         bufs[i].st = QBuf::DEQUEUED;
+        int prod, cons;
+        hz::Core* c = hz::core();
+        if (c && bufs[i].enq_set && pipes(prod, cons)) hz::acquire(c, cons, bufs[i].enq_clock);
+        bufs[i].enq_set = false;
         return tensor_of<T>(i, bufs[i].enq_bytes ? bufs[i].enq_bytes : bufs[i].len);
     }
 
@@ -134,6 +180,12 @@ struct QueueCore {
             for (auto it = fifo.begin(); it != fifo.end(); ++it)
                 if (*it == i) { fifo.erase(it); break; }
         }
+        int prod, cons;
+        hz::Core* c = hz::core();
+        if (c && pipes(prod, cons)) {
+            b.free_clock = hz::release_clock(c, cons);
+            b.free_set = true;
+        }
         b.st = QBuf::FREE;
     }
 };
@@ -149,11 +201,12 @@ struct BufCore {
 
 namespace AscendC {
 
-template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
+// (The depth parameter is named queDepth: a member of the non-dependent base would hide a parameter named depth.)
+template <TPosition src, TPosition dst, int32_t queDepth, auto mask = 0>
 class TQueBind : public cbemu::QueueCore {
 public:
     TQueBind() {
-        this->depth = depth;
+        this->depth = queDepth;
         this->src_pos = src;
         this->dst_pos = dst;
     }
@@ -225,7 +278,10 @@ public:
         prev_ = c.pipe;
         c.pipe = this;
     }
+    // Destroy (and the destructor) end with PipeBarrier<PIPE_ALL>; Reset waits for the buffers' free events
+    // (kernel_tpipe_impl.h): the hazard model orders what comes after them.
     ~TPipe() {
+        cbemu::hz::barrier(-1);
         if (cbemu::ctx().pipe == this) cbemu::ctx().pipe = prev_;
     }
     TPipe(const TPipe&) = delete;
@@ -233,6 +289,7 @@ public:
 
     bool InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len, CBEMU_LOC) {
         uint32_t alen = (len + 31u) / 32u * 32u;
+        count_buffers(num, loc);
         que.bufs.clear();
         que.fifo.clear();
         for (uint8_t i = 0; i < num; ++i) {
@@ -243,17 +300,30 @@ public:
         }
         que.inited = true;
         que.init_loc = loc;
+        queues_.push_back(&que);
         return true;
     }
     bool InitBuffer(cbemu::BufCore& buf, uint32_t len, CBEMU_LOC) {
         uint32_t alen = (len + 31u) / 32u * 32u;
+        count_buffers(1, loc);
         buf.addr = carve(alen, loc);
         buf.len = alen;
         buf.inited = true;
         return true;
     }
-    void Reset() { used_ = 0; reported_ = false; }
-    void Destroy() { used_ = 0; reported_ = false; }
+    void Reset() {
+        wait_free_events();
+        used_ = 0;
+        reported_ = false;
+        buffers_ = 0;
+    }
+    void Destroy() {
+        wait_free_events();
+        cbemu::hz::barrier(-1);
+        used_ = 0;
+        reported_ = false;
+        buffers_ = 0;
+    }
     void Init() {}
 
     template <HardEvent evt>
@@ -267,6 +337,26 @@ public:
     size_t used_bytes() const { return used_; }
 
 private:
+    void wait_free_events() {
+        cbemu::hz::Core* c = cbemu::hz::core();
+        for (cbemu::QueueCore* q : queues_) {
+            int prod, cons;
+            if (!c || !q->pipes(prod, cons)) continue;
+            for (auto& b : q->bufs)
+                if (b.free_set && b.st == cbemu::QBuf::FREE) cbemu::hz::acquire(c, prod, b.free_clock), b.free_set = false;
+        }
+        queues_.clear();
+    }
+    // InitBuffer.md: "一个kernel中所有使用的Buffer数量之和不能超过64" (queue buffers and TBufs together).
+    void count_buffers(uint32_t n, const cbemu::SrcLoc& loc) {
+        buffers_ += n;
+        if (buffers_ > 64 && !buffers_reported_) {
+            buffers_reported_ = true;
+            cbemu::report("too_many_buffers", cbemu::Sev::error, loc,
+                          "InitBuffer brings the buffers of this TPipe to %u; a kernel may use at most 64 "
+                          "(InitBuffer.md)", buffers_);
+        }
+    }
     uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc) {
         size_t cap = cbemu::soc_ub_bytes();
         if (used_ + bytes > cbemu::kUbBacking) {
@@ -287,6 +377,9 @@ private:
     bool reported_ = false;
     void* prev_ = nullptr;
     int next_event_ = 0;
+    uint32_t buffers_ = 0;
+    bool buffers_reported_ = false;
+    std::vector<cbemu::QueueCore*> queues_;
 };
 
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };

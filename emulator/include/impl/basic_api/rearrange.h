@@ -14,6 +14,8 @@ void Interleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const Lo
     if (!cbemu::check_count(dst0, count, loc, "Interleave") | !cbemu::check_count(dst1, count, loc, "Interleave") |
         !cbemu::check_count(src0, count, loc, "Interleave") | !cbemu::check_count(src1, count, loc, "Interleave"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Interleave");
+    cbemu::rd(op, src0, count), cbemu::rd(op, src1, count), cbemu::wr(op, dst0, count), cbemu::wr(op, dst1, count);
     std::vector<T> z((size_t)count * 2);
     for (int32_t i = 0; i < count; ++i) {
         z[2 * (size_t)i] = src0.addr_[i];
@@ -33,6 +35,8 @@ void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const 
     if (!cbemu::check_count(dst0, count, loc, "DeInterleave") | !cbemu::check_count(dst1, count, loc, "DeInterleave") |
         !cbemu::check_count(src0, count, loc, "DeInterleave") | !cbemu::check_count(src1, count, loc, "DeInterleave"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "DeInterleave");
+    cbemu::rd(op, src0, count), cbemu::rd(op, src1, count), cbemu::wr(op, dst0, count), cbemu::wr(op, dst1, count);
     std::vector<T> x((size_t)count * 2);
     for (int32_t i = 0; i < count; ++i) {
         x[i] = src0.addr_[i];
@@ -53,6 +57,8 @@ void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const 
     if (!cbemu::check_count(dst0, n, loc, "DeInterleave") | !cbemu::check_count(dst1, n, loc, "DeInterleave") |
         !cbemu::check_count(src, (int64_t)n * 2, loc, "DeInterleave"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "DeInterleave");
+    cbemu::rd(op, src, (uint64_t)n * 2), cbemu::wr(op, dst0, n), cbemu::wr(op, dst1, n);
     std::vector<T> x(src.addr_, src.addr_ + (size_t)n * 2);
     for (int32_t i = 0; i < n; ++i) {
         dst0.addr_[i] = x[2 * (size_t)i];
@@ -64,6 +70,8 @@ void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const 
 template <typename T>
 void InitOutput(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, CBEMU_LOC) {
     uint64_t ok = gmWorkspaceAddr.check_span(gmWorkspaceAddr.GetPhyAddr(), size * sizeof(T), loc, "InitOutput");
+    cbemu::hz::Scope op(cbemu::hz::P_MTE3, loc, "InitOutput");  // a UB fill copied out
+    op.write(gmWorkspaceAddr.GetPhyAddr(), ok);
     T* p = gmWorkspaceAddr.GetPhyAddr();
     for (uint64_t i = 0; i < ok / sizeof(T); ++i) p[i] = value;
 }

@@ -27,6 +27,8 @@ void pair_sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu:
     constexpr uint32_t epr = 256 / sizeof(T), half_epr = epr / 2;
     uint64_t es = cbemu::rep_extent<T>(m, (uint32_t)repeat, epr, (uint32_t)srcBlkStride, (uint32_t)srcRepStride);
     if (!cbemu::check_ub(src, 0, es * sizeof(T), loc, "ReducePairElem")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ReducePairElem");
+    cbemu::rd(op, src, es);
     bool counter = cbemu::ctx().counter_mode;
     uint32_t nrep = counter ? (uint32_t)((m.lo + epr - 1) / epr) : (uint32_t)(repeat < 0 ? 0 : repeat);
     std::vector<double> acc((size_t)nrep * half_epr, 0.0);
@@ -42,6 +44,7 @@ void pair_sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu:
             if (!seen[(size_t)r * half_epr + p]) continue;
             if (!cbemu::check_ub(dst, (at + p) * sizeof(T), (at + p + 1) * sizeof(T), loc, "ReducePairElem", false))
                 return;
+            op.write(&dst.addr_[at + p], sizeof(T));
             dst.addr_[at + p] = T(acc[(size_t)r * half_epr + p]);
         }
     }

@@ -72,6 +72,11 @@ void merge_queues(const AscendC::LocalTensor<T>& dst, const AscendC::MrgSortSrcL
         if (!check_count(*q[i], need, loc, api)) return;
     }
     if (!check_count(dst, (int64_t)reps * total * rec, loc, api)) return;
+    {
+        hz::Scope op(hz::P_V, loc, api);
+        for (int i = 0; i < nq; ++i) rd(op, *q[i], ((uint64_t)(reps ? reps - 1 : 0) * total + p.elementLengths[i]) * rec);
+        wr(op, dst, (uint64_t)reps * total * rec);
+    }
     for (uint32_t r = 0; r < reps; ++r) {
         std::vector<T> out;
         out.reserve((size_t)total * rec);
@@ -114,6 +119,9 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
         !cbemu::check_count(src0, (int64_t)repeatTime * 32, loc, "Sort32") |
         !cbemu::check_count(src1, (int64_t)repeatTime * 32, loc, "Sort32"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Sort32");
+    cbemu::rd(op, src0, (uint64_t)repeatTime * 32), cbemu::rd(op, src1, (uint64_t)repeatTime * 32);
+    cbemu::wr(op, dst, (uint64_t)repeatTime * 32 * rec);
     for (int32_t r = 0; r < repeatTime; ++r) {
         const T* s = src0.addr_ + (size_t)r * 32;
         const uint32_t* idx = src1.addr_ + (size_t)r * 32;
@@ -133,6 +141,7 @@ void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTe
 // Merge up to 4 sorted queues of (score, index) pairs into one (see MrgSort4Info for the repeat rules).
 template <typename T>
 void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& src, const MrgSort4Info& params, CBEMU_LOC) {
+    CBEMU_LEGAL(MrgSort, T, T);
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "MrgSort merges half or float pairs");
     cbemu::merge_queues(dst, src, params, 8 / sizeof(T), 0, loc, "MrgSort");
 }
@@ -160,6 +169,8 @@ void RpSort16(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_
     if (!cbemu::check_count(dst, (int64_t)repeatTime * 128, loc, "RpSort16") |
         !cbemu::check_count(src, (int64_t)repeatTime * 128, loc, "RpSort16"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "RpSort16");
+    cbemu::rd(op, src, (uint64_t)repeatTime * 128), cbemu::wr(op, dst, (uint64_t)repeatTime * 128);
     for (int32_t r = 0; r < repeatTime; ++r) {
         std::vector<T> in(src.addr_ + (size_t)r * 128, src.addr_ + (size_t)r * 128 + 128);
         std::vector<int> order(16);
@@ -185,6 +196,8 @@ void ProposalConcat(const LocalTensor<T>& dst, const LocalTensor<T>& src, const 
     if (!cbemu::check_count(dst, (int64_t)repeatTime * 128, loc, "ProposalConcat") |
         !cbemu::check_count(src, (int64_t)repeatTime * 16, loc, "ProposalConcat"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ProposalConcat");
+    cbemu::rd(op, src, (uint64_t)repeatTime * 16), cbemu::wr(op, dst, (uint64_t)repeatTime * 128);
     for (int32_t i = 0; i < repeatTime * 16; ++i) dst.addr_[(size_t)i * 8 + modeNumber] = src.addr_[i];
 }
 
@@ -200,6 +213,8 @@ void ProposalExtract(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     if (!cbemu::check_count(dst, (int64_t)repeatTime * 16, loc, "ProposalExtract") |
         !cbemu::check_count(src, (int64_t)repeatTime * 128, loc, "ProposalExtract"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ProposalExtract");
+    cbemu::rd(op, src, (uint64_t)repeatTime * 128), cbemu::wr(op, dst, (uint64_t)repeatTime * 16);
     for (int32_t i = 0; i < repeatTime * 16; ++i) dst.addr_[i] = src.addr_[(size_t)i * 8 + modeNumber];
 }
 

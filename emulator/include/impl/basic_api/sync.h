@@ -3,6 +3,7 @@
 // in-core sync primitives that a sequential CPU model already satisfies (Mutex, DataSyncBarrier, task sync,
 // cache maintenance). Written from the public API docs.
 #pragma once
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -46,31 +47,7 @@ inline bool gm_scalar_ok(const void* p, size_t n, const SrcLoc& loc, const char*
     return false;
 }
 
-// Poll pred() until it holds, as a core spinning on a GM flag does. If every other block of the launch
-// has returned or sits in SyncAll, nobody can ever make pred() true: the hardware would hang, so this is
-// reported as fatal instead of spinning until the harness times out.
-template <typename P>
-inline void spin_until(P pred, const SrcLoc& loc, const char* api) {
-    auto start = std::chrono::steady_clock::now();
-    unsigned spins = 0;
-    while (!pred()) {
-        Barrier* b = ctx().barrier;
-        if (b) {
-            bool stuck;
-            {
-                std::lock_guard<std::mutex> lk(b->m);
-                stuck = b->arrived + b->departed >= b->total - 1;
-            }
-            if (stuck && !pred())
-                report("sync_deadlock", Sev::fatal, loc,
-                       "%s waits for a GM flag that no running block can set any more (hangs on hardware)", api);
-        }
-        if (std::chrono::steady_clock::now() - start > std::chrono::seconds(60))
-            report("sync_deadlock", Sev::fatal, loc, "%s waited 60 s for a GM flag (hangs on hardware)", api);
-        if (++spins < 64) std::this_thread::yield();
-        else std::this_thread::sleep_for(std::chrono::microseconds(50));
-    }
-}
+// spin_until (a core polling a GM flag) lives with the scheduler, impl/emu/sched.h.
 
 // Per-block state of the sequential (deterministic) block order: how many WaitPreBlock calls this block made.
 inline uint32_t& determine_round() {
@@ -84,32 +61,50 @@ namespace AscendC {
 
 // ---- scalar GM access bypassing the DCache: the CPU model has no data cache, so these are plain
 // (atomic, sequentially consistent) loads and stores that other block threads observe at once ----
+// Kernels build their own GM flags with these: they count as sync accesses (never a data race), a write
+// publishes this core's progress and a read takes what was published there (hazard model, sched.h).
 template <typename T>
 inline T ReadGmByPassDCache(__gm__ T* addr, CBEMU_LOC) {
     if (!cbemu::gm_scalar_ok(addr, sizeof(T), loc, "ReadGmByPassDCache")) return T{};
-    return cbemu::gm_atomic_load(addr);
+    cbemu::hz::sched_tick();
+    T v = cbemu::gm_atomic_load(addr);
+    cbemu::acquire_published(addr);
+    return v;
 }
 template <typename T>
 inline void WriteGmByPassDCache(__gm__ T* addr, T value, CBEMU_LOC) {
     if (!cbemu::gm_scalar_ok(addr, sizeof(T), loc, "WriteGmByPassDCache")) return;
+    cbemu::publish(addr);
+    cbemu::hz::sched_tick();
     cbemu::gm_atomic_store(addr, value);
+    cbemu::hz::note_progress();
 }
 
 // ---- scalar GM atomics (return the old value); serialised with the DataCopy atomic mode ----
+// A scalar atomic read-modify-write also orders cores, like a C++ acq_rel RMW: what a core did before its atomic
+// is ordered before what a later atomic on the same word (on any core) is followed by.
 template <typename T>
 inline T AtomicAdd(__gm__ T* address, T value, CBEMU_LOC) {
     if (!cbemu::gm_scalar_ok(address, sizeof(T), loc, "AtomicAdd")) return T{};
+    cbemu::hz::sched_tick();
     std::lock_guard<std::mutex> g(cbemu::atomic_mutex());
+    cbemu::acquire_published(address);
     T old = cbemu::gm_atomic_load(address);
     cbemu::gm_atomic_store(address, (T)(old + value));
+    cbemu::publish(address);
+    cbemu::hz::note_progress();
     return old;
 }
 template <typename T>
 inline T AtomicCas(__gm__ T* address, T value1, T value2, CBEMU_LOC) {
     if (!cbemu::gm_scalar_ok(address, sizeof(T), loc, "AtomicCas")) return T{};
+    cbemu::hz::sched_tick();
     std::lock_guard<std::mutex> g(cbemu::atomic_mutex());
+    cbemu::acquire_published(address);
     T old = cbemu::gm_atomic_load(address);
     if (old == value1) cbemu::gm_atomic_store(address, value2);
+    cbemu::publish(address);
+    cbemu::hz::note_progress();
     return old;
 }
 
@@ -123,15 +118,17 @@ inline void DataSyncBarrier() { std::atomic_thread_fence(std::memory_order_seq_c
 // and writes GM itself), so clean-and-invalidate has nothing to do; a fence keeps the ordering ----
 enum class CacheLine : uint8_t { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
 enum class DcciDst : uint8_t { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+// (hazard model: the scalar's earlier stores are visible to every pipe afterwards)
 template <typename T, CacheLine entireType, DcciDst dcciDst>
-inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) { cbemu::hz::scalar_stores_visible(); }
 template <typename T, CacheLine entireType, DcciDst dcciDst>
-inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void DataCacheCleanAndInvalid(const LocalTensor<T>&) { cbemu::hz::scalar_stores_visible(); }
 template <typename T, CacheLine entireType>
-inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline void DataCacheCleanAndInvalid(const GlobalTensor<T>&) { cbemu::hz::scalar_stores_visible(); }
 
-// ---- in-core pipe mutex: Lock/Unlock order the pipes of one core; the CPU model executes each
-// instruction to completion in program order, so every Lock is already satisfied ----
+// ---- in-core pipe mutex (Lock.md / Unlock.md): Unlock<P>(id) releases the mutex once P's earlier instructions
+// have ended, Lock<Q>(id) holds Q's later instructions until then -- to the hazard model a SetFlag / WaitFlag pair
+// keyed by the MutexID ----
 using MutexID = uint8_t;
 namespace detail_mutex {
 inline uint32_t& used() {
@@ -151,12 +148,32 @@ inline MutexID AllocMutexID(CBEMU_LOC) {
     return 0;
 }
 inline void ReleaseMutexID(MutexID id) { detail_mutex::used() &= ~(1u << (id & 31)); }
+namespace detail_mutex {
+struct Held {
+    bool released = false;
+    cbemu::hz::Clock clock{};
+};
+inline Held& held(MutexID id) {
+    thread_local Held h[32];
+    return h[id & 31];
+}
+}  // namespace detail_mutex
 class Mutex {
 public:
     template <pipe_t pipe>
-    static inline void Lock(MutexID) {}
+    static inline void Lock(MutexID id) {
+        cbemu::hz::Core* c = cbemu::hz::core();
+        int p = cbemu::hz::from_pipe_t(pipe);
+        detail_mutex::Held& h = detail_mutex::held(id);
+        if (c && p >= 0 && h.released) cbemu::hz::acquire(c, p, h.clock);
+    }
     template <pipe_t pipe>
-    static inline void Unlock(MutexID) {}
+    static inline void Unlock(MutexID id) {
+        cbemu::hz::Core* c = cbemu::hz::core();
+        int p = cbemu::hz::from_pipe_t(pipe);
+        detail_mutex::Held& h = detail_mutex::held(id);
+        if (c && p >= 0) h.clock = cbemu::hz::release_clock(c, p), h.released = true;
+    }
 };
 
 // ---- SuperKernel task sync: the emulator runs one kernel launch at a time, so the previous task has
@@ -172,7 +189,10 @@ inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<in
                   int32_t eventID, CBEMU_LOC) {
     int32_t* flag = gmWorkspace.GetPhyAddr() + ((int64_t)eventID * GetBlockNum() + blockIdx) * 8;
     if (!cbemu::gm_scalar_ok(flag, 4, loc, "IBSet")) return;
+    cbemu::publish(flag);
+    cbemu::hz::sched_tick();
     cbemu::gm_atomic_store(flag, (int32_t)1);
+    cbemu::hz::note_progress();
 }
 template <bool isAIVOnly = true>
 inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>&, int32_t blockIdx,
@@ -180,6 +200,7 @@ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<i
     int32_t* flag = gmWorkspace.GetPhyAddr() + ((int64_t)eventID * GetBlockNum() + blockIdx) * 8;
     if (!cbemu::gm_scalar_ok(flag, 4, loc, "IBWait")) return;
     cbemu::spin_until([&] { return cbemu::gm_atomic_load(flag) == 1; }, loc, "IBWait");
+    cbemu::acquire_published(flag);
 }
 
 // ---- sequential block order (deterministic computation): gmWorkspace[0] counts the NotifyNextBlock
@@ -191,18 +212,23 @@ inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace, Lo
     cbemu::determine_round() = 0;
     // every block takes part; the reset must happen before any block notifies
     if (GetBlockIdx() == 0) cbemu::gm_atomic_store(turn, (int32_t)0);
-    if (cbemu::ctx().barrier) cbemu::ctx().barrier->wait();
+    cbemu::hz::note_progress();
+    cbemu::barrier_wait(loc);
 }
 inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>&, CBEMU_LOC) {
     int32_t* turn = gmWorkspace.GetPhyAddr();
     if (!cbemu::gm_scalar_ok(turn, 4, loc, "WaitPreBlock")) return;
     int64_t want = (int64_t)cbemu::determine_round()++ * GetBlockNum() + GetBlockIdx();
     cbemu::spin_until([&] { return (int64_t)cbemu::gm_atomic_load(turn) >= want; }, loc, "WaitPreBlock");
+    cbemu::acquire_published(turn);
 }
 inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>&, CBEMU_LOC) {
     int32_t* turn = gmWorkspace.GetPhyAddr();
     if (!cbemu::gm_scalar_ok(turn, 4, loc, "NotifyNextBlock")) return;
+    cbemu::publish(turn);
+    cbemu::hz::sched_tick();
     __atomic_add_fetch(turn, 1, __ATOMIC_SEQ_CST);
+    cbemu::hz::note_progress();
 }
 
 // ---- GroupBarrier: the workspace's first word counts Arrive calls; the k-th Wait of a waiter returns
@@ -218,7 +244,10 @@ public:
             cbemu::report("group_barrier_index", cbemu::Sev::error, loc, "Arrive(%u) outside [0, %u)", arriveIndex,
                           arrive_);
         if (!cbemu::gm_scalar_ok(ws_, 8, loc, "GroupBarrier::Arrive")) return;
+        cbemu::publish(ws_);
+        cbemu::hz::sched_tick();
         __atomic_add_fetch(ws_, 1, __ATOMIC_SEQ_CST);
+        cbemu::hz::note_progress();
     }
     void Wait(uint32_t waitIndex, CBEMU_LOC) {
         if (waitIndex >= wait_)
@@ -226,6 +255,7 @@ public:
         if (!cbemu::gm_scalar_ok(ws_, 8, loc, "GroupBarrier::Wait")) return;
         int64_t want = (int64_t)(++rounds_) * arrive_;
         cbemu::spin_until([&] { return cbemu::gm_atomic_load(ws_) >= want; }, loc, "GroupBarrier::Wait");
+        cbemu::acquire_published(ws_);
     }
     uint64_t GetWorkspaceLen() const { return (uint64_t)wait_ * 512; }
 
@@ -235,14 +265,12 @@ private:
     uint32_t rounds_ = 0;
 };
 
-// ---- CTRL register: stored per block. The emulator's float arithmetic is IEEE (inf/NaN kept, i.e. the
-// non-saturating mode) whatever the saturation bits say; the bits themselves read back as written ----
+// ---- CTRL register: stored per block. CTRL[48] switches half/bf16 results and conversions between saturation
+// (0, the A2 default: inf -> +-MAX, NaN -> 0) and IEEE inf/NaN (1) on SoCs whose table says they saturate
+// (vec_core.h); the other bits read back as written ----
 namespace detail_ctrl {
 constexpr uint64_t kDefault = 1ull << 60;  // CTRL[60] (global saturation control) defaults to 1
-inline uint64_t& reg() {
-    thread_local uint64_t r = kDefault;
-    return r;
-}
+inline uint64_t& reg() { return cbemu::ctx().ctrl; }
 template <int startBit, int endBit>
 constexpr uint64_t field_mask() {
     static_assert(0 <= startBit && startBit <= endBit && endBit <= 63, "CTRL bits are [0, 63], startBit <= endBit");

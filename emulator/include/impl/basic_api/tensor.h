@@ -54,10 +54,12 @@ public:
         t.size_ = offset < size_ ? size_ - offset : 0;
         return t;
     }
-    T& operator()(uint32_t i, CBEMU_LOC) const { return *elem(i, loc, "operator()"); }
-    T GetValue(uint32_t i, CBEMU_LOC) const { return *elem(i, loc, "GetValue"); }
+    // Scalar accesses run on PIPE_S. operator() hands out a reference: the model counts it as a read (a write
+    // through it is missed, a read never falsely reported).
+    T& operator()(uint32_t i, CBEMU_LOC) const { return *scalar(i, loc, "operator()", false); }
+    T GetValue(uint32_t i, CBEMU_LOC) const { return *scalar(i, loc, "GetValue", false); }
     template <typename U>
-    void SetValue(uint32_t i, const U& v, CBEMU_LOC) const { *elem(i, loc, "SetValue") = T(v); }
+    void SetValue(uint32_t i, const U& v, CBEMU_LOC) const { *scalar(i, loc, "SetValue", true) = T(v); }
 
     uint32_t GetSize() const { return size_; }
     uint32_t GetLength() const { return size_ * (uint32_t)sizeof(T); }
@@ -85,6 +87,13 @@ public:
     }
 
 private:
+    T* scalar(uint32_t i, const cbemu::SrcLoc& loc, const char* api, bool write) const {
+        T* p = elem(i, loc, api);
+        cbemu::hz::Scope op(cbemu::hz::P_S, loc, api, cbemu::hz::F_AUTO);
+        if (write) op.write(p, sizeof(T));
+        else op.read(p, sizeof(T));
+        return p;
+    }
     T* elem(uint32_t i, const cbemu::SrcLoc& loc, const char* api) const {
         const uint8_t* p = (const uint8_t*)(addr_ + i);
         if (!addr_ || p < buf_ || p + sizeof(T) > buf_ + buf_len_) {
@@ -121,10 +130,12 @@ public:
         t.size_ = offset < size_ ? size_ - offset : 0;
         return t;
     }
-    T& operator()(uint64_t i, CBEMU_LOC) const { return *elem(i, loc, "operator()"); }
-    T GetValue(uint64_t i, CBEMU_LOC) const { return *elem(i, loc, "GetValue"); }
+    // PIPE_S through the data cache. The compiler's auto-sync covers GetValue and operator() (counted as a read)
+    // but not SetValue (关键特性说明.md, table 3's scalar API set).
+    T& operator()(uint64_t i, CBEMU_LOC) const { return *scalar(i, loc, "operator()", false); }
+    T GetValue(uint64_t i, CBEMU_LOC) const { return *scalar(i, loc, "GetValue", false); }
     template <typename U>
-    void SetValue(uint64_t i, const U& v, CBEMU_LOC) const { *elem(i, loc, "SetValue") = T(v); }
+    void SetValue(uint64_t i, const U& v, CBEMU_LOC) const { *scalar(i, loc, "SetValue", true) = T(v); }
     uint64_t GetSize() const { return size_; }
     T* GetPhyAddr() const { return addr_; }
     void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
@@ -183,6 +194,13 @@ private:
             checked_ = false;
         }
     }
+    T* scalar(uint64_t i, const cbemu::SrcLoc& loc, const char* api, bool write) const {
+        T* p = elem(i, loc, api);
+        cbemu::hz::Scope op(cbemu::hz::P_S, loc, api, write ? 0 : cbemu::hz::F_AUTO);
+        if (write) op.write(p, sizeof(T));
+        else op.read(p, sizeof(T));
+        return p;
+    }
     T* elem(uint64_t i, const cbemu::SrcLoc& loc, const char* api) const {
         if (check_span(addr_ + i, sizeof(T), loc, api) < sizeof(T)) {
             thread_local T sink[8];
@@ -193,3 +211,24 @@ private:
 };
 
 }  // namespace AscendC
+
+namespace cbemu {
+// Attribute `elems` elements of a LocalTensor operand (from its start) to the current instruction.
+template <typename T>
+inline void rd(hz::Scope& op, const AscendC::LocalTensor<T>& t, uint64_t elems) {
+    op.read(t.addr_, elems * sizeof(T));
+}
+template <typename T>
+inline void wr(hz::Scope& op, const AscendC::LocalTensor<T>& t, uint64_t elems) {
+    op.write(t.addr_, elems * sizeof(T));
+}
+// ... or its whole view, for APIs whose exact footprint is not worth computing
+template <typename T>
+inline void rd_all(hz::Scope& op, const AscendC::LocalTensor<T>& t) {
+    op.read(t.addr_, (uint64_t)t.size_ * sizeof(T));
+}
+template <typename T>
+inline void wr_all(hz::Scope& op, const AscendC::LocalTensor<T>& t) {
+    op.write(t.addr_, (uint64_t)t.size_ * sizeof(T));
+}
+}  // namespace cbemu

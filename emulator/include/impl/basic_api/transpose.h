@@ -36,6 +36,8 @@ template <typename T>
 void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, CBEMU_LOC) {
     static_assert(sizeof(T) == 2, "Transpose (16x16) takes 2-byte types");
     if (!cbemu::check_count(dst, 256, loc, "Transpose") | !cbemu::check_count(src, 256, loc, "Transpose")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Transpose");
+    cbemu::rd(op, src, 256), cbemu::wr(op, dst, 256);
     std::vector<T> in(src.addr_, src.addr_ + 256);
     for (int i = 0; i < 16; ++i)
         for (int j = 0; j < 16; ++j) dst.addr_[i * 16 + j] = in[j * 16 + i];
@@ -53,6 +55,8 @@ void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
         return;
     }
     if (!cbemu::check_count(dst, total, loc, "Transpose") | !cbemu::check_count(src, total, loc, "Transpose")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Transpose");
+    cbemu::rd(op, src, total), cbemu::wr(op, dst, total);
     std::vector<T> in(src.addr_, src.addr_ + total);
     bool to_nhwc = p.transposeType == TransposeType::TRANSPOSE_NCHW2NHWC;
     for (int64_t b = 0; b < n; ++b)

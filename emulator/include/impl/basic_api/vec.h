@@ -2,9 +2,11 @@
 // mask + repeat form, Cast, Duplicate, Compare / Compares / Select, reductions, Brcb, Axpy.
 #pragma once
 #include <algorithm>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "../emu/legality.h"
 #include "../emu/vec_core.h"
 
 namespace cbemu {
@@ -13,7 +15,10 @@ template <typename T, typename F>
 inline void binary_count(const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
                          const AscendC::LocalTensor<T>& b, int64_t n, F f, const SrcLoc& loc, const char* api) {
     if (!check_count(d, n, loc, api) | !check_count(a, n, loc, api) | !check_count(b, n, loc, api)) return;
-    for (int64_t i = 0; i < n; ++i) d.addr_[i] = T(f((calc_t<T>)a.addr_[i], (calc_t<T>)b.addr_[i]));
+    hz::Scope op(hz::P_V, loc, api);
+    rd(op, a, n), rd(op, b, n), wr(op, d, n);
+    bool sat = float_saturation();
+    for (int64_t i = 0; i < n; ++i) d.addr_[i] = saturate(T(f((calc_t<T>)a.addr_[i], (calc_t<T>)b.addr_[i])), sat);
 }
 
 template <typename T, typename F>
@@ -27,30 +32,42 @@ inline void binary_rep(const AscendC::LocalTensor<T>& d, const AscendC::LocalTen
     if (!check_ub(d, 0, ed * sizeof(T), loc, api) | !check_ub(a, 0, e0 * sizeof(T), loc, api) |
         !check_ub(b, 0, e1 * sizeof(T), loc, api))
         return;
+    hz::Scope op(hz::P_V, loc, api);
+    rd(op, a, e0), rd(op, b, e1), wr(op, d, ed);
+    bool sat = float_saturation();
     for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         T x = a.addr_[rep_index<T>(r, j, p.src0BlkStride, p.src0RepStride)];
         T y = b.addr_[rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)];
-        d.addr_[rep_index<T>(r, j, p.dstBlkStride, p.dstRepStride)] = T(f((calc_t<T>)x, (calc_t<T>)y));
+        d.addr_[rep_index<T>(r, j, p.dstBlkStride, p.dstRepStride)] = saturate(T(f((calc_t<T>)x, (calc_t<T>)y)), sat);
     });
 }
 
+// `arith`: the result is computed (saturation mode applies), not copied (Duplicate).
 template <typename D, typename S, typename F>
 inline void unary_count(const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& s, int64_t n, F f,
-                        const SrcLoc& loc, const char* api) {
+                        const SrcLoc& loc, const char* api, bool arith = true) {
     if (!check_count(d, n, loc, api) | !check_count(s, n, loc, api)) return;
-    for (int64_t i = 0; i < n; ++i) d.addr_[i] = f(s.addr_[i]);
+    hz::Scope op(hz::P_V, loc, api);
+    rd(op, s, n), wr(op, d, n);
+    bool sat = arith && float_saturation();
+    for (int64_t i = 0; i < n; ++i) d.addr_[i] = saturate(f(s.addr_[i]), sat);
 }
 
 template <typename D, typename S, typename F>
 inline void unary_rep(const AscendC::LocalTensor<D>& d, const AscendC::LocalTensor<S>& s, const Mask& m,
-                      uint32_t repeat, const AscendC::UnaryRepeatParams& p, F f, const SrcLoc& loc, const char* api) {
+                      uint32_t repeat, const AscendC::UnaryRepeatParams& p, F f, const SrcLoc& loc, const char* api,
+                      bool arith = true) {
     constexpr uint32_t epr = 256 / (sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S));
     uint64_t ed = rep_extent<D>(m, repeat, epr, p.dstBlkStride, p.dstRepStride);
     uint64_t es = rep_extent<S>(m, repeat, epr, p.srcBlkStride, p.srcRepStride);
     if (!check_ub(d, 0, ed * sizeof(D), loc, api) | !check_ub(s, 0, es * sizeof(S), loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    if ((const void*)s.addr_ != (const void*)d.addr_) rd(op, s, es);  // Duplicate passes dst as its own source
+    wr(op, d, ed);
+    bool sat = arith && float_saturation();
     for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         d.addr_[rep_index<D>(r, j, p.dstBlkStride, p.dstRepStride)] =
-            f(s.addr_[rep_index<S>(r, j, p.srcBlkStride, p.srcRepStride)]);
+            saturate(f(s.addr_[rep_index<S>(r, j, p.srcBlkStride, p.srcRepStride)]), sat);
     });
 }
 
@@ -65,18 +82,21 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
               const int32_t& count, CBEMU_LOC) {                                                               \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::binary_count(dst, src0, src1, count, [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, \
                             loc, #NAME);                                                                       \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask[], \
               const uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {                              \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::binary_rep(dst, src0, src1, cbemu::use_mask(isSetMask, mask), repeatTime, p,                    \
                           [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, loc, #NAME);           \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,   \
               const uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {                              \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::binary_rep(dst, src0, src1, cbemu::use_mask(isSetMask, mask), repeatTime, p,                    \
                           [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, loc, #NAME);           \
     }
@@ -85,17 +105,20 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
 #define CBEMU_UNARY(NAME, EXPR)                                                                                \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, CBEMU_LOC) {         \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::unary_count(dst, src, count, [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME); \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[], const uint8_t repeatTime, \
               const UnaryRepeatParams& p, CBEMU_LOC) {                                                         \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
                          [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);               \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,   \
               const UnaryRepeatParams& p, CBEMU_LOC) {                                                         \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
                          [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);               \
     }
@@ -105,12 +128,14 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count, \
               CBEMU_LOC) {                                                                                     \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         auto s = cbemu::c(scalarValue);                                                                        \
         cbemu::unary_count(dst, src, count, [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME); \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],     \
               const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {                               \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         auto s = cbemu::c(scalarValue);                                                                        \
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
                          [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);              \
@@ -118,6 +143,7 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,       \
               const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {                               \
+        CBEMU_LEGAL(NAME, T, T);                                                                               \
         auto s = cbemu::c(scalarValue);                                                                        \
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
                          [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);              \
@@ -152,27 +178,50 @@ CBEMU_SCALAR(LeakyRelu, a >= 0 ? a : a * s)
 // ---- Duplicate: fill with a scalar ----
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count, CBEMU_LOC) {
+    CBEMU_LEGAL(Duplicate, T, T);
     if (!cbemu::check_count(dst, count, loc, "Duplicate")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Duplicate");
+    cbemu::wr(op, dst, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = scalarValue;
 }
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask[], const uint8_t repeatTime,
                const uint16_t dstBlockStride, const uint8_t dstRepeatStride, CBEMU_LOC) {
+    CBEMU_LEGAL(Duplicate, T, T);
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
     cbemu::unary_rep(dst, dst, cbemu::use_mask(isSetMask, mask), repeatTime, p, [&](const T&) { return scalarValue; },
-                     loc, "Duplicate");
+                     loc, "Duplicate", false);
 }
 template <typename T, bool isSetMask = true>
 void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask, const uint8_t repeatTime,
                const uint16_t dstBlockStride, const uint8_t dstRepeatStride, CBEMU_LOC) {
+    CBEMU_LEGAL(Duplicate, T, T);
     UnaryRepeatParams p(dstBlockStride, dstBlockStride, dstRepeatStride, dstRepeatStride);
     cbemu::unary_rep(dst, dst, cbemu::use_mask(isSetMask, mask), repeatTime, p, [&](const T&) { return scalarValue; },
-                     loc, "Duplicate");
+                     loc, "Duplicate", false);
 }
 
 // ---- Cast with a rounding mode ----
 }  // namespace AscendC
 namespace cbemu {
+// The round mode is a run-time argument: a mode the docs do not list for the pair is reported at run time, and
+// nothing is computed -- the real implementation asserts under ASCENDC_CPU_DEBUG and issues no instruction
+// (dav_c220/kernel_operator_vec_vconv_impl.h: "illegal input cast mode ... only support CAST_NONE from half to float").
+template <typename T, typename U>
+inline bool cast_mode_ok(AscendC::RoundMode m, const cbemu::SrcLoc& loc) {
+    constexpr uint32_t modes = cbemu::legal::cast_modes<U, T>();
+    if (modes == 0 || (modes & cbemu::legal::kRoundModeIgnored) || (int)m > 6 || (modes & (1u << (int)m))) return true;
+    std::string allowed;
+    for (int i = 0; i < 7; ++i)
+        if (modes & (1u << i)) allowed += std::string(allowed.empty() ? "" : ", ") + cbemu::legal::kRoundModes[i];
+    cbemu::report("illegal_cast", cbemu::Sev::error, loc,
+                  "Cast from %s to %s with %s: the docs allow only %s for this pair on %s (docs: %s); nothing is "
+                  "converted", cbemu::legal::kTypeNames[cbemu::legal::type_index<U>()],
+                  cbemu::legal::kTypeNames[cbemu::legal::type_index<T>()], cbemu::legal::kRoundModes[(int)m],
+                  allowed.c_str(), cbemu::legal::kSocNames[cbemu::legal::soc_index()], CBEMU_LEGAL_DOC_Cast);
+    return false;
+}
+
 // Cast into int4b_t: round as for int8, saturate to [-8, 7], pack element i into nibble i (low nibble first).
 // Element i of a repeat lies in 32-byte blocks of 64 nibbles, like any narrower destination type.
 template <typename U>
@@ -194,6 +243,9 @@ void cast_int4(const AscendC::LocalTensor<AscendC::int4b_t>& d, const AscendC::L
         smax = std::max(smax, mv.second + 1);
     }
     if (!check_ub(d, 0, dmax, loc, "Cast") | !check_ub(s, 0, smax * sizeof(U), loc, "Cast")) return;
+    hz::Scope op(hz::P_V, loc, "Cast");
+    rd(op, s, smax);
+    op.write(d.addr_, dmax);
     uint8_t* bytes = (uint8_t*)d.addr_;
     for (auto& mv : moves) {
         int v = convert<int8_t>(to_double(s.addr_[mv.second]), mode);
@@ -208,6 +260,8 @@ namespace AscendC {
 template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count,
           CBEMU_LOC) {
+    CBEMU_LEGAL_CAST(U, T);
+    if (!cbemu::cast_mode_ok<T, U>(roundMode, loc)) return;
     RoundMode m = roundMode;
     if constexpr (std::is_same<T, int4b_t>::value) {
         cbemu::cast_int4(dst, src, nullptr, 0, UnaryRepeatParams{}, count, m, loc);
@@ -219,6 +273,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask[],
           const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL_CAST(U, T);
+    if (!cbemu::cast_mode_ok<T, U>(roundMode, loc)) return;
     RoundMode m = roundMode;
     if constexpr (std::is_same<T, int4b_t>::value) {
         cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
@@ -231,6 +287,8 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
 template <typename T, typename U, bool isSetMask = true>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint64_t mask,
           const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL_CAST(U, T);
+    if (!cbemu::cast_mode_ok<T, U>(roundMode, loc)) return;
     RoundMode m = roundMode;
     if constexpr (std::is_same<T, int4b_t>::value) {
         cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
@@ -246,8 +304,11 @@ template <typename T, typename U>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, const int32_t& count,
           CBEMU_LOC) {
     if (!cbemu::check_count(dst, count, loc, "Axpy") | !cbemu::check_count(src, count, loc, "Axpy")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Axpy");
+    cbemu::rd(op, src, count), cbemu::rd(op, dst, count), cbemu::wr(op, dst, count);
     float s = (float)scalarValue;
-    for (int32_t i = 0; i < count; ++i) dst.addr_[i] = T((float)src.addr_[i] * s + (float)dst.addr_[i]);
+    bool sat = cbemu::float_saturation();
+    for (int32_t i = 0; i < count; ++i) dst.addr_[i] = cbemu::saturate(T((float)src.addr_[i] * s + (float)dst.addr_[i]), sat);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask[],
@@ -255,6 +316,10 @@ void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarV
     float s = (float)scalarValue;
     constexpr uint32_t epr = 256 / (sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U));
     cbemu::Mask mk = cbemu::use_mask(isSetMask, mask);
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Axpy");
+    uint64_t es = cbemu::rep_extent<U>(mk, repeatTime, epr, p.srcBlkStride, p.srcRepStride);
+    uint64_t ed = cbemu::rep_extent<T>(mk, repeatTime, epr, p.dstBlkStride, p.dstRepStride);
+    cbemu::rd(op, src, es), cbemu::rd(op, dst, ed), cbemu::wr(op, dst, ed);
     cbemu::for_each_active(mk, repeatTime, epr, [&](uint32_t r, uint32_t j) {
         T& d = dst.addr_[cbemu::rep_index<T>(r, j, p.dstBlkStride, p.dstRepStride)];
         d = T((float)src.addr_[cbemu::rep_index<U>(r, j, p.srcBlkStride, p.srcRepStride)] * s + (float)d);

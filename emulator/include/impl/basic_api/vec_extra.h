@@ -47,12 +47,14 @@ CBEMU_BINARY(AddRelu, (a + b) > 0 ? (a + b) : decltype(a + b)(0))
 template <typename T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
                CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_count(dst, src, count, [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
 }
 template <typename T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],
                const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
@@ -60,6 +62,7 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& sc
 template <typename T, bool isSetMask = true>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,
                const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s](const T& v) { return cbemu::shift_left<T>(v, s); }, loc, "ShiftLeft");
@@ -67,6 +70,7 @@ void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& sc
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count,
                 CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_count(dst, src, count, [s](const T& v) { return cbemu::shift_right<T>(v, s, false); }, loc,
                        "ShiftRight");
@@ -74,6 +78,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& s
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],
                 const uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s, roundEn](const T& v) { return cbemu::shift_right<T>(v, s, roundEn); }, loc, "ShiftRight");
@@ -81,6 +86,7 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& s
 template <typename T, bool isSetMask = true>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,
                 const uint8_t repeatTime, const UnaryRepeatParams& p, bool roundEn = false, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     int64_t s = (int64_t)scalarValue;
     cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
                      [s, roundEn](const T& v) { return cbemu::shift_right<T>(v, s, roundEn); }, loc, "ShiftRight");
@@ -90,19 +96,25 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& s
 template <typename T, typename U>
 void ShiftLeft(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1, const int32_t& count,
                CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftLeft, T, T);
     static_assert(sizeof(T) == sizeof(U), "ShiftLeft: the shift tensor's element size must match src0's");
     if (!cbemu::check_count(dst, count, loc, "ShiftLeft") | !cbemu::check_count(src0, count, loc, "ShiftLeft") |
         !cbemu::check_count(src1, count, loc, "ShiftLeft"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ShiftLeft");
+    cbemu::rd(op, src0, count), cbemu::rd(op, src1, count), cbemu::wr(op, dst, count);
     for (int32_t i = 0; i < count; ++i) dst.addr_[i] = cbemu::shift_left<T>(src0.addr_[i], (int64_t)src1.addr_[i]);
 }
 template <typename T, typename U>
 void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<U>& src1,
                 const int32_t& count, CBEMU_LOC) {
+    CBEMU_LEGAL(ShiftRight, T, T);
     static_assert(sizeof(T) == sizeof(U), "ShiftRight: the shift tensor's element size must match src0's");
     if (!cbemu::check_count(dst, count, loc, "ShiftRight") | !cbemu::check_count(src0, count, loc, "ShiftRight") |
         !cbemu::check_count(src1, count, loc, "ShiftRight"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "ShiftRight");
+    cbemu::rd(op, src0, count), cbemu::rd(op, src1, count), cbemu::wr(op, dst, count);
     for (int32_t i = 0; i < count; ++i)
         dst.addr_[i] = cbemu::shift_right<T>(src0.addr_[i], (int64_t)src1.addr_[i], false);
 }
@@ -110,7 +122,10 @@ void ShiftRight(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const Loc
 // ---- CreateVecIndex, count form: dst[i] = firstValue + i ----
 template <typename T>
 void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count, CBEMU_LOC) {
+    CBEMU_LEGAL(CreateVecIndex, T, T);
     if (!cbemu::check_count(dst, (int64_t)count, loc, "CreateVecIndex")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "CreateVecIndex");
+    cbemu::wr(op, dst, count);
     double f = cbemu::to_double(firstValue);
     for (uint32_t i = 0; i < count; ++i) dst.addr_[i] = T(f + (double)i);
 }
@@ -135,6 +150,8 @@ void copy_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu:
     uint64_t es = cbemu::rep_extent<T>(m, repeat, epr, p.srcStride, p.srcRepeatSize);
     if (!cbemu::check_ub(dst, 0, ed * sizeof(T), loc, "Copy") | !cbemu::check_ub(src, 0, es * sizeof(T), loc, "Copy"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Copy");
+    cbemu::rd(op, src, es), cbemu::wr(op, dst, ed);
     cbemu::for_each_active(m, repeat, epr, [&](uint32_t r, uint32_t j) {
         dst.addr_[cbemu::rep_index<T>(r, j, p.dstStride, p.dstRepeatSize)] =
             src.addr_[cbemu::rep_index<T>(r, j, p.srcStride, p.srcRepeatSize)];
@@ -144,11 +161,13 @@ void copy_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu:
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[], const uint8_t repeatTime,
           const CopyRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Copy, T, T);
     detail_copy::copy_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
 template <typename T, bool isSetMask = true>
 void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask, const uint8_t repeatTime,
           const CopyRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Copy, T, T);
     detail_copy::copy_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
 
@@ -162,6 +181,8 @@ void compare_reg(const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode,
     uint64_t eb = cbemu::rep_extent<T>(m, 1, epr, p.src1BlkStride, p.src1RepStride);
     if (!cbemu::check_ub(a, 0, ea * sizeof(T), loc, "Compare") | !cbemu::check_ub(b, 0, eb * sizeof(T), loc, "Compare"))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Compare");
+    cbemu::rd(op, a, ea), cbemu::rd(op, b, eb);
     uint8_t* reg = cbemu::ctx().cmp_mask;
     std::memset(reg, 0, 16);  // lanes outside the mask read as 0
     cbemu::for_each_active(m, 1, epr, [&](uint32_t r, uint32_t j) {
@@ -174,17 +195,21 @@ void compare_reg(const LocalTensor<T>& a, const LocalTensor<T>& b, CMPMODE mode,
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask[],
              const BinaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Compare, T, T);
     detail_cmpreg::compare_reg(src0, src1, cmpMode, cbemu::use_mask(isSetMask, mask), p, loc);
 }
 template <typename T, bool isSetMask = true>
 void Compare(const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode, const uint64_t mask,
              const BinaryRepeatParams& p, CBEMU_LOC) {
+    CBEMU_LEGAL(Compare, T, T);
     detail_cmpreg::compare_reg(src0, src1, cmpMode, cbemu::use_mask(isSetMask, mask), p, loc);
 }
 // Writes the 16 bytes (128 bits, bit j = lane j, little-endian) of the CmpMask register to dst.
 template <typename T>
 void GetCmpMask(const LocalTensor<T>& dst, CBEMU_LOC) {
     if (!cbemu::check_ub(dst, 0, 16, loc, "GetCmpMask")) return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "GetCmpMask");
+    op.write(dst.addr_, 16);
     std::memcpy((void*)dst.addr_, cbemu::ctx().cmp_mask, 16);
 }
 

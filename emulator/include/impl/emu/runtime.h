@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "diag.h"
+#include "soc_table.h"
 
 // The block index / count as the globals some kernels read directly.
 inline thread_local int64_t block_idx = 0;
@@ -24,52 +25,45 @@ namespace cbemu {
 // kernel still finishes; the SoC limit itself is checked by TPipe::InitBuffer.
 constexpr size_t kUbBacking = 2u << 20;
 
+// The SoC this run emulates: the run-time COTBUILDER_SOC, else the one the unit was built for, else ascend910b.
+// Names match by prefix (ascend910b1 is ascend910b); sizes come from the one SoC table (soc_table.h).
+inline const SocInfo& soc() {
+    static const SocInfo* v = [] {
+        const char* s = std::getenv("COTBUILDER_SOC");
+#ifdef COTBUILDER_SOC
+        if (!s || !*s) s = COTBUILDER_SOC;
+#endif
+        std::string name = s ? s : "ascend910b";
+        for (auto& c : name) c = (char)std::tolower((unsigned char)c);
+        for (const SocInfo& info : kSocTable)
+            if (name.rfind(info.name, 0) == 0) return &info;
+        return &kSocTable[0];
+    }();
+    return *v;
+}
+
 inline size_t soc_ub_bytes() {
 #ifdef COTBUILDER_SOC_UB_BYTES
     return (size_t)(COTBUILDER_SOC_UB_BYTES);
 #else
-    static size_t v = [] {
-        const char* s = std::getenv("COTBUILDER_SOC");
-        std::string soc = s ? s : "ascend910b";
-        for (auto& c : soc) c = (char)std::tolower((unsigned char)c);
-        if (soc.rfind("ascend310p", 0) == 0 || soc.rfind("ascend910a", 0) == 0 || soc == "ascend910")
-            return (size_t)256 * 1024;
-        return (size_t)192 * 1024;  // ascend910b / 910_93 / 310b
-    }();
-    return v;
+    return soc().ub_bytes;
 #endif
 }
 
-struct Barrier {
-    std::mutex m;
-    std::condition_variable cv;
-    int total = 0, arrived = 0, departed = 0;
-    uint64_t gen = 0;
-    bool broken = false;
-    void wait() {
-        std::unique_lock<std::mutex> lk(m);
-        uint64_t g = gen;
-        if (++arrived + departed >= total) {
-            arrived = 0;
-            gen++;
-            cv.notify_all();
-        } else {
-            cv.wait(lk, [&] { return gen != g; });
-        }
-    }
-    // A block that returns is no longer counted, so the others are not stuck forever.
-    bool leave() {
-        std::lock_guard<std::mutex> lk(m);
-        departed++;
-        if (arrived > 0 && arrived + departed >= total) {
-            arrived = 0;
-            gen++;
-            cv.notify_all();
-            return true;
-        }
-        return false;
-    }
-};
+// Bytes nobody wrote read as this: 0xFF makes every float format (fp32, fp16, bf16) a NaN and every integer -1,
+// as stale memory on hardware holds garbage. COTBUILDER_POISON_BYTE=0xNN picks another byte.
+inline uint8_t poison_byte() {
+    static uint8_t b = [] {
+        const char* s = std::getenv("COTBUILDER_POISON_BYTE");
+        return (uint8_t)(s && *s ? std::strtoul(s, nullptr, 0) : 0xFF);
+    }();
+    return b;
+}
+
+namespace hz {
+struct Core;
+}
+struct Sched;
 
 struct BlockCtx {
     int block = -1;
@@ -78,7 +72,8 @@ struct BlockCtx {
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;  // vector mask register
     bool counter_mode = false;
     int atomic = 0;  // 0 none, 1 add, 2 max, 3 min
-    Barrier* barrier = nullptr;
+    Sched* sched = nullptr;
+    hz::Core* hz = nullptr;  // the pipe-hazard model of this core (hazard.h); nullptr with the model off
     void* pipe = nullptr;
     int syncall_count = 0;
     // SetPadValue register (raw bits of the value, valid when pad_set), CmpMask register (128 bits),
@@ -88,6 +83,8 @@ struct BlockCtx {
     uint8_t cmp_mask[16] = {};
     bool reduce_sum_set = false;
     double reduce_sum = 0;
+    // the CTRL register (SetCtrlSpr): CTRL[60] = 1 and CTRL[48] = 0 (half/bf16 saturation) after reset
+    uint64_t ctrl = 1ull << 60;
 };
 inline BlockCtx& ctx() {
     thread_local BlockCtx c;
@@ -104,14 +101,20 @@ inline GmRegistry& gm_registry() {
     static GmRegistry r;
     return r;
 }
-inline void* gm_alloc(size_t size) {
+// GmAlloc (CPU twin debugging) maps a new file under /tmp (GmAlloc.md), and a new file reads as zeros: its memory
+// starts zeroed, as the real CPU mode's does. Device memory (aclrtMalloc) is not cleared on hardware (SetAtomicAdd.md:
+// GM is not cleared before an atomic accumulation): it starts poisoned.
+inline void* gm_alloc(size_t size, bool zeroed = true) {
     size_t padded = ((size ? size : 1) + 63) / 64 * 64;
     void* p = std::aligned_alloc(64, padded);
     if (!p) return nullptr;
-    std::memset(p, 0, padded);
+    std::memset(p, zeroed ? 0 : poison_byte(), padded);
     std::lock_guard<std::mutex> g(gm_registry().m);
     gm_registry().allocs[(uintptr_t)p] = size;
     return p;
+}
+namespace hz {
+inline void gm_forget(uintptr_t base);
 }
 inline void gm_free(void* p) {
     if (!p) return;
@@ -119,6 +122,7 @@ inline void gm_free(void* p) {
         std::lock_guard<std::mutex> g(gm_registry().m);
         gm_registry().allocs.erase((uintptr_t)p);
     }
+    hz::gm_forget((uintptr_t)p);
     std::free(p);
 }
 // The allocation [base, end) that owns p. A pointer just past an allocation (a wrong block
@@ -155,41 +159,24 @@ inline uint8_t* sys_workspace() {
     return p;
 }
 
-
-// Run func(args...) once per block, each block on its own thread.
-template <typename F, typename... Args>
-void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
-    install_exit_hook();
-    if (block_dim == 0) {
-        report("bad_launch", Sev::fatal, SrcLoc{name, 0}, "kernel %s launched with blockDim 0", name);
-    }
-    Barrier barrier;
-    barrier.total = (int)block_dim;
-    std::vector<std::thread> threads;
-    threads.reserve(block_dim);
-    for (uint32_t b = 0; b < block_dim; ++b) {
-        threads.emplace_back([=, &barrier]() {
-            BlockCtx& c = ctx();
-            c = BlockCtx{};
-            c.block = (int)b;
-            c.block_num = (int)block_dim;
-            c.barrier = &barrier;
-            ::block_idx = b;
-            ::block_num = block_dim;
-            c.ub = (uint8_t*)std::aligned_alloc(256, kUbBacking);
-            // stale UB content: 0xFF bytes read as NaN / -1, so reading unwritten UB shows up
-            std::memset(c.ub, 0xFF, kUbBacking);
-            func(args...);
-            if (barrier.leave()) {
-                report("syncall_mismatch", Sev::error, SrcLoc{name, 0},
-                       "block %d returned while other blocks wait in SyncAll (hangs on hardware)", (int)b);
-            }
-            std::free(c.ub);
-            c.ub = nullptr;
-            c.block = -1;
-        });
-    }
-    for (auto& t : threads) t.join();
+namespace hz {
+// The allocation that strictly contains p (the hazard model tracks only real GM allocations).
+inline bool gm_allocation(const void* p, uintptr_t& base, size_t& size) {
+    std::lock_guard<std::mutex> g(gm_registry().m);
+    auto& a = gm_registry().allocs;
+    auto it = a.upper_bound((uintptr_t)p);
+    if (it == a.begin()) return false;
+    --it;
+    if ((uintptr_t)p >= it->first + it->second) return false;
+    base = it->first;
+    size = it->second;
+    return true;
 }
+inline uint8_t* ub_base() { return ctx().ub; }
+inline Core* core() { return ctx().hz; }
+}  // namespace hz
 
 }  // namespace cbemu
+
+#include "hazard.h"
+#include "sched.h"

@@ -16,6 +16,24 @@ template <> struct is_small_float<bfloat16_t> : std::true_type {};
 template <typename T>
 using calc_t = typename std::conditional<is_small_float<T>::value, float, T>::type;
 
+// Saturation mode of half / bf16 results (SetCtrlSpr(ISASI).md, CTRL[48] = 0 by default on A2): an inf result is
+// +-MAX, a NaN result is 0 -- for the vector unit's arithmetic and for conversions into half / bf16.
+inline bool float_saturation() { return soc().float_saturation && !((ctx().ctrl >> 48) & 1); }
+template <typename T>
+inline T saturate(T r, bool sat) {
+    if constexpr (is_small_float<T>::value) {
+        if (!sat) return r;
+        using Fmt = typename std::conditional<std::is_same<T, half>::value, HalfFmt, Bf16Fmt>::type;
+        uint32_t b = r.bits_;
+        if (((b >> 0) & ~Fmt::sign_bit) == Fmt::inf_bits) return T::from_bits((uint16_t)((b & Fmt::sign_bit) | (Fmt::inf_bits - 1)));
+        if (Fmt::is_nan(b)) return T::from_bits(0);
+        return r;
+    } else {
+        (void)sat;
+        return r;
+    }
+}
+
 // The mask a high-dimension call uses: either given to the call (and written to the mask
 // register, as the hardware does) or read from the register (isSetMask == false).
 struct Mask {
