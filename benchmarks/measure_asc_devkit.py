@@ -96,13 +96,10 @@ def main() -> int:
         "--only", default="", help="verify only samples whose path contains one of these comma-separated texts"
     )
     parser.add_argument(
-        "--json", default=None, help="also write one JSON line per sample (name, status, reason, cases) to this file"
-    )
-    parser.add_argument(
         "--show", type=int, default=15, help="how many dav-3510-only failure reasons to list (all others are listed)"
     )
     parser.add_argument(
-        "--json", type=Path, help="also write every sample's verdict (status, reason, diagnostics) here"
+        "--json", type=Path, help="also write one JSON line per sample (name, status, reason, cases, diagnostics) here"
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ascdk-") as tmp:
