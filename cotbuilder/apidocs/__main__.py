@@ -2,6 +2,7 @@
 
   lists ASC_DEVKIT_DIR [--write]     documented API names + toolkit headers (cotbuilder/apidocs/data/ascendc_apis.tsv)
   emulated [--write]                 emulated names (emulator/emulated_apis.tsv) and forwarding headers (offline)
+  identifiers ASC_DEVKIT_DIR [--write]  every identifier in the toolkit's sources (apidocs/data/toolkit_identifiers.txt.gz)
   legality ASC_DEVKIT_DIR [--write]  legal dtypes / round modes per API and SoC (emulator/legality.json)
   legality-header [--write]          the emulator's C++ view of legality.json (include/impl/emu/legality_table.h)
   socs [--check ASC_DEVKIT] [--write]  the emulator's view of the SoC table (include/impl/emu/soc_table.h);
@@ -29,6 +30,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("lists", help="documented API names and toolkit headers from an asc-devkit checkout")
+    p.add_argument("asc_devkit", type=Path)
+    p.add_argument("--write", action="store_true")
+    p = sub.add_parser("identifiers", help="every identifier the toolkit's include/ and impl/ sources spell")
     p.add_argument("asc_devkit", type=Path)
     p.add_argument("--write", action="store_true")
     p = sub.add_parser("emulated", help="emulated names and forwarding headers, from the emulator headers")
@@ -67,6 +71,26 @@ def _lists(args: argparse.Namespace) -> int:
         toolkit.header_prefixes(headers),
     )
     return _update(lists.documented_path(), text, args.write, f"{len(apis)} API names, {len(headers)} headers")
+
+
+def _identifiers(args: argparse.Namespace) -> int:
+    from . import identifiers
+
+    if not (args.asc_devkit / "impl").is_dir():
+        print(f"{args.asc_devkit} has no impl/ folder (give an asc-devkit checkout)", file=sys.stderr)
+        return 2
+    names = identifiers.scan(args.asc_devkit)
+    path = identifiers.identifiers_path()
+    data = identifiers.render(names)
+    if path.is_file() and path.read_bytes() == data:
+        print(f"{path.name}: up to date ({len(names)} identifiers)")
+        return 0
+    if not args.write:
+        print(f"{path.name}: out of date ({len(names)} identifiers); run with --write")
+        return 1
+    path.write_bytes(data)
+    print(f"{path.name}: written ({len(names)} identifiers)")
+    return 0
 
 
 def _emulated(args: argparse.Namespace) -> int:
@@ -160,6 +184,7 @@ def _update(path: Path, text: str, write: bool, what: str) -> int:
 
 _COMMANDS = {
     "lists": _lists,
+    "identifiers": _identifiers,
     "emulated": _emulated,
     "legality": _legality,
     "legality-header": _legality_header,

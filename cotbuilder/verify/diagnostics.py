@@ -8,6 +8,7 @@ import re
 import tomllib
 from typing import Any
 
+from ..apidocs.identifiers import is_toolkit_name
 from ..apidocs.lists import documented_apis, is_toolkit_header
 from ..paths import package_data
 
@@ -56,18 +57,22 @@ def missing_apis(compile_log: str) -> list[str]:
     apis = known_apis()
     for line in compile_log.splitlines():
         if m := _NOT_MEMBER.search(line):
-            found[f"{m.group(2)}::{m.group(1)}"] = None
+            if is_toolkit_name(m.group(1).rsplit("::", 1)[-1]):  # else a misspelled or invented API: the kernel's bug
+                found[f"{m.group(2)}::{m.group(1)}"] = None
         elif (m := _NOT_DECLARED.search(line)) or (m := _NO_TEMPLATE.search(line)):
             if m.group(1) in apis:
                 found[f"AscendC::{m.group(1)}"] = None
             elif m.group(1).startswith(("acl", "ACL_")):  # the host runtime (acl/acl.h) is part of the toolkit
                 found[f"acl::{m.group(1)}"] = None
         elif m := _NOT_IN_NAMESPACE.search(line):
-            found[f"{m.group(2)}::{m.group(1)}"] = None
+            if is_toolkit_name(m.group(1)):
+                found[f"{m.group(2)}::{m.group(1)}"] = None
         elif m := _QUALIFIED_UNDECLARED.search(line):
-            found[m.group(1)] = None
+            if is_toolkit_name(m.group(1).rsplit("::", 1)[-1]):
+                found[m.group(1)] = None
         elif m := _NO_MEMBER.search(line):
-            found[f"{m.group(1)}::{m.group(2)}"] = None
+            if is_toolkit_name(m.group(2)):
+                found[f"{m.group(1)}::{m.group(2)}"] = None
         elif m := _EMULATOR_REFUSES.search(line):  # the emulator's own "not supported" static_asserts
             found[m.group(1).strip()[:120]] = None
         elif m := _MISSING_HEADER.search(line):

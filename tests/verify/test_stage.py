@@ -122,10 +122,16 @@ def test_rerun_skips_verified_units_and_a_changed_source_is_verified_again(verif
 
 
 def test_missing_api_is_unsupported_with_the_api_named_and_syntax_error_is_failed_compile(verify_workspace, tmp_path):
+    """A real toolkit API the emulator lacks is the emulator's gap; an API spelled nowhere in the toolkit is the
+    kernel's bug, like a syntax error."""
+    add_call = "AscendC::Add(zLocal, xLocal, yLocal, len);"
     missing = copy_fixture(
         "tiny_add",
         tmp_path / "missing_api",
-        [(KERNEL, "AscendC::Add(zLocal, xLocal, yLocal, len);", "AscendC::FancyNewOp(zLocal, xLocal, yLocal, len);")],
+        [(KERNEL, add_call, "AscendC::BilinearInterpolation(zLocal, xLocal, yLocal, len);")],
+    )
+    invented = copy_fixture(
+        "tiny_add", tmp_path / "invented_api", [(KERNEL, add_call, "AscendC::FancyNewOp(zLocal, xLocal, yLocal, len);")]
     )
     broken = copy_fixture("tiny_add", tmp_path / "syntax_error", [(KERNEL, "op.Process();", "op.Process()")])
     header = copy_fixture(
@@ -133,11 +139,13 @@ def test_missing_api_is_unsupported_with_the_api_named_and_syntax_error_is_faile
         tmp_path / "missing_header",
         [(KERNEL, '#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"')],
     )
-    add_units(verify_workspace, *(unit_from_dir(p) for p in (missing, broken, header)))
+    add_units(verify_workspace, *(unit_from_dir(p) for p in (missing, invented, broken, header)))
     _, rows = _verify(verify_workspace, seeds=[0])
     by_name = {r["name"]: r for r in rows}
     assert by_name["missing_api"]["status"] == "unsupported"
-    assert by_name["missing_api"]["missing_apis"] == ["AscendC::FancyNewOp"]
+    assert by_name["missing_api"]["missing_apis"] == ["AscendC::BilinearInterpolation"]
+    assert by_name["invented_api"]["status"] == "failed_compile" and not by_name["invented_api"]["missing_apis"]
+    assert "FancyNewOp" in by_name["invented_api"]["reason"]
     assert by_name["missing_header"]["status"] == "unsupported"
     assert by_name["missing_header"]["missing_apis"] == ["<lib/matmul_intf.h>"]
     assert by_name["syntax_error"]["status"] == "failed_compile" and not by_name["syntax_error"]["compile_ok"]
