@@ -139,3 +139,21 @@ def test_a_difference_only_past_a_matching_prefix_is_left_open_when_the_samples_
         _sealed(golden=(nan, "float16")), {"output/o.bin": nan_out.tobytes()}, checker_passed=True
     )
     assert case["ok"] is False and "NaN/Inf where the golden is finite" in case["why"]
+
+
+def test_elements_left_unwritten_where_the_golden_counts_on_zeroed_memory_leave_the_case_open():
+    """data_sync_barrier writes dst[0] only and its golden holds 0 in the other 7 elements: on the device aclrtMalloc
+    memory is not initialised, so those 7 say nothing about the kernel. Unwritten memory holds the poison byte."""
+    golden = np.array([14, 0, 0, 0, 0, 0, 0, 0], dtype=np.int32)
+    poison = np.frombuffer(b"\xff" * 4, dtype=np.int32)[0]
+    out = np.full(8, poison, dtype=np.int32)
+    out[0] = 14
+    sealed = _sealed(golden=(golden, "int32"))
+    case = goldens.judge_case(sealed, {"output/output.bin": out.tobytes()})
+    assert case["ok"] is None and "7 of 8 elements were never written" in case["why"]
+    out[0] = 15  # what it did write is wrong: wrong, whatever the rest
+    assert goldens.judge_case(sealed, {"output/output.bin": out.tobytes()})["ok"] is False
+    fp = np.linspace(1, 2, 16, dtype=np.float32)  # poison (NaN) where the golden is a real number: nothing computed it
+    fp_out = np.frombuffer(b"\xff" * 64, dtype=np.float32).copy()
+    fp_out[0] = fp[0]
+    assert goldens.judge_case(_sealed(golden=(fp, "float32")), {"output/o.bin": fp_out.tobytes()})["ok"] is False
