@@ -91,7 +91,7 @@ def fidelity_cost(units: list[dict], tmp: Path, rounds: int = 3) -> dict[str, fl
     """Kernel run seconds (the harness's run_s, summed over the units) under three emulator settings, each the best
     of `rounds` passes (the machine is shared); the builds come from one warm cache, so compiling is excluded."""
     cache = tmp / "cache-fidelity"
-    base = steps.Context(cache_dir=cache, seeds=(0,))
+    base = steps.Context(cache_dir=cache, seeds=(0,), python=sys.executable)
     base.pch = buildmod.ensure_pch(cache, base.soc, base.opt)
     settings = {
         "model off": {"extra_env": {"COTBUILDER_HAZARDS": "0"}},
@@ -101,12 +101,14 @@ def fidelity_cost(units: list[dict], tmp: Path, rounds: int = 3) -> dict[str, fl
     best: dict[str, float] = {}
     for name, change in settings.items():
         for _ in range(rounds):
-            ctx = steps.Context(cache_dir=cache, seeds=(0,), **change)
+            ctx = steps.Context(cache_dir=cache, seeds=(0,), python=sys.executable, **change)
             ctx.pch = base.pch
             total = 0.0
             for unit in units:
-                out = worker.verify(worker.Job(unit, ctx))
-                total += float((out.get("verdict") or {}).get("timings", {}).get("run_s") or 0.0)
+                verdict = worker.verify(worker.Job(unit, ctx)).get("verdict") or {}
+                if verdict.get("status") != "passed":  # a run that did not happen would time nothing
+                    raise SystemExit(f"{unit['name']}: {verdict.get('status')} ({verdict.get('reason')})")
+                total += float(verdict["timings"].get("run_s") or 0.0)
             best[name] = min(best.get(name, float("inf")), total)
     return best
 
