@@ -14,6 +14,10 @@ STRUCTURED_MODES = ("auto", "json_schema", "json_object", "none")
 class AnnotateConfig:
     """Write task statements and chain-of-thought rationales for units (table `annotations`).
 
+    By default only units whose verification passed are annotated (a teacher's tokens go to what can be published;
+    the stats count the units left out by their verification status); --repair selects the failed ones instead,
+    --all every unit.
+
     Teachers: `static` (default: offline, deterministic, written from the parsed facts) or any model on an
     OpenAI-compatible server (OpenAI, vLLM, SGLang, llama.cpp, DeepSeek...). Resumable: a re-run only does what is
     missing, and answers already received come from the cache without a request. Every annotation is checked by the
@@ -74,6 +78,11 @@ class AnnotateConfig:
         help="Write repair samples for units whose latest verification failed: a corrected kernel (stored as a new "
         "unit) and the reasoning of the fix.",
     )
+    all_units: bool = option(
+        False,
+        "--all",
+        help="Annotate every unit, also those not verified or whose verification did not pass (default: passed only).",
+    )
     price_table: str | None = option(
         None, "--price-table", help="TOML price table (USD per million tokens) instead of the packaged one."
     )
@@ -97,5 +106,7 @@ class AnnotateConfig:
             raise ValueError("--samples and --concurrency must be at least 1")
         if self.max_cost is not None and self.max_cost < 0:
             raise ValueError("--max-cost must not be negative")
+        if self.repair and self.all_units:
+            raise ValueError("--repair selects the units whose verification failed; it cannot be combined with --all")
         if self.max_retry_after < 0 or self.max_answer_chars < 1:
             raise ValueError("--max-retry-after must not be negative and --max-answer-chars must be positive")

@@ -11,6 +11,7 @@ commit: the rows (and repaired units) of a batch, in one transaction.
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -159,7 +160,7 @@ class AnnotateStage(Stage[AnnotateConfig, AnnotateItem, AnnotateResult]):
             )
         }
         items: list[AnnotateItem] = []
-        ids = self._unit_ids(store, verifications)
+        ids = self._unit_ids(store, verifications, stats)
         for start in range(0, len(ids), _PLAN_BATCH):  # units are read in batches: only those with work left stay
             chunk = ids[start : start + _PLAN_BATCH]
             units = _load_units(store, chunk)
@@ -194,8 +195,10 @@ class AnnotateStage(Stage[AnnotateConfig, AnnotateItem, AnnotateResult]):
                 stats.add(name, 0)
         return items
 
-    def _unit_ids(self, store: Store, verifications: dict[str, dict]) -> list[str]:
-        """The unit ids to annotate, in order. Only ids: whole units (with their files) are read for the work left."""
+    def _unit_ids(self, store: Store, verifications: dict[str, dict], stats: StageStats) -> list[str]:
+        """The unit ids to annotate, in order. Only ids: whole units (with their files) are read for the work left.
+        Default: the units whose deciding verification passed (verify.current, the rule publishing uses), so no
+        teacher call is spent on a unit that cannot be published; the others are counted by their status."""
         config = self.config
         if config.repair:
             units = store.rows("SELECT * FROM units ORDER BY unit_id")
@@ -204,8 +207,20 @@ class AnnotateStage(Stage[AnnotateConfig, AnnotateItem, AnnotateResult]):
                 for u in units
                 if (verifications.get(u["unit_id"]) or {}).get("status") in REPAIRABLE and kernel_file(u) is not None
             ]
-        else:
+        elif config.all_units:
             ids = [r["unit_id"] for r in store.rows("SELECT unit_id FROM units ORDER BY unit_id")]
+        else:
+            # `verifications` holds each unit's deciding row: its status is `passed` exactly when the unit is verified
+            ids = []
+            left_out: Counter[str] = Counter()
+            for r in store.rows("SELECT unit_id FROM units ORDER BY unit_id"):
+                status = (verifications.get(r["unit_id"]) or {}).get("status")
+                if status == "passed":
+                    ids.append(r["unit_id"])
+                else:
+                    left_out[f"verification {status}" if status else "not verified"] += 1
+            for reason, n in sorted(left_out.items()):
+                stats.skip(f"{reason} (--all annotates it)", n)
         return ids if config.limit is None else ids[: config.limit]
 
     # -- work (on the event loop) ---------------------------------------------------------------------------------

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
+from functools import cache
 from typing import Any
 
 import yaml
 
+from ..paths import package_data
 from ..store import Store
 from .licenses import cann_licenses, hub_license_id, parts
 
@@ -43,8 +46,28 @@ def stage_counts(store: Store) -> list[tuple[str, str]]:
     return out
 
 
+def provenance(store: Store) -> dict[str, Any]:
+    """The crawled sources (public location, commit) and the benchmarks decontamination checked (name, commit)."""
+    from .rows import public_location
+
+    sources = [
+        {"location": public_location(s), "commit": s["commit"] or "", "units": s["n_units"] or 0}
+        for s in store.rows("SELECT kind, url, commit, n_units FROM sources WHERE status = 'ok' ORDER BY url, commit")
+    ]
+    benchmarks: dict[str, str] = {}
+    if store.has_table("contamination"):
+        for r in store.rows("SELECT DISTINCT CAST(evidence->'checked' AS VARCHAR) AS checked FROM contamination"):
+            for c in json.loads(r["checked"] or "[]"):
+                benchmarks.setdefault(c["benchmark"], c.get("commit") or "")
+    return {"sources": sources, "benchmarks": benchmarks}
+
+
 def metadata(
-    rows: list[dict[str, Any]], config_name: str, shard_glob: str, features: dict[str, Any], num_bytes: int
+    rows: list[dict[str, Any]],
+    config_name: str,
+    split_rows: dict[str, int],
+    features: dict[str, Any],
+    num_bytes: dict[str, int],
 ) -> dict[str, Any]:
     licenses = sorted({r["provenance"]["license"] for r in rows})
     hub_ids = sorted({hub_license_id(x) for expr in licenses for x in parts(expr)}) or ["other"]
@@ -56,17 +79,43 @@ def metadata(
         "size_categories": [size_category(len(rows))],
         "pretty_name": "AscendC kernels with verified chain-of-thought",
         "configs": [
-            {"config_name": config_name, "default": True, "data_files": [{"split": "train", "path": shard_glob}]}
+            {
+                "config_name": config_name,
+                "default": True,
+                "data_files": [
+                    {"split": split, "path": f"data/{config_name}/{split}-*.parquet"} for split in split_rows
+                ],
+            }
         ],
         "dataset_info": {
             "config_name": config_name,
             "features": features,
-            "splits": [{"name": "train", "num_bytes": num_bytes, "num_examples": len(rows)}],
+            "splits": [
+                {"name": split, "num_bytes": num_bytes[split], "num_examples": n} for split, n in split_rows.items()
+            ],
         },
     }
     if "other" in hub_ids:
         meta["license_name"] = "cann-open-software-license" if set(licenses) & set(cann_licenses()) else "other"
     return meta
+
+
+def _count_table(title: str, counts: Counter) -> list[str]:
+    lines = [f"| {title} | rows |", "|---|---|"]
+    lines += [f"| {k} | {n} |" for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], str(kv[0])))]
+    return lines + [""]
+
+
+def _task_of(r: dict[str, Any]) -> str:
+    if r.get("instruction"):
+        return r["instruction"]
+    if r.get("messages"):
+        return r["messages"][0]["content"]
+    return r["conversations"][0]["value"]
+
+
+def _is_static(teacher: dict[str, Any]) -> bool:
+    return teacher["provider"] == "static"
 
 
 def render(
@@ -76,7 +125,18 @@ def render(
     dropped: dict[str, int],
     fmt: str,
     recipe_name: str | None,
+    *,
+    dropped_samples: dict[str, int] | None = None,
+    provenance: dict[str, Any] | None = None,
+    split_rows: dict[str, int] | None = None,
 ) -> str:
+    from .select import REASONS
+
+    provenance = provenance or {"sources": [], "benchmarks": {}}
+    split_rows = split_rows or {"train": len(rows)}
+    cann = set(cann_licenses())
+    n_cann = sum(1 for r in rows if set(parts(r["provenance"]["license"])) & cann)
+    all_static = bool(rows) and all(_is_static(r["teacher"]) for r in rows)
     lines = [
         "---",
         yaml.safe_dump(meta, sort_keys=False, allow_unicode=True).strip(),
@@ -84,11 +144,51 @@ def render(
         "",
         "# AscendC kernels with verified chain-of-thought",
         "",
-        "Each row is a real AscendC kernel (Huawei Ascend NPU C++ DSL) with a task statement and a step-by-step "
-        "rationale written by a teacher model. Every kernel was compiled and run against a reference, "
-        "near-duplicates were removed, and kernels overlapping public NPU kernel benchmarks were dropped.",
+    ]
+    # The licence warning comes first: real Ascend sources (asc-devkit, cann-ops) are under the CANN licence.
+    if n_cann:
+        lines += [
+            f"> **Licence warning: {n_cann} of {len(rows)} rows are code under the CANN Open Software License** "
+            "(real Ascend sources, included on request with `--allow-cann-license`). It limits use of the code to "
+            "Ascend hardware: check its terms before you train on or redistribute these rows.",
+            "",
+        ]
+    elif dropped.get("cann_license"):
+        lines += [
+            f"> **Licence note:** {dropped['cann_license']} units from real Ascend sources are under the CANN Open "
+            "Software License (which limits use to Ascend hardware) and were left out; `--allow-cann-license` "
+            "includes them.",
+            "",
+        ]
+    writer = (
+        "written by cotbuilder's static teacher — a deterministic program that builds each sentence from facts parsed "
+        "from the code, **not a language model**"
+        if all_static
+        else "written by a teacher (see Teachers: `static` is a program, any other is a language model)"
+    )
+    lines += [
+        f"Each row is a real AscendC kernel (Huawei Ascend NPU C++ DSL) with a task statement and a step-by-step "
+        f"rationale {writer}. Every kernel was compiled and run against a reference, near-duplicates were removed, "
+        "and kernels overlapping public NPU kernel benchmarks were dropped.",
         "",
-        f"Export format: `{fmt}`. Built with cotbuilder.",
+        f"Export format: `{fmt}`. Splits: "
+        + ", ".join(f"`{s}` {n} rows" for s, n in split_rows.items())
+        + " (a unit's rows and its near-duplicates' are always in the same split). Built with cotbuilder.",
+        "",
+        "## Contents",
+        "",
+    ]
+    lines += _count_table("kind", Counter(r["kind"] for r in rows))
+    lines += _count_table("category", Counter(r["category"] for r in rows))
+    lines += _count_table("level (1–5)", Counter(r["level"] for r in rows))
+    lines += _count_table("language", Counter(r["lang"] for r in rows))
+    lines += _count_table(
+        "verification backend",
+        Counter(f"{r['verification']['backend']} {r['verification']['backend_version'] or ''}".strip() for r in rows),
+    )
+    lines += [
+        f"{len({r['id'] for r in rows})} distinct units; a unit has one row per published annotation "
+        "(language, sample).",
         "",
         "## How it was built",
         "",
@@ -97,14 +197,14 @@ def render(
     ]
     lines += [f"| {k} | {v} |" for k, v in stage_counts]
     lines += ["", "Units left out at publish time:", ""]
-    lines += [f"- {k.replace('_', ' ')}: {v}" for k, v in dropped.items()]
+    lines += [f"- {REASONS[k][0]}: {v}" + (f" ({REASONS[k][1]})" if v else "") for k, v in dropped.items()]
+    samples_out = {k: v for k, v in (dropped_samples or {}).items() if v}
+    if samples_out:
+        lines += ["", "Annotations of published units left out:", ""]
+        lines += [f"- {REASONS[k][0]}: {v} ({REASONS[k][1]})" for k, v in samples_out.items()]
     lines += ["", f"**{len(rows)} rows published.**", "", "## Verification", ""]
-    for (backend, version), n in sorted(
-        Counter((r["verification"]["backend"], r["verification"]["backend_version"]) for r in rows).items(), key=str
-    ):
-        lines.append(f"- `{backend}` {version or ''}: {n} rows")
     lines.append(
-        "\nA row is published only when its status is `passed`: cotbuilder compared every output of the kernel "
+        "A row is published only when its status is `passed`: cotbuilder compared every output of the kernel "
         "with a golden computed before the kernel ran (the sample's own checker was evidence, never the verdict). "
         "Status words: see cotbuilder's docs/statuses.md."
     )
@@ -113,29 +213,41 @@ def render(
     )
     for isolation, n in sorted(weak.items()):
         lines.append(f"\n**{n} rows were verified without full sandbox isolation** ({isolation}).")
+    if any(r["verification"]["backend"] == "cpu-emulator" for r in rows):
+        lines += ["", "Known limits of CPU verification:", "", _cpu_limits().strip()]
     lines += ["", "## Licences", ""]
     for lic, n in sorted(Counter(r["provenance"]["license"] for r in rows).items()):
         lines.append(f"- {lic}: {n} rows")
-    if any(r["provenance"]["license"] in cann_licenses() for r in rows):
+    if n_cann:
         lines += [
             "",
             "**Some rows are under the CANN Open Software License**, which limits use of the code to Ascend "
             "hardware; they were included on request (`--allow-cann-license`). Check its terms before use.",
         ]
+    lines += ["", "## Sources", "", "| source | commit | units crawled | rows |", "|---|---|---|---|"]
+    published = Counter((r["provenance"]["repo"], r["provenance"]["commit"]) for r in rows)
+    for src in provenance["sources"]:
+        n = published.get((src["location"], src["commit"]), 0)
+        lines.append(f"| {src['location']} | {src['commit'] or '(not a git checkout)'} | {src['units']} | {n} |")
     lines += ["", "## Teachers", ""]
     for (prov, model, pv), n in sorted(
         Counter((r["teacher"]["provider"], r["teacher"]["model"], r["teacher"]["prompt_version"]) for r in rows).items()
     ):
-        lines.append(f"- {prov} / {model} (prompt {pv}): {n} rows")
+        what = " — a program written in cotbuilder, not a model" if prov == "static" else ""
+        lines.append(f"- {prov} / {model} (prompt {pv}): {n} rows{what}")
     lines += ["", "## Decontamination", ""]
-    benches = sorted({b for r in rows for b in r["contamination"]["benchmarks"]})
-    lines.append(
+    benches = sorted({b for r in rows for b in r["contamination"]["benchmarks"]} | set(provenance["benchmarks"]))
+    for name in benches:
+        commit = provenance["benchmarks"].get(name) or ""
+        lines.append(f"- {name}: " + (f"commit {commit}" if commit else "a local folder (no commit)"))
+    lines += [
+        "",
         f"Checked against: {', '.join(benches) or 'none'} (exact normalised code, 13-gram overlap of code "
         "tokens / English words / Chinese characters, MinHash similarity of identifier-abstracted code). "
         f"{dropped.get('contaminated', 0)} otherwise publishable units were removed as contaminated (a copy of a "
         f"benchmark answer or task), {dropped.get('near_benchmark', 0)} as near a benchmark answer (a shared kernel "
-        "body)."
-    )
+        "body).",
+    ]
     n_near = sum(1 for r in rows if r["contamination"]["verdict"] == "near")
     if n_near:
         lines.append(
@@ -144,15 +256,10 @@ def render(
         )
     lines += ["", "## Examples", ""]
     for r in rows[:2]:
-        task = (
-            r.get("instruction")
-            or (r.get("messages") or r.get("conversations") or [{}])[0].get("content")
-            or r["conversations"][0]["value"]
-        )
         lines += [
             f"### {r['name']} ({r['category']})",
             "",
-            f"> {task.strip()[:400]}",
+            f"> {_task_of(r).strip()[:400]}",
             "",
             f"Source: {r['provenance']['repo']} `{r['provenance']['path']}` ({r['provenance']['license']})",
             "",
@@ -160,6 +267,11 @@ def render(
     if recipe_name:
         lines += ["## Recipe", "", f"The pipeline recipe used is included as `{recipe_name}`.", ""]
     return "\n".join(lines) + "\n"
+
+
+@cache
+def _cpu_limits() -> str:  # noqa: N802  -- a constant read once from its data file
+    return package_data("publish/data/cpu_verification_limits.md").read_text(encoding="utf-8")
 
 
 def features_of(schema: Any) -> Any:

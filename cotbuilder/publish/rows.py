@@ -1,19 +1,30 @@
-"""Dataset rows (schemas/dataset_row.schema.json) in three export formats.
+"""Dataset rows (schemas/dataset_row.schema.json) in four export formats, one row per published sample (a unit's
+accepted annotation: each language, each sample, or the best one per language with `--samples best`).
 
 Every row carries the same provenance and quality columns; the format decides the training columns:
-  messages  `messages`: [{role: user, content: task}, {role: assistant, content: reasoning + code}]
-  alpaca    `instruction`, `input` (empty), `reasoning`, `output`
-  sharegpt  `conversations`: [{from: human, value}, {from: gpt, value}]
+  messages   `messages`: [{role: user, content: task}, {role: assistant, content: reasoning + code}]
+  alpaca     `instruction`, `input` (empty), `reasoning`, `output`
+  sharegpt   `conversations`: [{from: human, value}, {from: gpt, value}]
+  reasoning  `messages`: [{role: user, content: task + the answer layout}, {role: assistant, content:
+             `<think>reasoning</think>` + the code in NPUKernelBench's answer layout (reasoning_format.py)}]
 """
 
 from __future__ import annotations
 
+import tomllib
+from functools import cache
 from typing import Any
 
-from ..dedup.facts import UnitFacts
+from ..dedup.facts import UnitFacts, rationale_chars
+from ..paths import package_data
 from ..store import Store
+from . import reasoning_format
 
-FORMATS = ("messages", "alpaca", "sharegpt")
+FORMATS = ("messages", "alpaca", "sharegpt", "reasoning")
+SAMPLES = ("all", "best")
+# The files of an op project an answer holds: device code and the host side NPUKernelBench asks for (tiling struct,
+# tiling function, op definition); harness files are not part of an answer.
+_ANSWER_ROLES = ("kernel", "snippet", "tiling", "tiling_func", "op_def")
 
 
 def reasoning_text(rationale: list[dict[str, Any]]) -> str:
@@ -63,9 +74,56 @@ def public_location(source: dict[str, Any] | None) -> str:
     return redact_url(url)
 
 
-def build_row(unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[str, Any], fmt: str) -> dict[str, Any]:
+@cache
+def _layout_requests() -> dict[str, Any]:
+    return tomllib.loads(package_data("publish/data/reasoning_format.toml").read_text(encoding="utf-8"))
+
+
+def answer_files(unit: dict[str, Any]) -> dict[str, str]:
+    """What the `reasoning` answer holds: an op project's code files by their path in the project; otherwise the
+    kernel alone (NPUKernelBench's kernel-only `<kernel_impl>`)."""
+    if unit["layout"] == "op_project":
+        code = [f for f in unit["files"] if f.get("role") in _ANSWER_ROLES]
+        if code:
+            # host side first, headers before sources (the order NPUKernelBench's template lists its files in)
+            code.sort(key=lambda f: (not f["path"].startswith("op_host/"), not f["path"].endswith(".h"), f["path"]))
+            return {f["path"]: f["text"] for f in code}
+    return {reasoning_format.KERNEL_IMPL: unit["kernel_code"]}
+
+
+def reasoning_answer(reasoning: str, unit: dict[str, Any]) -> str | None:
+    """The `reasoning` assistant turn, or None when the benchmark's rules would not read the unit's own files back
+    from it (code that holds a fence line, a reasoning that names the tag or a header)."""
+    files = answer_files(unit)
+    if not reasoning.strip():
+        return None
+    text = reasoning_format.render(reasoning, files)
+    try:
+        _, parsed = reasoning_format.parse(text)
+    except reasoning_format.FormatError:
+        return None
+    return text if parsed == {p: c.strip() for p, c in files.items()} else None
+
+
+def pick_samples(annotations: list[dict[str, Any]], samples: str) -> list[dict[str, Any]]:
+    """`all`: every accepted annotation; `best`: per language and kind the one with the longest rationale (ties: the
+    lowest sample index, as dedup ranks a unit's annotations)."""
+    if samples == "all":
+        return list(annotations)
+    best: dict[tuple[str, str], dict[str, Any]] = {}
+    for a in annotations:  # in (lang, sample_index) order: a later sample must be strictly longer to win
+        key = (a["lang"], a.get("kind") or "cot")
+        if key not in best or rationale_chars(a) > rationale_chars(best[key]):
+            best[key] = a
+    return [a for a in annotations if a in best.values()]
+
+
+def build_row(
+    unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[str, Any], a: dict[str, Any], fmt: str
+) -> dict[str, Any] | None:
+    """The row of one sample (annotation `a` of the picked unit); None when `fmt` cannot hold it (see
+    reasoning_answer)."""
     f: UnitFacts = picked["facts"]
-    a = f.annotation or {}
     task = a.get("task") or ""
     reasoning = reasoning_text(a.get("rationale") or [])
     output = output_text(unit["kernel_code"], unit["host_code"])
@@ -75,7 +133,9 @@ def build_row(unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[
     row: dict[str, Any] = {
         "id": unit["unit_id"],
         "name": unit["name"],
+        "kind": a.get("kind") or "cot",
         "category": unit["category"],
+        "level": unit["complexity"],
         "layout": unit["layout"],
         "lang": a.get("lang", "en"),
         "kernel_code": unit["kernel_code"],
@@ -111,21 +171,42 @@ def build_row(unit: dict[str, Any], source: dict[str, Any] | None, picked: dict[
             {"from": "human", "value": task},
             {"from": "gpt", "value": f"{reasoning}\n\n{output}".strip()},
         ]
+    elif fmt == "reasoning":
+        answer = reasoning_answer(reasoning, unit)
+        if answer is None:
+            return None
+        request = _layout_requests()[row["lang"]]["op_project" if unit["layout"] == "op_project" else "kernel_only"]
+        row["messages"] = [
+            {"role": "user", "content": f"{task.strip()}\n\n{request.strip()}"},
+            {"role": "assistant", "content": answer},
+        ]
     else:
         raise ValueError(f"unknown format {fmt!r} ({', '.join(FORMATS)})")
     return row
 
 
-def build_rows(store: Store, picked: list[dict[str, Any]], fmt: str) -> list[dict[str, Any]]:
+def build_rows(
+    store: Store, picked: list[dict[str, Any]], fmt: str, samples: str = "all"
+) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The rows of the picked units (one per chosen sample) and the count of samples left out, by reason."""
+    dropped = {"sample_not_best": 0, "not_in_reasoning_layout": 0}
     ids = [p["facts"].unit_id for p in picked]
     if not ids:
-        return []
+        return [], dropped
     units = {
         u["unit_id"]: u
         for u in store.rows(f"SELECT * FROM units WHERE unit_id IN ({', '.join('?' for _ in ids)})", ids)
     }
     sources = {s["source_id"]: s for s in store.rows("SELECT source_id, kind, url, commit FROM sources")}
-    return [
-        build_row(units[p["facts"].unit_id], sources.get(units[p["facts"].unit_id]["source_id"]), p, fmt)
-        for p in picked
-    ]
+    rows = []
+    for p in picked:
+        unit = units[p["facts"].unit_id]
+        chosen = pick_samples(p["annotations"], samples)
+        dropped["sample_not_best"] += len(p["annotations"]) - len(chosen)
+        for a in chosen:
+            row = build_row(unit, sources.get(unit["source_id"]), p, a, fmt)
+            if row is None:
+                dropped["not_in_reasoning_layout"] += 1
+            else:
+                rows.append(row)
+    return rows, dropped

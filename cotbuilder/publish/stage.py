@@ -56,8 +56,10 @@ def replace_folder(built: Path, target: Path) -> None:
 @dataclass
 class PushItem:
     rows: list[dict[str, Any]]
-    dropped: dict[str, int]
+    dropped: dict[str, int]  # units left out, by reason (select.DROP_REASONS)
+    dropped_samples: dict[str, int]  # accepted annotations of published units left out, by reason
     stage_counts: list[tuple[str, str]]  # the store's counts the card shows (read in plan: work has no store)
+    provenance: dict[str, Any]  # crawled sources and checked benchmarks with their commits (card.provenance)
     folder: Path  # where the shards are built (a sibling of --local-dir, or a temp dir for the Hub)
 
 
@@ -69,15 +71,25 @@ class PushResult:
     url: str | None
 
 
-def select_rows(store: Store, config: PushConfig, stats: StageStats) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The publishable rows, each checked against the dataset row schema; refuses when there is nothing to publish."""
+def left_out_lines(dropped: dict[str, int], dropped_samples: dict[str, int]) -> list[str]:
+    """One line per reason anything was left out (units, then samples of published units), with its count."""
+    lines = [f"left out {n} unit(s): {select.reason_line(k)}" for k, n in dropped.items() if n]
+    lines += [f"left out {n} sample(s): {select.reason_line(k)}" for k, n in dropped_samples.items() if n]
+    return lines
+
+
+def select_rows(
+    store: Store, config: PushConfig, stats: StageStats
+) -> tuple[list[dict[str, Any]], dict[str, int], dict[str, int]]:
+    """The publishable rows, each checked against the dataset row schema; refuses when there is nothing to publish
+    (saying, one line per reason, what was left out)."""
     select.check_fresh(store)
     allowed = licenses.allowlist(config.licenses, config.allow_cann_license)
-    picked, dropped = select.publishable(store, allowed, allow_near=config.allow_near)
-    for reason, n in dropped.items():
+    picked, dropped = select.publishable(store, allowed, allow_near=config.allow_near, langs=config.lang or None)
+    data, dropped_samples = rows.build_rows(store, picked, config.format, config.samples)
+    for reason, n in [*dropped.items(), *dropped_samples.items()]:
         if n:
-            stats.skip(reason.replace("_", " "), n)
-    data = rows.build_rows(store, picked, config.format)
+            stats.skip(select.REASONS[reason][0], n)
     for row in data:
         try:
             records.validate("dataset_row", row)
@@ -87,25 +99,43 @@ def select_rows(store: Store, config: PushConfig, stats: StageStats) -> tuple[li
             ) from exc
     if not data:
         raise select.RefusedError(
-            "nothing to publish: no unit is verified, annotated, a cluster representative, "
-            "clean and under an allowed licence (see the skipped counts)"
+            "\n".join(
+                [
+                    "nothing to publish: no unit is verified, annotated, a cluster representative, clean and under an "
+                    "allowed licence"
+                ]
+                + left_out_lines(dropped, dropped_samples)
+            )
         )
-    return data, dropped
+    return data, dropped, dropped_samples
 
 
 def build_folder(item: PushItem, config: PushConfig) -> int:
     """Write shards, card and recipe into `item.folder`; return the number of shards."""
     folder, data = item.folder, item.rows
-    shard_paths, schema, nbytes = shards.write_shards(data, folder, config.format, config.rows_per_shard)
+    splits = [shards.split_of(r["dedup"]["cluster_id"], config.test_fraction) for r in data]
+    shard_paths, schema, nbytes = shards.write_shards(data, splits, folder, config.format, config.rows_per_shard)
     recipe_name = None
     if config.recipe:
         recipe_name = "recipe.toml"
         shutil.copyfile(config.recipe, folder / recipe_name)
-    meta = card.metadata(data, config.format, f"data/{config.format}/train-*.parquet", card.features_of(schema), nbytes)
+    split_rows = {s: splits.count(s) for s in shard_paths}
+    meta = card.metadata(data, config.format, split_rows, card.features_of(schema), nbytes)
     (folder / "README.md").write_text(
-        card.render(item.stage_counts, data, meta, item.dropped, config.format, recipe_name), encoding="utf-8"
+        card.render(
+            item.stage_counts,
+            data,
+            meta,
+            item.dropped,
+            config.format,
+            recipe_name,
+            dropped_samples=item.dropped_samples,
+            provenance=item.provenance,
+            split_rows=split_rows,
+        ),
+        encoding="utf-8",
     )
-    return len(shard_paths)
+    return sum(len(p) for p in shard_paths.values())
 
 
 class PushStage(Stage[PushConfig, PushItem, PushResult]):
@@ -125,13 +155,20 @@ class PushStage(Stage[PushConfig, PushItem, PushResult]):
             raise PushError("give exactly one of --repo-id ORG/NAME or --local-dir DIR")
         if config.format not in rows.FORMATS:
             raise PushError(f"--format must be one of {', '.join(rows.FORMATS)}")
+        if config.samples not in rows.SAMPLES:
+            raise PushError(f"--samples must be one of {', '.join(rows.SAMPLES)}, not {config.samples!r}")
+        bad = [x for x in config.lang if x not in ("en", "zh")]
+        if bad:
+            raise PushError(f"--lang must be en or zh, not {', '.join(bad)}")
+        if not 0.0 <= config.test_fraction <= 0.5:
+            raise PushError("--test-fraction must be between 0 and 0.5")
         if config.recipe and not Path(config.recipe).is_file():
             raise PushError(f"recipe {config.recipe} does not exist")
         if config.local_dir:
             check_replaceable(Path(config.local_dir).absolute())
 
     def plan(self, store: Store, stats: StageStats) -> list[PushItem]:
-        data, dropped = select_rows(store, self.config, stats)
+        data, dropped, dropped_samples = select_rows(store, self.config, stats)
         if self.config.local_dir:
             target = Path(self.config.local_dir).absolute()
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -140,7 +177,8 @@ class PushStage(Stage[PushConfig, PushItem, PushResult]):
             folder = target.parent / f".push-{uuid.uuid4().hex[:12]}"
         else:
             folder = Path(tempfile.gettempdir()) / f"cotbuilder-push-{uuid.uuid4().hex[:12]}"
-        return [PushItem(data, dropped, card.stage_counts(store), folder)]
+        self._left_out = left_out_lines(dropped, dropped_samples)
+        return [PushItem(data, dropped, dropped_samples, card.stage_counts(store), card.provenance(store), folder)]
 
     def work(self, item: PushItem) -> PushResult:
         config = self.config
@@ -181,7 +219,7 @@ class PushStage(Stage[PushConfig, PushItem, PushResult]):
 
     def closing_lines(self, stats: StageStats) -> list[str]:
         where = self.config.local_dir or f"https://huggingface.co/datasets/{self.config.repo_id}"
-        return [f"published {stats.counts['kept']} rows to {where}"]
+        return [*getattr(self, "_left_out", []), f"published {stats.counts['kept']} rows to {where}"]
 
 
 def run(store: Store, config: PushConfig | None = None) -> StageStats:

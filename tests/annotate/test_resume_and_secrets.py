@@ -29,6 +29,7 @@ def _cmd(workspace: Path, url: str, *extra: str) -> list[str]:
         "--workspace",
         str(workspace),
         "annotate",
+        "--all",
         "--teacher",
         "gpt-4o-mini",
         "--base-url",

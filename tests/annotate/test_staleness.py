@@ -57,14 +57,14 @@ def test_static_annotation_is_redone_in_place_when_the_unit_is_verified_later(wo
     unit = add_unit()
     with Store(workspace) as store:
         put_units(store, [unit])
-        run(store, AnnotateConfig(progress=False))
+        run(store, AnnotateConfig(all_units=True, progress=False))
         before = store.rows("SELECT * FROM annotations")
         assert "verification" not in _steps(before[0])
 
         store.insert("verifications", [_passed(unit["unit_id"])])
-        again = run(store, AnnotateConfig(progress=False))
+        again = run(store, AnnotateConfig(all_units=True, progress=False))
         after = store.rows("SELECT * FROM annotations")
-        third = run(store, AnnotateConfig(progress=False))
+        third = run(store, AnnotateConfig(all_units=True, progress=False))
 
     assert again.counts["planned"] == 1 and again.counts["kept"] == 1 and again.counts["stale_redone"] == 1
     # one current annotation per (unit, sample, lang, kind, teacher): the row is replaced, not duplicated
@@ -78,7 +78,7 @@ def test_llm_annotation_is_asked_again_with_the_verification_once_it_arrives(wor
     unit = add_unit()
     with Store(workspace) as store, ChatServer() as srv:
         put_units(store, [unit])
-        cfg = AnnotateConfig(teacher="gpt-4o-mini", base_url=srv.url, progress=False, retry_base=0.05)
+        cfg = AnnotateConfig(all_units=True, teacher="gpt-4o-mini", base_url=srv.url, progress=False, retry_base=0.05)
         run(store, cfg)
         store.insert("verifications", [_passed(unit["unit_id"])])
         second = run(store, cfg)
@@ -94,15 +94,15 @@ def test_rows_written_before_facts_were_tracked_are_redone(workspace):
     """A row from an older cotbuilder (no facts_hash) is not trusted to match the unit's current facts."""
     with Store(workspace) as store:
         put_units(store, [add_unit()])
-        run(store, AnnotateConfig(progress=False))
+        run(store, AnnotateConfig(all_units=True, progress=False))
         store.execute("UPDATE annotations SET facts_hash = NULL")
-        again = run(store, AnnotateConfig(progress=False))
+        again = run(store, AnnotateConfig(all_units=True, progress=False))
         assert again.counts["kept"] == 1 and store.count("annotations") == 1
         assert store.scalar("SELECT facts_hash FROM annotations") is not None
     with Store(workspace) as store:  # a workspace whose annotations table predates the column
         store.execute("ALTER TABLE annotations DROP COLUMN facts_hash")
     with Store(workspace) as store:
-        again = run(store, AnnotateConfig(progress=False))
+        again = run(store, AnnotateConfig(all_units=True, progress=False))
         assert again.counts["kept"] == 1 and store.count("annotations") == 1
         assert store.scalar("SELECT facts_hash FROM annotations") is not None
 
@@ -110,7 +110,7 @@ def test_rows_written_before_facts_were_tracked_are_redone(workspace):
 def test_static_prompt_version_is_a_digest_of_the_static_teachers_code_and_data(workspace, tmp_path):
     with Store(workspace) as store:
         put_units(store, [add_unit()])
-        run(store, AnnotateConfig(progress=False))
+        run(store, AnnotateConfig(all_units=True, progress=False))
         version = store.scalar("SELECT teacher->>'prompt_version' FROM annotations")
     assert version == static_prompt_version()
     assert version.startswith("static-") and len(version) == len("static-") + 8
@@ -129,13 +129,13 @@ def test_static_prompt_version_is_a_digest_of_the_static_teachers_code_and_data(
 def test_static_annotation_from_an_older_static_teacher_is_replaced_not_kept_beside(workspace):
     with Store(workspace) as store:
         put_units(store, [add_unit()])
-        run(store, AnnotateConfig(progress=False))
+        run(store, AnnotateConfig(all_units=True, progress=False))
         # as if written by an earlier version of static_teacher.py
         store.execute(
             "UPDATE annotations SET teacher = json_object('provider', 'static', 'model', 'static', "
             "'prompt_version', 'static-00000000', 'params', json_object('lang', 'en'))"
         )
-        again = run(store, AnnotateConfig(progress=False))
+        again = run(store, AnnotateConfig(all_units=True, progress=False))
         rows = store.rows("SELECT teacher FROM annotations")
     assert again.counts["kept"] == 1
     assert [r["teacher"]["prompt_version"] for r in rows] == [static_prompt_version()]
@@ -145,22 +145,30 @@ def test_two_servers_serving_the_same_model_name_do_not_share_cached_answers(wor
     with ChatServer() as one, ChatServer() as two:
         with Store(tmp_path / "a") as store:
             put_units(store, [add_unit()])
-            run(store, AnnotateConfig(teacher="same-model", base_url=one.url, progress=False, retry_base=0.05))
+            run(
+                store,
+                AnnotateConfig(all_units=True, teacher="same-model", base_url=one.url, progress=False, retry_base=0.05),
+            )
             shared_cache = store.cache_dir
         with Store(workspace) as store:
             put_units(store, [add_unit()])
             shutil.copytree(shared_cache, store.cache_dir, dirs_exist_ok=True)
             # the same server again: its answer comes from the cache
-            first = run(store, AnnotateConfig(teacher="same-model", base_url=one.url, progress=False))
+            first = run(store, AnnotateConfig(all_units=True, teacher="same-model", base_url=one.url, progress=False))
             store.execute("DELETE FROM annotations")
             # another server with the same model name: asked itself
-            second = run(store, AnnotateConfig(teacher="same-model", base_url=two.url, progress=False))
+            second = run(store, AnnotateConfig(all_units=True, teacher="same-model", base_url=two.url, progress=False))
             # credentials in the URL and a trailing slash do not make it another server
             store.execute("DELETE FROM annotations")
             port = two.url.split(":")[2].split("/")[0]
             third = run(
                 store,
-                AnnotateConfig(teacher="same-model", base_url=f"http://user:pw@127.0.0.1:{port}/v1/", progress=False),
+                AnnotateConfig(
+                    all_units=True,
+                    teacher="same-model",
+                    base_url=f"http://user:pw@127.0.0.1:{port}/v1/",
+                    progress=False,
+                ),
             )
     assert first.counts["cache_hits"] == 1 and first.counts["requests_sent"] == 0
     assert second.counts["requests_sent"] == 1 and len(two.log) == 1

@@ -36,7 +36,7 @@ def test_static_teacher_is_deterministic_across_workspaces(tmp_path):
     for ws in (tmp_path / "a", tmp_path / "b"):
         with Store(ws) as store:
             put_units(store, [add_unit(), leaky_relu_op_unit()])
-            stats = run(store, AnnotateConfig(progress=False))
+            stats = run(store, AnnotateConfig(all_units=True, progress=False))
             assert stats.counts["kept"] == 2
             answers.append(
                 store.rows(
@@ -56,7 +56,7 @@ def test_verification_is_mentioned_only_when_it_passed(workspace):
             "verifications",
             [_verification(passed["unit_id"], "passed"), _verification(failed["unit_id"], "wrong_answer")],
         )
-        run(store, AnnotateConfig(progress=False))
+        run(store, AnnotateConfig(all_units=True, progress=False))
         rows = {r["unit_id"]: r for r in store.rows("SELECT unit_id, rationale, gates_passed FROM annotations")}
     ok_steps = {s["step"]: s["text"] for s in rows[passed["unit_id"]]["rationale"]}
     assert ok_steps["verification"] == "The kernel was verified on cpu-emulator: passed (2 test cases)."
@@ -69,7 +69,7 @@ def test_demo_corpus_every_unit_is_annotated_and_passes_every_gate(workspace, cl
     crawl = cli("crawl", "--manifest", "crawlers/demo.toml", workspace=workspace)
     assert crawl.returncode == 0, crawl.stderr
     for lang in ("en", "zh"):
-        res = cli("annotate", "--teacher", "static", "--lang", lang, "--no-progress", workspace=workspace)
+        res = cli("annotate", "--all", "--teacher", "static", "--lang", lang, "--no-progress", workspace=workspace)
         assert res.returncode == 0, res.stderr
     with Store(workspace) as store:
         units = store.count("units")
@@ -85,10 +85,10 @@ def test_demo_corpus_every_unit_is_annotated_and_passes_every_gate(workspace, cl
 def test_rerun_with_the_same_config_does_nothing_and_says_so(workspace, cli):
     with Store(workspace) as store:
         put_units(store, [add_unit()])
-    first = cli("annotate", "--no-progress", workspace=workspace)
+    first = cli("annotate", "--all", "--no-progress", workspace=workspace)
     with Store(workspace) as store:
         before = store.rows("SELECT * FROM annotations")
-    again = cli("annotate", "--no-progress", workspace=workspace)
+    again = cli("annotate", "--all", "--no-progress", workspace=workspace)
     assert first.returncode == 0 and again.returncode == 0, again.stderr
     assert "skipped: already annotated" in again.stderr
     with Store(workspace) as store:
@@ -112,8 +112,10 @@ def test_status_shows_annotation_token_and_cost_totals(workspace, cli, monkeypat
     monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-secret")
     with Store(workspace) as store, ChatServer(usage={"prompt_tokens": 1000, "completion_tokens": 500}) as srv:
         put_units(store, [add_unit(), leaky_relu_op_unit()])
-        run(store, AnnotateConfig(progress=False, lang="zh"))  # static: free
-        run(store, AnnotateConfig(teacher="gpt-4o-mini", base_url=srv.url, progress=False))  # 2 x 1000 in + 500 out
+        run(store, AnnotateConfig(all_units=True, progress=False, lang="zh"))  # static: free
+        run(
+            store, AnnotateConfig(all_units=True, teacher="gpt-4o-mini", base_url=srv.url, progress=False)
+        )  # 2 x 1000 in + 500 out
     res = cli("status", workspace=workspace)
     assert res.returncode == 0, res.stderr
     rows = {r[0] + "/" + r[1]: r for r in _table_rows(res.stdout) if len(r) == 10}

@@ -37,7 +37,7 @@ def key(monkeypatch):
 
 def _annotate(store: Store, url: str, **kw):
     cfg = {"teacher": "gpt-4o-mini", "base_url": url, "concurrency": 1, "progress": False, "retry_base": 0.05, **kw}
-    return run(store, AnnotateConfig(**cfg))
+    return run(store, AnnotateConfig(**{"all_units": True, **cfg}))
 
 
 def _workspace_bytes(workspace: Path) -> bytes:

@@ -41,7 +41,7 @@ def _annotate(store: Store, server: ChatServer, **kw):
         "retry_base": 0.05,
         **kw,
     }
-    return run(store, AnnotateConfig(**cfg))
+    return run(store, AnnotateConfig(**{"all_units": True, **cfg}))
 
 
 def _rows(store: Store):

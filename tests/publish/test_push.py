@@ -103,7 +103,7 @@ def test_local_dir_loads_with_datasets_and_the_card_parses(cli, tmp_path):
         "duplicate: 1",
         "not verified: 1",
         "contaminated: 1",
-        "license not allowed: 1",
+        "CANN licence: 1",
         "static / static-v1",
         "mini",
         "3 rows published",
