@@ -22,7 +22,8 @@ struct BasicArgs {
     uint32_t M, N, K, kChunk;
     uint32_t transB, useBias, relu, quant;  // quant: 0 none (out = L0C type), 1 F322F16, 2 DEQF16 (int32 -> half)
     uint32_t nzOut;                         // Fixpipe CFG_NZ instead of ND
-    uint32_t variant;                       // 0 correct; 1 wrong Nz stride; 2 no B transpose; 3 L0A overflow
+    uint32_t variant;                       // 0 correct; 1 wrong Nz stride; 2 no B transpose; 3 L0A overflow;
+                                            // 4 no MTE1 -> M sync; 5 no M -> FIX sync
     uint64_t deq;                           // DEQF16 scale
 };
 
@@ -127,18 +128,22 @@ __global__ __aicore__ void basic_mm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
                 LoadData(bL0[k1 * N1 * 256], bL1, LoadData2DParams{(uint16_t)(c1s + k1), (uint8_t)N1, (uint16_t)kr, 0,
                                                                   0, p.variant != 2, 0});
         }
-        SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
-        WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+        if (p.variant != 4) {  // variant 4: Mmad may start before LoadData has filled L0A / L0B
+            SetFlag<HardEvent::MTE1_M>(EVENT_ID0);
+            WaitFlag<HardEvent::MTE1_M>(EVENT_ID0);
+        }
         MmadParams mp;
         mp.m = (uint16_t)M, mp.n = (uint16_t)N, mp.k = (uint16_t)kk;
         mp.cmatrixInitVal = k0 == 0;
         mp.cmatrixSource = false;
         if (k0 == 0 && p.useBias) Mmad(cL0, aL0, bL0, biasBT, mp);
-        else Mmad(cL0, aL0, bL0, mp);
+        else Mmad(cL0, aL0, bL0, mp);  // @race_mte1_m
         PipeBarrier<PIPE_M>();
     }
-    SetFlag<HardEvent::M_FIX>(EVENT_ID0);
-    WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    if (p.variant != 5) {  // variant 5: Fixpipe may read L0C before the last Mmad has written it
+        SetFlag<HardEvent::M_FIX>(EVENT_ID0);
+        WaitFlag<HardEvent::M_FIX>(EVENT_ID0);
+    }
     QuantMode_t q = p.quant == 1 ? QuantMode_t::F322F16 : p.quant == 2 ? QuantMode_t::DEQF16 : QuantMode_t::NoQuant;
     if (p.nzOut) {
         // NZ out: Z columns of 16 rows-aligned-to-16 apart (dstStride in 32-byte blocks)
@@ -147,7 +152,7 @@ __global__ __aicore__ void basic_mm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
         Fixpipe<Out, Acc, CFG_NZ>(cG, cL0, fp);
     } else {
         FixpipeParamsV220 fp{(uint16_t)N, (uint16_t)M, (uint16_t)Ma, N, (bool)p.relu, q, (int64_t)p.deq, 1, 0, 0, 0};
-        Fixpipe<Out, Acc, CFG_ROW_MAJOR>(cG, cL0, fp);
+        Fixpipe<Out, Acc, CFG_ROW_MAJOR>(cG, cL0, fp);  // @race_m_fix
     }
     PipeBarrier<PIPE_ALL>();
 }
@@ -432,6 +437,9 @@ int main(int argc, char** argv) {
         else if (k == "wrong_nz_stride") basic(30, 32, 48, 48), p.variant = 1;
         else if (k == "no_transpose") basic(32, 32, 32, 32), p.variant = 2;
         else if (k == "l0a_overflow") basic(32, 32, 32, 32), p.variant = 3;
+        else if (k == "synced") basic(32, 32, 64, 32);
+        else if (k == "no_sync_load_mmad") basic(32, 32, 64, 32), p.variant = 4;
+        else if (k == "no_sync_mmad_fixpipe") basic(32, 32, 64, 32), p.variant = 5;
         else return 2;
         uint8_t* args = gm_of(&p, sizeof p);
         bool i8 = k.rfind("i8", 0) == 0, f32 = k == "f32";

@@ -202,6 +202,31 @@ def test_l0a_overflow_is_reported_at_the_initbuffer_line(cube_exe, tmp_path, too
     assert proc.returncode == 3
 
 
+@pytest.mark.parametrize(
+    ("case", "marker", "pipes"),
+    [("no_sync_load_mmad", "race_mte1_m", "MTE1_M"), ("no_sync_mmad_fixpipe", "race_m_fix", "M_FIX")],
+)
+def test_a_missing_cube_pipe_sync_is_a_race_at_the_reading_line(cube_exe, tmp_path, toolchain, case, marker, pipes):
+    """The cube pipes take part in the pipe-hazard model: LoadData runs on MTE1, Mmad on M, Fixpipe on FIX, and only
+    SetFlag/WaitFlag orders them. The twin with the syncs (test below) runs clean."""
+    rng = np.random.default_rng(11)
+    write(tmp_path, a=f16(rng, 32, 64), b=f16(rng, 64, 32), bias=np.zeros(1, np.float32))
+    proc = run(cube_exe, tmp_path, f"bad_basic_{case}")
+    races = [d for d in toolchain.parse_diags(proc.stderr) if d["kind"] == "race"]
+    assert races, proc.stderr
+    assert races[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_checks.cpp", marker)
+    assert f"missing SetFlag/WaitFlag<HardEvent::{pipes}>" in races[0]["message"], races[0]
+
+
+def test_the_synced_twin_of_the_race_cases_runs_clean_and_right(cube_exe, tmp_path, toolchain):
+    rng = np.random.default_rng(11)
+    a, b = f16(rng, 32, 64), f16(rng, 64, 32)
+    write(tmp_path, a=a, b=b, bias=np.zeros(1, np.float32))
+    proc = run(cube_exe, tmp_path, "basic_synced")
+    assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), proc.stderr
+    np.testing.assert_allclose(out(tmp_path, np.float32, 32 * 32).reshape(32, 32), mm(a, b), rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("case", ["misaligned_fractal", "bad_position", "fractal_shape"])
 def test_cube_operand_rule_is_reported_at_the_calling_line(cube_exe, tmp_path, toolchain, case):
     proc = run(cube_exe, tmp_path, case)

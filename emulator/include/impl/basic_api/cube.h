@@ -162,6 +162,17 @@ inline void mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<
     if (!ok) return;
     bool accumulate = !bias && (p.isBias || (!p.cmatrixInitVal && !p.cmatrixSource));
     bool bt_init = !bias && !p.isBias && !p.cmatrixInitVal && p.cmatrixSource;
+    // The pipe-hazard model: Mmad is one PIPE_M instruction. Two Mmads accumulating into one L0C are ordered by the
+    // hardware only when (m / 16) * (n / 16) >= 10; below that PipeBarrier<PIPE_M> is needed (Mmad.md, 同步优化说明).
+    if (hz::Core* hc = hz::core())
+        if ((M / 16) * (N / 16) >= 10) hc->know[hz::P_M][hz::P_M] = hc->cnt[hz::P_M];
+    hz::Scope op(hz::P_M, loc, api);
+    op.read(fm.addr_, a_bytes);
+    op.read(filter.addr_, b_bytes);
+    if (bias) op.read(bias->addr_, (uint64_t)N * sizeof(BIAS));
+    if (bt_init) op.read(mem_base(coupled_arch() ? Mem::L0C : Mem::BT), (uint64_t)N * sizeof(BIAS));
+    if (accumulate) op.read(dst.addr_, c_bytes);
+    op.write(dst.addr_, c_bytes);
     const C* cur = dst.addr_;
     auto c_at = [&](uint32_t i, uint32_t j) -> size_t {
         return ((size_t)(j / 16) * M1 + i / 16) * 256 + (i % 16) * 16 + (j % 16);
@@ -288,10 +299,13 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
         return;
     const uint8_t* s = (const uint8_t*)src.addr_;
     uint8_t* d = (uint8_t*)dst.addr_;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE1, loc, api);  // L1 -> L0A / L0B: PIPE_MTE1
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         uint64_t sf = p.addrMode == 1 ? p.startIndex - (uint64_t)p.srcStride * r
                                       : p.startIndex + (uint64_t)p.srcStride * r;
         uint64_t df = (uint64_t)r * (1 + p.dstGap);
+        op.read(s + sf * 512, 512);
+        op.write(d + df * 512, 512);
         if (p.ifTranspose) cbemu::transpose_b16(d + df * 512, s + sf * 512);
         else std::memmove(d + df * 512, s + sf * 512, 512);
     }
@@ -310,10 +324,13 @@ inline void LoadData(const LocalTensor<T>& dst, const GlobalTensor<T>& src, cons
                              api, "dst", 512))
         return;
     uint8_t* d = (uint8_t*)dst.addr_;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE2, loc, api);  // GM -> L0A / L0B: PIPE_MTE2
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
+        op.write(d + (uint64_t)r * (1 + p.dstGap) * 512, 512);
         int64_t sf = p.addrMode == 1 ? (int64_t)p.startIndex - (int64_t)p.srcStride * r
                                      : (int64_t)p.startIndex + (int64_t)p.srcStride * r;
         const uint8_t* from = (const uint8_t*)src.addr_ + sf * 512;
+        op.read(from, 512);
         cbemu::gm_read(d + (uint64_t)r * (1 + p.dstGap) * 512, src, from, 512, loc, api);
     }
 }
@@ -349,10 +366,14 @@ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const LocalTensor<T
     const uint8_t* s = (const uint8_t*)src.addr_;
     uint8_t* d = (uint8_t*)dst.addr_;
     std::vector<uint8_t> sq(square), out(square);
+    cbemu::hz::Scope op(cbemu::hz::P_MTE1, loc, api);
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         uint64_t si = p.addrMode ? p.startIndex - (uint64_t)p.srcStride * r : p.startIndex + (uint64_t)p.srcStride * r;
         std::memcpy(sq.data(), s + si * square, square);
         uint8_t* first = d + (uint64_t)r * (1 + p.dstGap) * 512;
+        op.read(s + si * square, square);
+        op.write(first, 512);
+        if (frac_num == 2) op.write(first + (uint64_t)(1 + p.dstFracGap) * 512, 512);
         if (sz == 2) {
             cbemu::transpose_b16(first, sq.data());
             continue;
@@ -450,6 +471,9 @@ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
         !cbemu::cube_operand(src, cbemu::mem_bit(Mem::L1), 0, (uint64_t)C1 * H * W * C0 * sizeof(T), loc, api, "src",
                              32))
         return;
+    cbemu::hz::Scope op(cbemu::hz::P_MTE1, loc, api);
+    op.read(src.addr_, (uint64_t)C1 * H * W * C0 * sizeof(T));
+    op.write(dst.addr_, dst_bytes);
     T pad;
     std::memset(&pad, 0, sizeof(T));
     std::memcpy(&pad, &p.padValue, sizeof(T) < sizeof(U) ? sizeof(T) : sizeof(U));
@@ -512,9 +536,12 @@ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, CB
                              end, loc, api, "dst"))
         return;
     T v = (T)p.initValue;
+    // the docs name no pipe for Fill / InitConstValue; ours: PIPE_MTE2, as the other writes of L1 from outside
+    cbemu::hz::Scope op(cbemu::hz::P_MTE2, loc, api);
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         uint64_t start = (uint64_t)r * (p.blockNum + p.dstGap) * blk;
         T* d = (T*)((uint8_t*)dst.addr_ + start);
+        op.write(d, (uint64_t)p.blockNum * blk);
         for (uint64_t i = 0; i < (uint64_t)p.blockNum * blk / sizeof(T); ++i) d[i] = v;
     }
 }

@@ -14,10 +14,34 @@
 
 namespace cbemu {
 
+// The pipe-hazard model sees an element-wise out-path as runs of contiguous bytes (one access per run, not per
+// element: a 1024 x 1024 Fixpipe is 1024 row accesses in ND).
+struct WriteRuns {
+    hz::Scope& op;
+    const uint8_t* lo = nullptr;
+    const uint8_t* hi = nullptr;
+    explicit WriteRuns(hz::Scope& o) : op(o) {}
+    ~WriteRuns() { flush(); }
+    void add(const void* p, size_t n) {
+        if (!op.active()) return;
+        if ((const uint8_t*)p == hi) {
+            hi += n;
+            return;
+        }
+        flush();
+        lo = (const uint8_t*)p;
+        hi = lo + n;
+    }
+    void flush() {
+        if (lo) op.write(lo, (uint64_t)(hi - lo));
+        lo = hi = nullptr;
+    }
+};
+
 // ---- ND -> NZ (GM or UB -> L1) ----
 template <typename T, typename ReadRow>
 inline void nd2nz(const AscendC::LocalTensor<T>& dst, const AscendC::Nd2NzParams& p, const SrcLoc& loc,
-                  const char* api, ReadRow read_row) {
+                  const char* api, int pipe, ReadRow read_row) {
     if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;  // documented NOP
     constexpr uint32_t C0 = c0_of<T>();
     if (p.dstNzC0Stride == 0 || p.dstNzNStride == 0) {
@@ -43,10 +67,13 @@ inline void nd2nz(const AscendC::LocalTensor<T>& dst, const AscendC::Nd2NzParams
     }
     if (!cube_operand(dst, mem_bit(Mem::L1), 0, end * sizeof(T), loc, api, "dst", 32)) return;
     std::vector<T> row(p.dValue);
+    hz::Scope op(pipe, loc, api);  // read_row's accesses join it
     for (uint32_t i = 0; i < p.ndNum; ++i) {
         T* base = dst.addr_ + (uint64_t)i * p.dstNzMatrixStride;
         for (uint32_t r = 0; r < p.nValue; ++r) {
             read_row(row.data(), (uint64_t)i * p.srcNdMatrixStride + (uint64_t)r * p.srcDValue, p.dValue);
+            for (uint32_t c1 = 0; c1 < d1; ++c1)
+                op.write(base + ((uint64_t)c1 * p.dstNzC0Stride + (uint64_t)r * p.dstNzNStride) * C0, C0 * sizeof(T));
             for (uint32_t c = 0; c < d1 * C0; ++c) {
                 T v;
                 if (c < p.dValue) v = row[c];
@@ -201,6 +228,12 @@ inline uint64_t out_extent(const OutShape& sh, size_t dsize) {
     return last * dsize;
 }
 
+// Bytes [0, end) of L0C the out-path reads.
+inline uint64_t out_src_bytes(const OutShape& sh, size_t ssize) {
+    return ((sh.nd_num - 1) * sh.src_nd + (uint64_t)((sh.n + 15) / 16 - 1) * sh.src_stride + (uint64_t)sh.m * 16) *
+           ssize;
+}
+
 template <typename D, typename S>
 inline bool out_src_ok(const AscendC::LocalTensor<S>& src, const OutShape& sh, const SrcLoc& loc, const char* api) {
     if (sh.m == 0 || sh.n == 0 || sh.nd_num == 0) return false;  // documented NOP
@@ -231,9 +264,13 @@ inline void fixpipe_to_gm(const AscendC::GlobalTensor<D>& dst, const AscendC::Lo
     uint64_t bytes = out_extent(sh, sizeof(D));
     uint64_t valid = dst.check_span(dst.addr_, bytes, loc, api);
     int mode = ctx().atomic;
+    hz::Scope op(hz::P_FIX, loc, api, mode ? hz::F_ATOMIC : 0);  // L0C -> GM: PIPE_FIX
+    op.read(src.addr_, out_src_bytes(sh, sizeof(S)));
+    WriteRuns runs(op);
     fixpipe_core<D, S>(src.addr_, sh, conv, [&](uint64_t at, D v) {
         if ((at + 1) * sizeof(D) > valid) return;
         D* p = dst.addr_ + at;
+        runs.add(p, sizeof(D));
         if (mode == 0) {
             *p = v;
         } else {
@@ -251,7 +288,13 @@ inline void fixpipe_to_local(const AscendC::LocalTensor<D>& dst, const AscendC::
     if (!out_types_ok<D, S>(conv.mode, loc, api) || !out_src_ok<D, S>(src, sh, loc, api)) return;
     uint32_t allowed = mem_bit(Mem::L1) | mem_bit(Mem::UB);
     if (!cube_operand(dst, allowed, 0, out_extent(sh, sizeof(D)), loc, api, "dst", 32)) return;
-    fixpipe_core<D, S>(src.addr_, sh, conv, [&](uint64_t at, D v) { dst.addr_[at] = v; });
+    hz::Scope op(hz::P_FIX, loc, api);  // L0C -> L1 / UB: PIPE_FIX
+    op.read(src.addr_, out_src_bytes(sh, sizeof(S)));
+    WriteRuns runs(op);
+    fixpipe_core<D, S>(src.addr_, sh, conv, [&](uint64_t at, D v) {
+        runs.add(dst.addr_ + at, sizeof(D));
+        dst.addr_[at] = v;
+    });
 }
 
 inline OutShape shape_v220(const AscendC::FixpipeParamsV220& p, bool nd, size_t dsize) {
@@ -293,8 +336,10 @@ namespace AscendC {
 // ---- GM / UB -> L1 with ND2NZ ----
 template <typename T>
 inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>& src, const Nd2NzParams& p, CBEMU_LOC) {
-    cbemu::nd2nz(dst, p, loc, "DataCopy (ND2NZ)", [&](T* row, uint64_t off, uint32_t n) {
+    cbemu::nd2nz(dst, p, loc, "DataCopy (ND2NZ)", cbemu::hz::P_MTE2, [&](T* row, uint64_t off, uint32_t n) {
         std::memset((void*)row, 0, n * sizeof(T));
+        cbemu::hz::Scope in(cbemu::hz::P_MTE2, loc, "DataCopy (ND2NZ)");
+        in.read(src.addr_ + off, (uint64_t)n * sizeof(T));
         cbemu::gm_read((uint8_t*)row, src, (const uint8_t*)(src.addr_ + off), (uint64_t)n * sizeof(T), loc,
                        "DataCopy (ND2NZ)");
     });
@@ -306,7 +351,9 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const
     uint64_t src_end = ((uint64_t)(p.ndNum - 1) * p.srcNdMatrixStride + (uint64_t)(p.nValue - 1) * p.srcDValue +
                         p.dValue) * sizeof(T);
     if (!cbemu::cube_operand(src, cbemu::mem_bit(cbemu::Mem::UB), 0, src_end, loc, api, "src", 32)) return;
-    cbemu::nd2nz(dst, p, loc, api, [&](T* row, uint64_t off, uint32_t n) {
+    cbemu::nd2nz(dst, p, loc, api, cbemu::hz::P_MTE3, [&](T* row, uint64_t off, uint32_t n) {
+        cbemu::hz::Scope in(cbemu::hz::P_MTE3, loc, api);  // UB -> L1: PIPE_MTE3
+        in.read(src.addr_ + off, (uint64_t)n * sizeof(T));
         std::memcpy((void*)row, (const void*)(src.addr_ + off), n * sizeof(T));
     });
 }
@@ -460,9 +507,12 @@ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const
         !cbemu::cube_operand(dst, cbemu::mem_bit(Mem::UB), 0, dst_end, loc, api, "dst", 32))
         return;
     float scale = e.deqScale == DeqScale::DEQ ? cbemu::quant_scale(e.deqValue) : 1.0f;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, api);  // CO1 -> CO2 on the coupled 310P: the vector unit's move
     for (uint32_t b = 0; b < p.blockCount; ++b) {
         const U* s = src.addr_ + (uint64_t)b * sstep;
         T* d = (T*)((uint8_t*)dst.addr_ + (uint64_t)b * dstep);
+        op.read(s, (uint64_t)p.blockLen * unit * sizeof(U));
+        op.write(d, (uint64_t)p.blockLen * unit * sizeof(T));
         for (uint64_t i = 0; i < (uint64_t)p.blockLen * unit; ++i) {
             double x = (double)(float)s[i];
             if (e.deqScale == DeqScale::DEQ) x = (double)(float)(x * scale);
@@ -504,9 +554,12 @@ inline bool cube_local_copy(const AscendC::LocalTensor<T>& dst, const AscendC::L
     if (!cube_operand(dst, mem_bit(dm), 0, d_end, loc, api, "dst") ||
         !cube_operand(src, mem_bit(Mem::L1), 0, s_end, loc, api, "src", 32))
         return true;
+    hz::Scope op(hz::P_MTE1, loc, api);  // L1 -> bias table / fixpipe buffer (GetQueEvt: MTE1_M, MTE1_FIX)
     for (uint32_t b = 0; b < p.blockCount; ++b) {
         const U* s = (const U*)((const uint8_t*)src.addr_ + b * sstep);
         T* d = (T*)((uint8_t*)dst.addr_ + b * dstep);
+        op.read(s, sblk);
+        op.write(d, dblk);
         for (uint64_t i = 0; i < dblk / sizeof(T); ++i) d[i] = (T)(double)s[i];
     }
     return true;

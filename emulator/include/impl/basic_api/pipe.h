@@ -58,11 +58,25 @@ struct QueueCore {
     // The producer and consumer pipes of the queue's positions, as the real TQueBind derives its events
     // (kernel_event.h GetQueEvt): TQue<VECIN> is GM -> VECIN (MTE2 -> V), TQue<VECOUT> is VECOUT -> GM
     // (V -> MTE3), a TQueBind between two UB positions is MTE2 -> MTE3. VECCALC queues have no events.
+    // The cube positions (GetBufferLogicPos + GetQueEvt, arch 2201): A1 / B1 / C1 GM -> L1 (MTE2 -> MTE1), A2 / B2
+    // L1 -> L0A/L0B and C2 L1 -> bias table (MTE1 -> M), CO1 L0C -> out (M -> FIX), C2PIPE2GM L1 -> fixpipe buffer
+    // (MTE1 -> FIX); on the coupled 310P, CO1 -> CO2 (UB) is M -> V and CO2 -> GM V -> MTE3.
     bool pipes(int& producer, int& consumer) const {
         using P = AscendC::TPosition;
         auto vec = [](P p) { return p == P::VECIN || p == P::VECOUT || p == P::VECCALC; };
         P s = src_pos, d = dst_pos;
         if (s == d) {  // TQue<pos>
+            switch (s) {
+                case P::A1: case P::B1: case P::C1: producer = hz::P_MTE2, consumer = hz::P_MTE1; return true;
+                case P::A2: case P::B2: case P::C2: producer = hz::P_MTE1, consumer = hz::P_M; return true;
+                case P::CO1: producer = hz::P_M, consumer = coupled_arch() ? hz::P_V : hz::P_FIX; return true;
+                case P::CO2:
+                    if (!coupled_arch()) return false;
+                    producer = hz::P_V, consumer = hz::P_MTE3;
+                    return true;
+                case P::C2PIPE2GM: producer = hz::P_MTE1, consumer = hz::P_FIX; return true;
+                default: break;
+            }
             if (s == P::VECIN) s = P::GM;
             else if (s == P::VECOUT) d = P::GM;
             else return false;

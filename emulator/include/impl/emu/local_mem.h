@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "../basic_api/types.h"
 #include "runtime.h"
@@ -117,5 +118,21 @@ inline bool mem_find(const void* p, Mem& m, uint64_t& off) {
     }
     return false;
 }
+
+namespace hz {
+inline bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off) {
+    const uint8_t* b = (const uint8_t*)p;
+    for (int i = 1; i < (int)Mem::N; ++i) {
+        const uint8_t* base = local_mems().base[i];
+        if (!base || b < base || b >= base + mem_spec((Mem)i).backing) continue;
+        sp = (Space)i;
+        off = (uint64_t)(b - base);
+        std::vector<Cell>& shadow = c->shadow[i];
+        if (shadow.empty()) shadow.resize((mem_capacity((Mem)i) + 31) / 32);
+        return true;
+    }
+    return false;
+}
+}  // namespace hz
 
 }  // namespace cbemu
