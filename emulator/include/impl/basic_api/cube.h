@@ -536,8 +536,9 @@ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, CB
                              end, loc, api, "dst"))
         return;
     T v = (T)p.initValue;
-    // the docs name no pipe for Fill / InitConstValue; ours: PIPE_MTE2, as the other writes of L1 from outside
-    cbemu::hz::Scope op(cbemu::hz::P_MTE2, loc, api);
+    // the docs name no pipe for Fill / InitConstValue; asc-devkit's fill sample orders it with PipeBarrier<PIPE_MTE1>
+    // and MTE1_M: PIPE_MTE1
+    cbemu::hz::Scope op(cbemu::hz::P_MTE1, loc, api);
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         uint64_t start = (uint64_t)r * (p.blockNum + p.dstGap) * blk;
         T* d = (T*)((uint8_t*)dst.addr_ + start);
