@@ -80,6 +80,11 @@ def variables(cmake: str, docs: list[str], soc: str) -> dict[str, str]:
         chosen[name] = arch if arch in options else options[0]
     chosen.setdefault(ARCH_VAR, f"dav-{arch}")
     _avoid_refused_defaults(cmake, values, chosen)
+    # the emulator runs the sample's CPU twin: its run-mode switch takes the cpu branch (samples build
+    # `CYCLENUMS=10000` timing loops for npu and one pass for cpu)
+    for name in ("CMAKE_ASC_RUN_MODE", "RUN_MODE"):
+        if name in chosen:
+            chosen[name] = "cpu"
     return chosen
 
 

@@ -2,6 +2,7 @@
 // Clean-room: written from the public API documentation.
 #ifndef COTBUILDER_KERNEL_OPERATOR_H
 #define COTBUILDER_KERNEL_OPERATOR_H
+#include <cassert>  // the device toolchain makes assert available to kernels
 #include "impl/emu/qualifiers.h"
 #include "impl/emu/fp.h"
 #include "impl/basic_api/types.h"
@@ -24,6 +25,10 @@
 #include "impl/adv_api/all.h"
 #include "impl/basic_api/transpose.h"
 #include "impl/basic_api/slice.h"
+#include "impl/basic_api/cube_types.h"
+#include "impl/basic_api/cube.h"
+#include "impl/basic_api/cube_datamove.h"
+#include "impl/basic_api/cross_core.h"
 #include "register/tilingdata_base.h"
 #include "acl/acl.h"
 #endif  // COTBUILDER_KERNEL_OPERATOR_H

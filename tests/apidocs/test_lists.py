@@ -50,15 +50,17 @@ def test_the_emulated_list_names_the_core_api_and_where_it_lives():
     assert "platform_ascendc::PlatformAscendC" in emu
     # emulator internals are not API
     assert not [n for n in emu if n.startswith(("cbemu", "CBEMU_", "COTBUILDER_", "detail_"))]
-    assert "Matmul" not in emu and "Mmad" not in emu
+    assert emu["Mmad"][1] == "impl/basic_api/cube.h" and "Matmul" in emu  # the Cube unit
+    assert "MmadWithSparse" not in emu
 
 
 def test_documented_list_has_the_api_with_category_and_page():
     doc = lists.documented()
     assert doc.apis["Add"] == "vector"
     assert doc.pages["Add"].endswith("/Add.md")
-    assert doc.apis["Matmul"] == "cube"  # documented, not emulated: verify calls its absence `unsupported`
-    assert "Matmul" not in lists.emulated_apis()
+    assert doc.apis["Matmul"] == "cube"
+    assert doc.apis["MmadWithSparse"] == "cube"  # documented, not emulated: verify calls its absence `unsupported`
+    assert "MmadWithSparse" not in lists.emulated_apis()
     assert "Tanh" in doc.headers["adv_api/math/tanh.h"]
 
 

@@ -87,10 +87,10 @@ def test_missing_api_fails_to_compile_naming_it(toolchain, tmp_path):
     src = tmp_path / "uses_missing.cpp"
     src.write_text(
         '#include "kernel_operator.h"\n'
-        "void f(AscendC::LocalTensor<float> a) { AscendC::Mmad(a, a, a, {}); }\n"
-        "AscendC::Matmul<int> mm;\n"
+        "void f(AscendC::LocalTensor<float> a) { AscendC::MmadWithSparse(a, a, a, {}); }\n"
+        "AscendC::SparseMatmulType<int> mm;\n"
     )
     proc = toolchain.compile(src, tmp_path / "uses_missing")
     assert proc.returncode != 0
-    assert "'Mmad' is not a member of 'AscendC'" in proc.stderr  # a cube API: genuinely not emulated
-    assert "'Matmul' in namespace 'AscendC' does not name a template type" in proc.stderr
+    assert "'MmadWithSparse' is not a member of 'AscendC'" in proc.stderr  # sparse cube: genuinely not emulated
+    assert "'SparseMatmulType' in namespace 'AscendC' does not name a template type" in proc.stderr

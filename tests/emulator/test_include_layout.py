@@ -115,12 +115,11 @@ def test_every_generated_forwarding_header_resolves_in_one_translation_unit(tmp_
 
 
 def test_a_family_the_emulator_does_not_model_has_no_header_and_stays_unsupported():
-    # Matmul is cube work (not emulated): its real header is not forwarded, so the build stops at the include and
-    # verify calls it a toolkit header the backend lacks, not the kernel's bug.
-    assert not (INCLUDE / "lib" / "matmul_intf.h").exists()
-    assert not (INCLUDE / "basic_api" / "kernel_operator_mm_intf.h").exists()
-    assert is_toolkit_header("lib/matmul_intf.h")
-    log = "k.cpp:2:10: fatal error: lib/matmul_intf.h: No such file or directory"
-    assert diagnostics.missing_apis(log) == ["<lib/matmul_intf.h>"]
+    # The Ascend 950 tensor API is not emulated: its real header is not forwarded, so the build stops at the include
+    # and verify calls it a toolkit header the backend lacks, not the kernel's bug.
+    assert not (INCLUDE / "tensor_api" / "tensor.h").exists()
+    assert is_toolkit_header("tensor_api/tensor.h")
+    log = "k.cpp:2:10: fatal error: tensor_api/tensor.h: No such file or directory"
+    assert diagnostics.missing_apis(log) == ["<tensor_api/tensor.h>"]
     # ...while a project's own missing header is the project's problem
     assert diagnostics.missing_apis("k.cpp:2:10: fatal error: my_helpers.h: No such file or directory") == []

@@ -186,3 +186,14 @@ def test_a_cmake_default_the_file_itself_refuses_is_replaced_by_the_documented_v
     readme = "export SCENARIO_NUM=3   # 1-14\ncmake .. -DSCENARIO_NUM=${SCENARIO_NUM}\n"
     assert cmake_defines.definitions(cmake, [readme], "ascend910b") == [("SCENARIO_NUM", "3")]
     assert cmake_defines.configuration_variables(_unit({"CMakeLists.txt": cmake})) == ("SCENARIO_NUM",)
+
+
+def test_the_run_mode_switch_takes_the_cpu_branch_the_emulator_runs():
+    cmake = """set(CMAKE_ASC_RUN_MODE "npu" CACHE STRING "Run mode: npu, cpu, sim")
+if (CMAKE_ASC_RUN_MODE STREQUAL "npu")
+    target_compile_definitions(demo PRIVATE CYCLENUMS=10000)
+else()
+    target_compile_definitions(demo PRIVATE CYCLENUMS=1)
+endif()
+"""
+    assert cmake_defines.definitions(cmake, [], "ascend910b") == [("CYCLENUMS", "1")]

@@ -137,7 +137,7 @@ def test_missing_api_is_unsupported_with_the_api_named_and_syntax_error_is_faile
     header = copy_fixture(
         "tiny_add",
         tmp_path / "missing_header",
-        [(KERNEL, '#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "lib/matmul_intf.h"')],
+        [(KERNEL, '#include "kernel_operator.h"', '#include "kernel_operator.h"\n#include "tensor_api/tensor.h"')],
     )
     add_units(verify_workspace, *(unit_from_dir(p) for p in (missing, invented, broken, header)))
     _, rows = _verify(verify_workspace, seeds=[0])
@@ -147,7 +147,7 @@ def test_missing_api_is_unsupported_with_the_api_named_and_syntax_error_is_faile
     assert by_name["invented_api"]["status"] == "failed_compile" and not by_name["invented_api"]["missing_apis"]
     assert "FancyNewOp" in by_name["invented_api"]["reason"]
     assert by_name["missing_header"]["status"] == "unsupported"
-    assert by_name["missing_header"]["missing_apis"] == ["<lib/matmul_intf.h>"]
+    assert by_name["missing_header"]["missing_apis"] == ["<tensor_api/tensor.h>"]
     assert by_name["syntax_error"]["status"] == "failed_compile" and not by_name["syntax_error"]["compile_ok"]
     assert "error" in by_name["syntax_error"]["reason"]
 

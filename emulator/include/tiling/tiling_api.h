@@ -516,3 +516,4 @@ inline void GetGroupNormNDTilingInfo(const ge::Shape& s, const uint32_t stackBuf
     t.factor = (t.d * t.hw) ? 1.0f / (float)(t.d * t.hw) : 0.0f;
 }
 }  // namespace AscendC
+#include "matmul_tiling.h"

@@ -13,3 +13,4 @@
 #include "sort.h"
 #include "transpose.h"
 #include "../utils/std.h"
+#include "matmul.h"

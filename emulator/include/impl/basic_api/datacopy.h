@@ -7,6 +7,12 @@
 
 namespace cbemu {
 
+// The cube memories change the units of a local-to-local DataCopy (L1 -> BiasTable / Fixpipe buffer); defined in
+// cube_datamove.h. Returns true when it handled the copy.
+template <typename T, typename U>
+inline bool cube_local_copy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+                     const AscendC::DataCopyParams& p, const SrcLoc& loc);
+
 template <typename T>
 inline bool check_ub(const AscendC::LocalTensor<T>& t, uint64_t first_byte, uint64_t end_byte, const SrcLoc& loc,
                      const char* api, bool need_align = true) {
@@ -134,6 +140,7 @@ void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>& src, const DataC
 }
 template <typename T>
 void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const DataCopyParams& p, CBEMU_LOC) {
+    if (cbemu::cube_local_copy(dst, src, p, loc)) return;
     uint64_t len = (uint64_t)p.blockLen * 32;
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "DataCopy");  // UB -> UB runs on the vector pipe
     for (uint32_t i = 0; i < p.blockCount; ++i) {

@@ -9,8 +9,14 @@ namespace AscendC {
 
 inline int64_t GetBlockIdx() { return cbemu::ctx().block < 0 ? 0 : cbemu::ctx().block; }
 inline int64_t GetBlockNum() { return cbemu::ctx().block_num; }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
+// A mixed kernel's AIV cores: their index inside the logical core and how many there are (emu/cores.h).
+inline int64_t GetSubBlockIdx() { return cbemu::core_id().kind == cbemu::CoreKind::AIV ? cbemu::core_id().sub : 0; }
+inline int64_t GetSubBlockNum() {
+    const cbemu::CoreId& id = cbemu::core_id();
+    return id.kind == cbemu::CoreKind::AIV && id.aiv_per > 0 ? id.aiv_per : 1;
+}
+// GetTaskRatio.md: AIV cores of a 1:2 kernel 2, every other core 1.
+inline int64_t GetTaskRatio() { return GetSubBlockNum(); }
 inline void SetKernelMode(KernelMode m) { cbemu::kernel_mode() = (int)m; }
 // Puts the vector state (mask register, mask mode, atomic mode) back to its defaults.
 inline void InitSocState() {
@@ -78,11 +84,11 @@ private:
 // SyncAll: all blocks of the launch meet (impl/emu/sched.h); with more blocks than the SoC's cores it hangs.
 template <bool isAIVOnly = true>
 inline void SyncAll(CBEMU_LOC) {
-    cbemu::barrier_wait(loc);
+    cbemu::barrier_wait(loc, !isAIVOnly);
 }
 template <bool isAIVOnly = true>
 inline void SyncAll(const GlobalTensor<int32_t>&, const LocalTensor<int32_t>&, int32_t = 0, CBEMU_LOC) {
-    cbemu::barrier_wait(loc);
+    cbemu::barrier_wait(loc, !isAIVOnly);
 }
 
 // ---- mask register ----
@@ -151,3 +157,7 @@ inline void PRINTF(const char* fmt, Args... args) { AscendC::printf(fmt, args...
             ::cbemu::report("assert_failed", ::cbemu::Sev::fatal, ::cbemu::SrcLoc{__FILE__, __LINE__},        \
                             "ASSERT(%s) failed", #cond);                                                      \
     } while (0)
+
+// The system workspace pointer is spelled unqualified by kernels (REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), ...)).
+using AscendC::GetSysWorkSpacePtr;
+

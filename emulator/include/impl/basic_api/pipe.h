@@ -7,6 +7,7 @@
 #include <deque>
 #include <vector>
 
+#include "../emu/local_mem.h"
 #include "tensor.h"
 
 namespace cbemu {
@@ -57,11 +58,25 @@ struct QueueCore {
     // The producer and consumer pipes of the queue's positions, as the real TQueBind derives its events
     // (kernel_event.h GetQueEvt): TQue<VECIN> is GM -> VECIN (MTE2 -> V), TQue<VECOUT> is VECOUT -> GM
     // (V -> MTE3), a TQueBind between two UB positions is MTE2 -> MTE3. VECCALC queues have no events.
+    // The cube positions (GetBufferLogicPos + GetQueEvt, arch 2201): A1 / B1 / C1 GM -> L1 (MTE2 -> MTE1), A2 / B2
+    // L1 -> L0A/L0B and C2 L1 -> bias table (MTE1 -> M), CO1 L0C -> out (M -> FIX), C2PIPE2GM L1 -> fixpipe buffer
+    // (MTE1 -> FIX); on the coupled 310P, CO1 -> CO2 (UB) is M -> V and CO2 -> GM V -> MTE3.
     bool pipes(int& producer, int& consumer) const {
         using P = AscendC::TPosition;
         auto vec = [](P p) { return p == P::VECIN || p == P::VECOUT || p == P::VECCALC; };
         P s = src_pos, d = dst_pos;
         if (s == d) {  // TQue<pos>
+            switch (s) {
+                case P::A1: case P::B1: case P::C1: producer = hz::P_MTE2, consumer = hz::P_MTE1; return true;
+                case P::A2: case P::B2: case P::C2: producer = hz::P_MTE1, consumer = hz::P_M; return true;
+                case P::CO1: producer = hz::P_M, consumer = coupled_arch() ? hz::P_V : hz::P_FIX; return true;
+                case P::CO2:
+                    if (!coupled_arch()) return false;
+                    producer = hz::P_V, consumer = hz::P_MTE3;
+                    return true;
+                case P::C2PIPE2GM: producer = hz::P_MTE1, consumer = hz::P_FIX; return true;
+                default: break;
+            }
             if (s == P::VECIN) s = P::GM;
             else if (s == P::VECOUT) d = P::GM;
             else return false;
@@ -231,10 +246,15 @@ public:
 template <TPosition pos, int32_t depth = 1, auto mask = 0>
 class TQue : public TQueBind<pos, pos, depth, mask> {};
 
-template <TPosition pos = TPosition::VECCALC>
+// docs: 资源管理/TSCM: a queue into the L1 the Matmul library reads as TPosition::TSCM.
+template <TPosition pos, int32_t depth = 1, auto mask = 0>
+using TSCM = TQueBind<pos, TPosition::TSCM, depth, mask>;
+
+// (The template parameter is not called `pos`: the base's member of that name would hide it.)
+template <TPosition P = TPosition::VECCALC>
 class TBuf : public cbemu::BufCore {
 public:
-    TBuf() { this->pos = pos; }
+    TBuf() { this->pos = P; }
     template <typename T>
     LocalTensor<T> Get(CBEMU_LOC) { return get<T>(len / (uint32_t)sizeof(T), 0, loc); }
     template <typename T>
@@ -288,13 +308,15 @@ public:
     TPipe& operator=(const TPipe&) = delete;
 
     bool InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len, CBEMU_LOC) {
-        uint32_t alen = (len + 31u) / 32u * 32u;
+        // a queue lives where its source position is (its destination when the source is GM)
+        cbemu::Mem mem = cbemu::mem_of(que.src_pos == TPosition::GM ? que.dst_pos : que.src_pos);
+        uint32_t alen = align_len(len, mem);
         count_buffers(num, loc);
         que.bufs.clear();
         que.fifo.clear();
         for (uint8_t i = 0; i < num; ++i) {
             cbemu::QBuf b;
-            b.addr = carve(alen, loc);
+            b.addr = carve(alen, loc, mem);
             b.len = alen;
             que.bufs.push_back(b);
         }
@@ -304,25 +326,22 @@ public:
         return true;
     }
     bool InitBuffer(cbemu::BufCore& buf, uint32_t len, CBEMU_LOC) {
-        uint32_t alen = (len + 31u) / 32u * 32u;
+        cbemu::Mem mem = cbemu::mem_of(buf.pos);
+        uint32_t alen = align_len(len, mem);
         count_buffers(1, loc);
-        buf.addr = carve(alen, loc);
+        buf.addr = carve(alen, loc, mem);
         buf.len = alen;
         buf.inited = true;
         return true;
     }
     void Reset() {
         wait_free_events();
-        used_ = 0;
-        reported_ = false;
-        buffers_ = 0;
+        clear();
     }
     void Destroy() {
         wait_free_events();
         cbemu::hz::barrier(-1);
-        used_ = 0;
-        reported_ = false;
-        buffers_ = 0;
+        clear();
     }
     void Init() {}
 
@@ -357,6 +376,41 @@ private:
                           "(InitBuffer.md)", buffers_);
         }
     }
+    void clear() {
+        used_ = 0;
+        reported_ = false;
+        buffers_ = 0;
+        for (auto& u : used_local_) u = 0;
+        for (auto& r : reported_local_) r = false;
+    }
+    // Buffers in UB are 32-byte granular; in the cube memories each buffer starts at the memory's operand
+    // alignment (512 B in L0A/L0B), so the next one does too.
+    static uint32_t align_len(uint32_t len, cbemu::Mem mem) {
+        uint32_t a = mem == cbemu::Mem::UB ? 32u : cbemu::mem_spec(mem).align;
+        return (len + a - 1) / a * a;
+    }
+    // L1 / L0A / L0B / L0C / BT / FB: carved from the block's backing store of that memory, checked against the
+    // SoC's capacity like UB.
+    uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc, cbemu::Mem mem) {
+        if (mem == cbemu::Mem::UB) return carve(bytes, loc);
+        int i = (int)mem;
+        const cbemu::MemSpec& spec = cbemu::mem_spec(mem);
+        size_t cap = cbemu::mem_capacity(mem);
+        if (used_local_[i] + bytes > spec.backing) {
+            cbemu::report(spec.overflow_kind, cbemu::Sev::fatal, loc,
+                          "InitBuffer asks for %zu bytes of %s in total; the SoC has %zu", used_local_[i] + bytes,
+                          spec.name, cap);
+        }
+        uint8_t* p = cbemu::mem_base(mem) + used_local_[i];
+        used_local_[i] += bytes;
+        if (used_local_[i] > cap && !reported_local_[i]) {
+            reported_local_[i] = true;
+            cbemu::report(spec.overflow_kind, cbemu::Sev::error, loc,
+                          "InitBuffer brings the %s in use to %zu bytes; the SoC has %zu", spec.name, used_local_[i],
+                          cap);
+        }
+        return p;
+    }
     uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc) {
         size_t cap = cbemu::soc_ub_bytes();
         if (used_ + bytes > cbemu::kUbBacking) {
@@ -380,14 +434,32 @@ private:
     uint32_t buffers_ = 0;
     bool buffers_reported_ = false;
     std::vector<cbemu::QueueCore*> queues_;
+    size_t used_local_[(int)cbemu::Mem::N] = {};
+    bool reported_local_[(int)cbemu::Mem::N] = {};
 };
 
 enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
 
-// Linear UB allocator of the newer samples: tensors are carved one after another, 32-byte aligned.
+// Linear allocator of the static-tensor samples (docs: 资源管理/LocalMemAllocator): tensors are carved one after
+// another from the start of one memory (UB, L1, L0A, L0B, L0C, BT, FB), each at the memory's operand alignment.
+namespace detail_alloc {
+constexpr cbemu::Mem mem_of(Hardware h) {
+    return h == Hardware::L1 ? cbemu::Mem::L1 : h == Hardware::L0A ? cbemu::Mem::L0A
+         : h == Hardware::L0B ? cbemu::Mem::L0B : h == Hardware::L0C ? cbemu::Mem::L0C
+         : h == Hardware::BIAS ? cbemu::Mem::BT : h == Hardware::FIXBUF ? cbemu::Mem::FB : cbemu::Mem::UB;
+}
+constexpr TPosition default_pos(Hardware h) {
+    return h == Hardware::L1 ? TPosition::A1 : h == Hardware::L0A ? TPosition::A2
+         : h == Hardware::L0B ? TPosition::B2 : h == Hardware::L0C ? TPosition::CO1
+         : h == Hardware::BIAS ? TPosition::C2 : h == Hardware::FIXBUF ? TPosition::C2PIPE2GM : TPosition::VECCALC;
+}
+}  // namespace detail_alloc
+
 template <Hardware hard>
 class LocalMemAllocator {
-    static_assert(hard == Hardware::UB, "cotbuilder emulator: LocalMemAllocator supports Hardware::UB only");
+    static_assert(hard != Hardware::GM && hard != Hardware::MAX,
+                  "cotbuilder emulator: LocalMemAllocator allocates local memory (UB, L1, L0A, L0B, L0C, BIAS, FIXBUF)");
+    static constexpr cbemu::Mem kMem = detail_alloc::mem_of(hard);
 
 public:
     LocalMemAllocator() {
@@ -396,34 +468,38 @@ public:
                           "LocalMemAllocator used outside a kernel launch");
     }
     template <class DataType, uint32_t tileSize>
-    LocalTensor<DataType> Alloc(CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    LocalTensor<DataType> Alloc(CBEMU_LOC) { return carve<DataType>(tileSize, detail_alloc::default_pos(hard), loc); }
     template <TPosition pos, class DataType, uint32_t tileSize>
-    LocalTensor<DataType> Alloc(CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    LocalTensor<DataType> Alloc(CBEMU_LOC) { return carve<DataType>(tileSize, pos, loc); }
     template <class DataType>
-    LocalTensor<DataType> Alloc(uint32_t tileSize, CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    LocalTensor<DataType> Alloc(uint32_t tileSize, CBEMU_LOC) {
+        return carve<DataType>(tileSize, detail_alloc::default_pos(hard), loc);
+    }
     template <TPosition pos, class DataType>
-    LocalTensor<DataType> Alloc(uint32_t tileSize, CBEMU_LOC) { return carve<DataType>(tileSize, loc); }
+    LocalTensor<DataType> Alloc(uint32_t tileSize, CBEMU_LOC) { return carve<DataType>(tileSize, pos, loc); }
     uint32_t GetCurAddr() const { return cur_; }
 
 private:
     template <class T>
-    LocalTensor<T> carve(uint32_t n, const cbemu::SrcLoc& loc) {
-        uint32_t bytes = (uint32_t)(((uint64_t)n * sizeof(T) + 31) / 32 * 32);
-        size_t cap = cbemu::soc_ub_bytes();
-        if ((size_t)cur_ + bytes > cbemu::kUbBacking)
-            cbemu::report("ub_overflow", cbemu::Sev::fatal, loc, "LocalMemAllocator: %u bytes requested beyond the UB",
-                          cur_ + bytes);
+    LocalTensor<T> carve(uint32_t n, TPosition pos, const cbemu::SrcLoc& loc) {
+        const cbemu::MemSpec& spec = cbemu::mem_spec(kMem);
+        uint32_t a = kMem == cbemu::Mem::UB ? 32u : spec.align;
+        uint32_t bytes = (uint32_t)(((uint64_t)n * sizeof(T) + a - 1) / a * a);
+        size_t cap = cbemu::mem_capacity(kMem);
+        if ((size_t)cur_ + bytes > spec.backing)
+            cbemu::report(spec.overflow_kind, cbemu::Sev::fatal, loc,
+                          "LocalMemAllocator: %u bytes requested beyond the %s", cur_ + bytes, spec.name);
         LocalTensor<T> t;
-        t.addr_ = (T*)(cbemu::ctx().ub + cur_);
+        t.addr_ = (T*)(cbemu::mem_base(kMem) + cur_);
         t.size_ = n;
         t.buf_ = (uint8_t*)t.addr_;
         t.buf_len_ = bytes;
-        t.pos_ = TPosition::VECCALC;
+        t.pos_ = pos;
         cur_ += bytes;
         if (cur_ > cap && !reported_) {
             reported_ = true;
-            cbemu::report("ub_overflow", cbemu::Sev::error, loc,
-                          "LocalMemAllocator brings the UB in use to %u bytes; the SoC has %zu", cur_, cap);
+            cbemu::report(spec.overflow_kind, cbemu::Sev::error, loc,
+                          "LocalMemAllocator brings the %s in use to %u bytes; the SoC has %zu", spec.name, cur_, cap);
         }
         return t;
     }

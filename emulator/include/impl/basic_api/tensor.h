@@ -5,6 +5,7 @@
 
 #include "../emu/fp.h"
 #include "shapeinfo.h"
+#include "../emu/local_mem.h"
 #include "../emu/runtime.h"
 #include "types.h"
 
@@ -29,22 +30,29 @@ public:
     ShapeInfo shape_info_;
 
     LocalTensor() = default;
-    // A tensor placed by hand: `bufferAddr` is a byte offset into this block's UB, `bufferSize` elements.
-    // It may reach anywhere inside the SoC's UB (no queue or TBuf owns it).
+    // A tensor placed by hand: `bufferAddr` is a byte offset into the memory of `pos` (UB, or L1 / L0A / L0B /
+    // L0C / BT / FB for the cube positions), `bufferSize` elements. It may reach anywhere inside that memory.
     LocalTensor(TPosition pos, uint32_t bufferAddr, uint32_t bufferSize, CBEMU_LOC) {
-        size_t cap = cbemu::soc_ub_bytes();
+        cbemu::Mem mem = cbemu::mem_of(pos);
+        const cbemu::MemSpec& spec = cbemu::mem_spec(mem);
+        size_t cap = cbemu::mem_capacity(mem);
         if (!cbemu::ctx().ub) cbemu::report("no_kernel_context", cbemu::Sev::fatal, loc, "LocalTensor outside a kernel");
-        if (bufferAddr % 32)
-            cbemu::report("misaligned_ub", cbemu::Sev::error, loc, "LocalTensor at UB offset %u is not 32-byte aligned",
-                          bufferAddr);
+        uint32_t align = mem == cbemu::Mem::UB ? 32u : spec.align;
+        if (bufferAddr % align)
+            cbemu::report(mem == cbemu::Mem::UB ? "misaligned_ub" : "misaligned_local", cbemu::Sev::error, loc,
+                          "LocalTensor at %s offset %u is not %u-byte aligned", spec.name, bufferAddr, align);
         if ((uint64_t)bufferAddr + (uint64_t)bufferSize * sizeof(T) > cap)
-            cbemu::report("ub_overflow", cbemu::Sev::error, loc,
-                          "LocalTensor [%u, %llu) bytes lies beyond the %zu-byte UB", bufferAddr,
-                          (unsigned long long)bufferAddr + (unsigned long long)bufferSize * sizeof(T), cap);
-        addr_ = (T*)(cbemu::ctx().ub + bufferAddr);
+            cbemu::report(spec.overflow_kind, cbemu::Sev::error, loc,
+                          "LocalTensor [%u, %llu) bytes lies beyond the %zu-byte %s", bufferAddr,
+                          (unsigned long long)bufferAddr + (unsigned long long)bufferSize * sizeof(T), cap, spec.name);
+        size_t backing = spec.backing;
+        if ((uint64_t)bufferAddr + (uint64_t)bufferSize * sizeof(T) > backing)
+            cbemu::report(spec.overflow_kind, cbemu::Sev::fatal, loc, "LocalTensor beyond the emulated %s", spec.name);
+        uint8_t* base = cbemu::mem_base(mem);
+        addr_ = (T*)(base + bufferAddr);
         size_ = bufferSize;
-        buf_ = cbemu::ctx().ub;
-        buf_len_ = (uint32_t)cap;
+        buf_ = base;
+        buf_len_ = (uint32_t)(cap ? cap : backing);
         pos_ = pos;
     }
 

@@ -66,6 +66,11 @@ inline int from_pipe_t(int p) {
 // Local buffers other than UB have their own shadow (the Cube issue's L1 / L0A / L0B / L0C / bias / fixpipe).
 enum class Space : uint8_t { UB = 0, L1, L0A, L0B, L0C, BT, FB, N };
 
+inline const char* space_name(Space sp) {
+    static const char* names[] = {"UB", "L1", "L0A", "L0B", "L0C", "BiasTable", "Fixpipe buffer"};
+    return names[(int)sp];
+}
+
 using Clock = std::array<uint32_t, NP>;
 inline void join(Clock& a, const Clock& b) {
     for (int i = 0; i < NP; ++i) a[i] = std::max(a[i], b[i]);
@@ -213,7 +218,7 @@ inline void unordered(Core* c, const Op& op, int q, const Rec& r, const char* wh
                       uint64_t hi) {
     bool scalar_ok = (q != P_S || (r.flags & F_AUTO)) && (op.pipe != P_S || (op.flags & F_AUTO));
     if (!(c->auto_sync && auto_pair(q, op.pipe) && scalar_ok))
-        report_race(c, op, what, q, r.site, sp == Space::UB ? "UB" : "local", lo, hi, false, -1);
+        report_race(c, op, what, q, r.site, space_name(sp), lo, hi, false, -1);
     acquire(c, op.pipe, release_clock(c, q, q == op.pipe ? op.epoch : 0));
 }
 
@@ -363,6 +368,9 @@ inline void gm_access(const Op& op, const void* p, uint64_t n, bool write, const
 }
 
 inline uint8_t* ub_base();  // runtime.h
+// The cube memory (L1 / L0A / L0B / L0C / BT / FB) that holds p, its offset there, and that memory's shadow made
+// ready (local_mem.h: a core's cube shadows are sized on first use, so vector kernels never pay for them).
+inline bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off);
 
 inline void access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr) {
     if (!op.c || !p || n == 0) return;
@@ -370,6 +378,12 @@ inline void access(const Op& op, const void* p, uint64_t n, bool write, const vo
     const uint8_t* ub = ub_base();
     if (ub && b >= ub && b < ub + op.c->ub_cap) {
         local_access(op, Space::UB, (uint64_t)(b - ub), n, write, data, data ? ub : nullptr);
+        return;
+    }
+    Space sp;
+    uint64_t off;
+    if (cube_space_of(op.c, p, sp, off)) {
+        local_access(op, sp, off, n, write);
         return;
     }
     gm_access(op, p, n, write, data);

@@ -22,8 +22,14 @@
 #ifndef __inline__
 #define __inline__ inline
 #endif
+// A mixed AIC/AIV kernel (`__global__ __mix__(1, 2) void k(...)`): the attribute starts the function with
+// 8 + 4 * aic + aiv no-op instructions, which the launch counts at the kernel's address to learn the ratio
+// (emu/cores.h). (A named section would be the obvious marker, but g++ drops it for template kernels.)
 #ifndef __mix__
-#define __mix__(...)
+#define __mix__(aic, aiv) __attribute__((patchable_function_entry(8 + 4 * (aic) + (aiv), 0)))
+#endif
+#ifndef __kfc_workspace__
+#define __kfc_workspace__
 #endif
 #ifndef __inout_pipe__
 #define __inout_pipe__(x)

@@ -66,7 +66,8 @@ struct Core;
 struct Sched;
 
 struct BlockCtx {
-    int block = -1;
+    int block = -1;  // GetBlockIdx (an AIV core of a 1:2 mixed launch counts 0 .. 2 * numBlocks - 1)
+    int slot = -1;   // this core's index in the launch's scheduler (sched.h) and in the hazard model's clocks
     int block_num = 1;
     uint8_t* ub = nullptr;
     uint64_t mask_hi = ~0ull, mask_lo = ~0ull;  // vector mask register
@@ -150,8 +151,9 @@ inline uint64_t& tiling_key() {
     static uint64_t k = 0;
     return k;
 }
+// The host's SetKernelMode (KernelMode: MIX_MODE = 0, AIC_MODE, AIV_MODE, MIX_AIC_1_1); -1 while never set.
 inline int& kernel_mode() {
-    static int m = 0;
+    static int m = -1;
     return m;
 }
 inline uint8_t* sys_workspace() {

@@ -9,45 +9,82 @@
 // others start when a resident one ends (multi-round scheduling). So a SyncAll with more blocks than cores hangs
 // (SyncAll.md: numBlocks must not exceed the cores, "否则框架进行多轮调度时会插入异常同步，导致Kernel卡死"), and so
 // does a wait on a flag that only a block never started could set. Both are reported as `sync_deadlock`.
+//
+// The scheduler's blocks are the launch's cores (cores.h): one per logical core for a plain kernel, the AIC core and
+// its AIV cores for a mixed one (planned at launch for `__mix__`, or added when a block learns its kernel is mixed:
+// mixed.h). Residency counts logical cores: the next one starts when every core of a resident one has ended. SyncAll
+// meets per group (SyncAll<true>: the vector cores, or the AIC cores when an AIC calls it; SyncAll<false>: every core).
 #pragma once
+#include <array>
 #include <condition_variable>
+#include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "cores.h"
+
 namespace cbemu {
 
 struct Sched {
     enum St : uint8_t { NOT_STARTED, READY, IN_BARRIER, SPINNING, DONE };
+    enum Group : uint8_t { G_ALL = 0, G_VEC, G_CUBE, NG };
     struct Block {
         St st = NOT_STARTED;
         std::condition_variable cv;
         uint64_t seen_progress = 0;  // the progress count when this spinner last polled in vain
+        CoreId id;
+        int waiting_group = -1;  // the SyncAll group it waits in
+    };
+    // One SyncAll group: the cores expected over the launch, arrivals of the current round, cores that returned (no
+    // longer awaited), and the cross-core clock joined over the arrivals (each core adopts it when the round ends).
+    struct Round {
+        int expected = 0, arrived = 0, departed = 0;
+        std::vector<uint32_t> join_clock, released_clock;
     };
     std::mutex m;
     std::condition_variable host_cv;
-    std::vector<std::unique_ptr<Block>> blocks;
+    std::vector<std::unique_ptr<Block>> blocks;  // every core of the launch, by slot
     std::vector<std::thread> threads;
-    int nblocks = 0, cores = 0, started = 0, done = 0, running = -1;
+    std::function<void()> body;
+    const char* name = "kernel";
+    int nblocks = 0;       // blocks.size()
+    int nlogical = 0;      // numBlocks of the launch
+    int clock_slots = 0;   // the size of each core's cross-core clock: at most 1 AIC + 2 AIV per logical core
+    int cores = 0;         // resident logical cores
+    int next_logical = 0;  // the first logical core not started yet
+    std::vector<int> live_of_logical;
+    std::vector<std::vector<int>> slots_of_logical;
+    int done = 0, running = -1;
     uint64_t rng = 0, progress = 0;
     uint32_t quantum = 1;
-    // SyncAll: arrivals of the current round, blocks that returned (no longer awaited), and the cross-core clock
-    // joined over the arrivals (each block adopts it when the round completes)
-    int arrived = 0, departed = 0;
-    std::vector<uint32_t> join_clock, released_clock;
+    Round rounds[NG];
     // cross-core clocks published through GM flag words (IBSet, NotifyNextBlock, GroupBarrier::Arrive, atomics)
     std::map<uintptr_t, std::vector<uint32_t>> published;
+    // CrossCore flags (mixed.h): counters per core and flag id, pending mode-0/1/2 arrivals, the clocks the sets
+    // published towards each core, the cores that have returned
+    std::map<uint64_t, std::array<int, 16>> counters;
+    std::map<uint64_t, int> arrivals;
+    std::map<uint64_t, std::vector<uint32_t>> flag_clocks;
+    std::map<uint64_t, bool> ended;
 
-    // The last awaited block arrived: everyone in SyncAll may go on. Returns false when the round completed only
-    // because some blocks had already returned (they never called this SyncAll: hangs on hardware).
-    bool complete_round() {
-        bool whole = arrived >= nblocks;
-        arrived = 0;
-        released_clock = join_clock;
-        join_clock.assign(join_clock.size(), 0);
+    static uint64_t key(CoreKind k, int logical, int sub) {
+        return ((uint64_t)k << 40) | ((uint64_t)(uint32_t)logical << 8) | (uint64_t)(sub & 0xFF);
+    }
+    static int group_of(const CoreId& id) { return id.kind == CoreKind::AIC ? G_CUBE : G_VEC; }
+
+    // The last awaited core of group g arrived: everyone waiting in it may go on. Returns false when the round
+    // completed only because some cores had already returned (they never called this SyncAll: hangs on hardware).
+    bool complete_round(int g) {
+        Round& r = rounds[g];
+        bool whole = r.arrived >= r.expected;
+        r.arrived = 0;
+        r.released_clock = r.join_clock;
+        r.join_clock.assign(r.join_clock.size(), 0);
         for (auto& b : blocks)
-            if (b->st == IN_BARRIER) b->st = READY;
+            if (b->st == IN_BARRIER && b->waiting_group == g) b->st = READY, b->waiting_group = -1;
         return whole;
     }
 
@@ -63,6 +100,7 @@ struct Sched {
     // candidate exists. -1 when there is none.
     int pick(int except) {
         int n = 0, only = -1;
+        nblocks = (int)blocks.size();
         for (int b = 0; b < nblocks; ++b) {
             St st = blocks[b]->st;
             if ((st == READY || st == SPINNING) && b != except) n++, only = b;
@@ -112,7 +150,7 @@ inline void sched_tick() {
     if (s->nblocks == 1 || --s->quantum > 0) return;
     std::unique_lock<std::mutex> lk(s->m);
     s->quantum = s->draw_quantum();
-    int me = ctx().block;
+    int me = ctx().slot;
     int next = s->pick(-1);
     if (next >= 0 && next != me) s->hand_over(lk, me, next);
 }
@@ -127,46 +165,50 @@ inline void note_progress() {
     std::_Exit(3);
 }
 
-// SyncAll: every block of the launch arrives before any leaves; the pipes are drained and the cross-core clocks
+// SyncAll: every core of the group arrives before any leaves; the pipes are drained and the cross-core clocks
 // joined (hazard model: accesses before the barrier on any core are ordered before accesses after it on any core).
-inline void barrier_wait(const SrcLoc& loc) {
+// all_cores: SyncAll<false> (AIC and AIV cores together); else the caller's own kind (SyncAll<true>).
+inline void barrier_wait(const SrcLoc& loc, bool all_cores = false) {
     BlockCtx& c = ctx();
     Sched* s = c.sched;
     if (!s) return;
-    if (s->nblocks > s->cores) {
+    if (s->nlogical > s->cores) {
         char msg[320];
         std::snprintf(msg, sizeof msg,
                       "SyncAll with %d blocks on a SoC with %d cores: blocks beyond the %d resident ones start only "
                       "when a resident one ends, which never happens (hangs on hardware; SyncAll.md)",
-                      s->nblocks, s->cores, s->cores);
+                      s->nlogical, s->cores, s->cores);
         deadlock(loc, msg);
     }
     hz::barrier(-1);
     std::unique_lock<std::mutex> lk(s->m);
+    int g = all_cores ? Sched::G_ALL : Sched::group_of(core_id());
+    Sched::Round& r = s->rounds[g];
     s->progress++;
     if (c.hz) {
-        if (s->join_clock.size() != c.hz->cvc.size()) s->join_clock.assign(c.hz->cvc.size(), 0);
-        for (size_t i = 0; i < c.hz->cvc.size(); ++i) s->join_clock[i] = std::max(s->join_clock[i], c.hz->cvc[i]);
+        if (r.join_clock.size() != c.hz->cvc.size()) r.join_clock.assign(c.hz->cvc.size(), 0);
+        for (size_t i = 0; i < c.hz->cvc.size(); ++i) r.join_clock[i] = std::max(r.join_clock[i], c.hz->cvc[i]);
     }
-    int me = c.block;
-    if (++s->arrived + s->departed >= s->nblocks) {
-        if (!s->complete_round()) {
+    int me = c.slot;
+    if (++r.arrived + r.departed >= r.expected) {
+        if (!s->complete_round(g)) {
             lk.unlock();
             report("syncall_mismatch", Sev::error, loc,
-                   "SyncAll completes only because %d block(s) already returned without calling it (hangs on "
-                   "hardware: every block must reach each SyncAll)", s->departed);
+                   "SyncAll completes only because %d core(s) already returned without calling it (hangs on "
+                   "hardware: every core must reach each SyncAll)", r.departed);
             lk.lock();
         }
     } else {
         s->blocks[me]->st = Sched::IN_BARRIER;
+        s->blocks[me]->waiting_group = g;
         int next = s->pick(me);
         if (next < 0)
-            deadlock(loc, "SyncAll: every other block is waiting too and none can arrive (hangs on hardware)");
+            deadlock(loc, "SyncAll: every other core is waiting too and none can arrive (hangs on hardware)");
         s->hand_over(lk, me, next);
     }
     if (c.hz) {
-        for (size_t i = 0; i < c.hz->cvc.size() && i < s->released_clock.size(); ++i)
-            c.hz->cvc[i] = std::max(c.hz->cvc[i], s->released_clock[i]);
+        for (size_t i = 0; i < c.hz->cvc.size() && i < r.released_clock.size(); ++i)
+            c.hz->cvc[i] = std::max(c.hz->cvc[i], r.released_clock[i]);
         c.hz->cvc[me]++;
     }
 }
@@ -180,7 +222,7 @@ inline void publish(const void* word) {
     auto& v = c.sched->published[(uintptr_t)word];
     if (v.size() != c.hz->cvc.size()) v.assign(c.hz->cvc.size(), 0);
     for (size_t i = 0; i < v.size(); ++i) v[i] = std::max(v[i], c.hz->cvc[i]);
-    c.hz->cvc[c.block]++;
+    c.hz->cvc[c.slot]++;
 }
 inline void acquire_published(const void* word) {
     BlockCtx& c = ctx();
@@ -195,17 +237,21 @@ inline void acquire_published(const void* word) {
 // Poll pred() until it holds, as a core spinning on a GM flag does, letting the other blocks run in between. If no
 // block can make progress any more (all others ended, wait in SyncAll, or spin without anything happening), nobody
 // can ever make pred() true: the hardware would hang, so this is a fatal sync_deadlock.
+// `what`: the diagnostic when it can never hold (default: a GM flag no running block can set).
 template <typename P>
-inline void spin_until(P pred, const SrcLoc& loc, const char* api) {
+inline void spin_until(P pred, const SrcLoc& loc, const char* api, const char* what = nullptr) {
     BlockCtx& c = ctx();
     Sched* s = c.sched;
     while (!pred()) {
-        char msg[256];
-        std::snprintf(msg, sizeof msg, "%s waits for a GM flag that no running block can set any more (hangs on "
-                      "hardware)", api);
+        char msg[320];
+        if (what)
+            std::snprintf(msg, sizeof msg, "%s", what);
+        else
+            std::snprintf(msg, sizeof msg, "%s waits for a GM flag that no running block can set any more (hangs on "
+                          "hardware)", api);
         if (!s || s->nblocks == 1) deadlock(loc, msg);
         std::unique_lock<std::mutex> lk(s->m);
-        int me = c.block;
+        int me = c.slot;
         Sched::Block& mine = *s->blocks[me];
         mine.st = Sched::SPINNING;
         mine.seen_progress = s->progress;
@@ -230,35 +276,74 @@ inline void spin_until(P pred, const SrcLoc& loc, const char* api) {
 }
 
 namespace detail_launch {
-template <typename F, typename... Args>
-void block_main(Sched* s, int b, const char* name, F func, Args... args) {
+void core_main(Sched* s, int slot);
+
+// Start a planned core (lock held): it takes the baton when the scheduler picks it.
+inline void start_core(Sched* s, int slot) {
+    Sched::Block& b = *s->blocks[slot];
+    b.st = Sched::READY;
+    s->live_of_logical[b.id.logical]++;
+    s->threads.emplace_back(core_main, s, slot);
+}
+inline void start_logical(Sched* s, int logical) {
+    for (int slot : s->slots_of_logical[logical])
+        if (s->blocks[slot]->st == Sched::NOT_STARTED) start_core(s, slot);
+}
+// Plan a core of the launch (lock held, or before any thread runs); returns its slot.
+inline int plan_core(Sched* s, const CoreId& id) {
+    int slot = (int)s->blocks.size();
+    s->blocks.emplace_back(new Sched::Block());
+    s->blocks[slot]->id = id;
+    s->nblocks = (int)s->blocks.size();
+    s->slots_of_logical[id.logical].push_back(slot);
+    s->rounds[Sched::G_ALL].expected++;
+    s->rounds[Sched::group_of(id)].expected++;
+    return slot;
+}
+
+// At the end of a core: flags set towards it that it never waited for (CrossCoreSetFlag / CrossCoreWaitFlag pair).
+inline void cross_core_end_checks(Sched* s) {
+    const CoreId& id = core_id();
+    auto it = s->counters.find(Sched::key(id.kind, id.logical, id.sub));
+    if (it == s->counters.end()) return;
+    for (int f = 0; f < 16; ++f)
+        if (it->second[f] > 0)
+            report("cross_core_unpaired", Sev::error, SrcLoc{s->name, 0},
+                   "%s %d ended with %d CrossCoreSetFlag(%d) it never waited for: a CrossCoreWaitFlag(%d) is missing, "
+                   "so its reads were not ordered after the other core's writes",
+                   core_kind_name(id.kind), block_index_of(id), it->second[f], f, f);
+}
+
+inline void core_main(Sched* s, int slot) {
     {
         std::unique_lock<std::mutex> lk(s->m);
-        s->blocks[b]->cv.wait(lk, [&] { return s->running == b; });
+        s->blocks[slot]->cv.wait(lk, [&] { return s->running == slot; });
+        core_id() = s->blocks[slot]->id;
     }
     BlockCtx& c = ctx();
     c = BlockCtx{};
-    c.block = b;
-    c.block_num = s->nblocks;
+    c.block = block_index_of(core_id());
+    c.slot = slot;
+    c.block_num = s->nlogical;
     c.sched = s;
-    ::block_idx = b;
-    ::block_num = s->nblocks;
+    ::block_idx = c.block;
+    ::block_num = s->nlogical;
     c.ub = (uint8_t*)std::aligned_alloc(256, kUbBacking);
     // stale UB content: nothing on the chip clears UB, so unwritten bytes read as the poison (NaN / -1)
     std::memset(c.ub, poison_byte(), kUbBacking);
     std::unique_ptr<hz::Core> core;
     if (hz::enabled()) {
         core.reset(new hz::Core());
-        core->block = b;
-        core->nblocks = s->nblocks;
+        core->block = slot;
+        core->nblocks = s->clock_slots;
         core->auto_sync = hz::auto_sync_default();
         core->ub_cap = soc_ub_bytes() < kUbBacking ? soc_ub_bytes() : kUbBacking;
         core->shadow[(int)hz::Space::UB].resize(core->ub_cap / 32);
-        core->cvc.assign(s->nblocks, 0);
-        core->cvc[b] = 1;
+        core->cvc.assign(s->clock_slots, 0);
+        core->cvc[slot] = 1;
         c.hz = core.get();
     }
-    func(args...);
+    s->body();
     if (c.hz) hz::end_checks(c.hz);
     c.hz = nullptr;
     core.reset();
@@ -266,68 +351,109 @@ void block_main(Sched* s, int b, const char* name, F func, Args... args) {
     c.ub = nullptr;
     {
         std::unique_lock<std::mutex> lk(s->m);
-        s->blocks[b]->st = Sched::DONE;
+        const CoreId id = core_id();  // its kind may have changed since launch (mixed.h: become)
+        cross_core_end_checks(s);
+        s->ended[Sched::key(id.kind, id.logical, id.sub)] = true;
+        s->blocks[slot]->st = Sched::DONE;
         s->done++;
         s->progress++;
-        // a block that returns is no longer awaited by SyncAll, so the others are not stuck forever
-        s->departed++;
-        if (s->arrived > 0 && s->arrived + s->departed >= s->nblocks) {
-            s->complete_round();
-            lk.unlock();
-            report("syncall_mismatch", Sev::error, SrcLoc{name, 0},
-                   "block %d returned while other blocks wait in SyncAll (hangs on hardware)", b);
-            lk.lock();
+        // a core that returns is no longer awaited by SyncAll, so the others are not stuck forever
+        for (int g : {(int)Sched::G_ALL, Sched::group_of(id)}) {
+            Sched::Round& r = s->rounds[g];
+            r.departed++;
+            if (r.arrived > 0 && r.arrived + r.departed >= r.expected) {
+                s->complete_round(g);
+                lk.unlock();
+                report("syncall_mismatch", Sev::error, SrcLoc{s->name, 0},
+                       "%s %d returned while other cores wait in SyncAll (hangs on hardware)", core_kind_name(id.kind),
+                       block_index_of(id));
+                lk.lock();
+            }
         }
-        if (s->started < s->nblocks) {  // a core is free: the next block of the launch starts on it
-            int nb = s->started++;
-            s->blocks[nb]->st = Sched::READY;
-            s->threads.emplace_back(block_main<F, Args...>, s, nb, name, func, args...);
-        }
-        int next = s->pick(b);
+        // a logical core is free when all its cores ended: the next one of the launch starts on it
+        if (--s->live_of_logical[id.logical] == 0 && s->next_logical < s->nlogical)
+            start_logical(s, s->next_logical++);
+        int next = s->pick(slot);
         if (next < 0 && s->done < s->nblocks) {
             lk.unlock();
-            report("sync_deadlock", Sev::fatal, SrcLoc{name, 0},
-                   "block %d ended and every remaining block waits for something no block can do any more "
-                   "(hangs on hardware)", b);
+            report("sync_deadlock", Sev::fatal, SrcLoc{s->name, 0},
+                   "%s %d ended and every remaining core waits for something no core can do any more "
+                   "(hangs on hardware)", core_kind_name(id.kind), block_index_of(id));
         }
         s->running = next;
         if (next >= 0) s->blocks[next]->cv.notify_one();
         if (s->done == s->nblocks) s->host_cv.notify_all();
     }
     c.block = -1;
+    c.slot = -1;
     c.sched = nullptr;
+    core_id() = CoreId{};
 }
 }  // namespace detail_launch
 
-// Run func(args...) once per block under the scheduler; returns when every block has ended.
+// Run func(args...) once per core under the scheduler (plain blocks, or the AIC and AIV cores of a mixed kernel);
+// returns when every core has ended.
 template <typename F, typename... Args>
 void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
     install_exit_hook();
     if (block_dim == 0) {
         report("bad_launch", Sev::fatal, SrcLoc{name, 0}, "kernel %s launched with blockDim 0", name);
     }
+    MixRatio mix = mix_ratio_of(func);
+    CoreKind plain = CoreKind::PLAIN;
+    if (mix.aic == 0 && mix.aiv == 0) {  // not declared __mix__: the CPU-debug host's SetKernelMode, if any
+        int mode = kernel_mode();
+        if (mode == 0) mix = {1, 2};
+        else if (mode == 3) mix = {1, 1};
+        else if (mode == 1) plain = CoreKind::AIC;
+        else if (mode == 2) plain = CoreKind::AIV;
+    }
     Sched s;
-    s.nblocks = (int)block_dim;
-    s.cores = std::max(1, resident_cores());
+    s.name = name;
+    s.body = [=]() { func(args...); };
+    s.nlogical = (int)block_dim;
+    s.clock_slots = 3 * (int)block_dim;
+    s.live_of_logical.assign(block_dim, 0);
+    s.slots_of_logical.resize(block_dim);
+    for (int b = 0; b < (int)block_dim; ++b) {
+        CoreId id;
+        id.logical = b;
+        if (mix.aic == 0 && mix.aiv == 0) {
+            id.kind = plain;
+            detail_launch::plan_core(&s, id);
+            continue;
+        }
+        id.aiv_per = mix.aiv;
+        id.has_aic = mix.aic > 0;
+        if (mix.aic) {
+            id.kind = CoreKind::AIC;
+            detail_launch::plan_core(&s, id);
+        }
+        for (int sub = 0; sub < mix.aiv; ++sub) {
+            id.kind = CoreKind::AIV;
+            id.sub = sub;
+            detail_launch::plan_core(&s, id);
+        }
+    }
+    int aic = (int)soc().aic_cores, aiv = (int)soc().aiv_cores;
+    if (mix.aiv) s.cores = std::min(aic, aiv / mix.aiv);
+    else if (mix.aic || plain == CoreKind::AIC) s.cores = aic;
+    else s.cores = resident_cores();
+    s.cores = std::max(1, s.cores);
     s.rng = schedule_seed();
     s.quantum = s.draw_quantum();
-    s.departed = 0;
-    for (uint32_t b = 0; b < block_dim; ++b) s.blocks.emplace_back(new Sched::Block());
     hz::launch_gen()++;
     current_sched() = &s;
     {
         std::unique_lock<std::mutex> lk(s.m);
-        int resident = std::min(s.nblocks, s.cores);
-        for (int b = 0; b < resident; ++b) {
-            s.blocks[b]->st = Sched::READY;
-            s.threads.emplace_back(detail_launch::block_main<F, Args...>, &s, b, name, func, args...);
-        }
-        s.started = resident;
+        int resident = std::min(s.nlogical, s.cores);
+        for (int b = 0; b < resident; ++b) detail_launch::start_logical(&s, b);
+        s.next_logical = resident;
         s.running = s.pick(-1);
         s.blocks[s.running]->cv.notify_one();
         s.host_cv.wait(lk, [&] { return s.done == s.nblocks; });
     }
-    // threads may still be appended by the last blocks until done == nblocks; all are joinable now
+    // threads may still be appended by the last cores until done == nblocks; all are joinable now
     for (auto& t : s.threads) t.join();
     current_sched() = nullptr;
 }
