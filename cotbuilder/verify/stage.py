@@ -10,6 +10,7 @@ counter per status, failed = infrastructure errors (not stored: a re-run tries a
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from ..hashing import sha256_text
 from ..stages.base import PROCESS, Stage, StageRefused
 from ..stages.driver import run_stage
+from ..stages.placement import assigned_accelerators
 from ..stats import StageStats
 from ..store import Store, utcnow
 from . import build as buildmod
@@ -152,9 +154,21 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             for unit, src, vid in todo
         ]
 
+    def task_resources(self) -> dict[str, float]:
+        """One unit at a time: a core for g++ and the kernel's run, the memory the sandbox lets one step use
+        (--memory-mb), and for npu:N one NPU of a node that has them (Ray's resource name for Ascend devices)."""
+        need = {"CPU": 1.0, "memory": float(self.config.memory_mb) * 2**20}
+        if backend_of(self.config.device)[0] == "npu":
+            need["NPU"] = 1.0
+        return need
+
     def work(self, item: VerifyItem) -> VerifyResult:
         unit = item.job.unit
-        return VerifyResult(unit["unit_id"], unit["name"], item.verification_id, item.source_hash, verify(item.job))
+        job = item.job
+        assigned = assigned_accelerators("NPU")
+        if job.backend == "npu" and assigned:  # on a Ray node: the device Ray gave this task, not the driver's N
+            job = dataclasses.replace(job, device_id=int(assigned[0]))
+        return VerifyResult(unit["unit_id"], unit["name"], item.verification_id, item.source_hash, verify(job))
 
     def commit(self, store: Store, results: list[VerifyResult], stats: StageStats) -> None:
         rows = []
