@@ -268,7 +268,7 @@ def unit_rows(codes: list[str]) -> list[dict]:
                 "kernel_code": code,
                 "host_code": "",
                 "entry": [],
-                "features": {},
+                "features": {"apis": {}, "dtypes": [], "uses_cube": False, "multi_core": True},
                 "category": "elementwise",
                 "complexity": 2,
                 "diagnostics": [],

@@ -60,6 +60,8 @@ def _executors(meta: dict[str, Any], path: Path, verbs: list[str]) -> tuple[dict
         )
     value = meta.get("executor", "local")
     if isinstance(value, str):
+        if value not in EXECUTORS:
+            raise RecipeError(f"{path}: [pipeline] executor must be one of {', '.join(EXECUTORS)}, not {value!r}")
         kinds = dict.fromkeys(verbs, value)
     elif isinstance(value, dict):
         strange = sorted(set(value) - set(verbs))
