@@ -30,7 +30,7 @@ class DedupConfig:
     )
     # signature computation; see minhash.py for why rensa
     backend: str = option("rensa", "--backend", help="MinHash signatures: rensa (fast) or datasketch.")
-    jobs: int = option(1, "--jobs", "-j", min=1, help="Shards signed at once (processes).")
+    jobs: int = option(2, "--jobs", "-j", min=1, help="Shards of units (2,048 each) signed at once, in processes.")
     seed: int = 1
     shard_size: int = 2048  # units signed per work item: bounds a worker's memory (tokens of one shard at a time)
     licenses: list[str] | None = None  # licence allowlist used for ranking (default: the publish default)

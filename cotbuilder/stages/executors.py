@@ -1,5 +1,5 @@
 """Executors: where a stage's `work(item)` runs. Separate from the stages (as in datatrove), so the same stage runs
-in the driver, on a local process pool, on an event loop, or (issue 16) on Ray.
+in the driver, on a local process pool, on an event loop, or on Ray (ray_executor.py).
 
 An executor's `run(stage, items, ...)` is a generator of events, in completion order:
     Done(index, result)   work(items[index]) returned

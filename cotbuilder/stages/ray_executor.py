@@ -146,7 +146,10 @@ class RayExecutor:
                 return handle.work.remote(items[i])
 
             yield from self._stream(ray, stage, len(items), submit, stage.workers(), cancel=lambda refs: None)
-            extra = ray.get(handle.teardown.remote())
+            try:
+                extra = ray.get(handle.teardown.remote())
+            except ray.exceptions.RayError:  # the actor is gone (its calls already failed): its counts with it
+                extra = None
             if extra and counts:
                 counts(extra)
         finally:
