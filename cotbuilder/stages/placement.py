@@ -19,3 +19,14 @@ def assigned_accelerators(name: str) -> list[str]:
     except Exception:  # noqa: BLE001 -- the driver process, or an older Ray: nothing assigned
         return []
     return [str(i) for i in ids or []]
+
+
+def on_ray_worker() -> bool:
+    """True inside a Ray worker process (a task or an actor), which may run on another machine than the driver."""
+    ray = sys.modules.get("ray")
+    if ray is None or not ray.is_initialized():
+        return False
+    try:
+        return ray.get_runtime_context().worker.mode == ray.WORKER_MODE
+    except Exception:  # noqa: BLE001 -- an older Ray without these names: the driver is the only case we can tell
+        return False

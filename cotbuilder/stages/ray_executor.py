@@ -106,7 +106,11 @@ class RayExecutor:
                 )
             except (ConnectionError, ValueError, RuntimeError) as exc:
                 where = self.address or os.environ.get("RAY_ADDRESS") or "a local cluster"
-                raise RayUnavailable(f"cannot start or reach Ray ({where}): {exc}") from exc
+                hint = ""
+                if "auth" in str(exc).lower() and os.environ.get("RAY_AUTH_MODE") != "token":
+                    # Ray >= 2.5x starts clusters with token authentication; a given address does not turn it on
+                    hint = " (a cluster with token authentication: set RAY_AUTH_MODE=token and RAY_AUTH_TOKEN_PATH)"
+                raise RayUnavailable(f"cannot start or reach Ray ({where}){hint}: {_first_line(exc)}") from exc
             if self.announce:
                 cpus = ray.cluster_resources().get("CPU", 0)
                 nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
@@ -238,6 +242,10 @@ def _cancel_tasks(ray: Any) -> Callable[[list[Any]], None]:
                 ray.cancel(ref, force=True)
 
     return cancel
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:500]
 
 
 def _task_error(cause: BaseException, exc: BaseException) -> str:

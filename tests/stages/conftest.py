@@ -5,12 +5,17 @@ owned by that worker's process) and writes its address under a file lock; the ot
 do the CLI subprocesses the tests run (`--ray-address`). Each worker holds a shared lock on `users` for as long as its
 session lasts; the owner, at its session end, waits for the exclusive lock (every other user gone), withdraws the
 address (a worker arriving later starts its own) and shuts the cluster down.
+
+Ray (2.5x+) starts a local cluster with token authentication and, to connect to a given address, needs
+RAY_AUTH_MODE=token and the token. The run makes its own token (in the run's temp dir, never ~/.ray) and puts both in
+the environment of every test process, so the connecting workers and the CLI subprocesses present it.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +25,17 @@ import pytest
 def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def _use_token(path: Path) -> None:
+    """Token authentication with the run's token, for this process and the processes it starts. Ray reads
+    RAY_AUTH_MODE into its config when it is imported, so a Ray already imported re-reads it (as Ray itself does
+    when it turns token mode on for a new local cluster)."""
+    os.environ.update(RAY_AUTH_MODE="token", RAY_AUTH_TOKEN_PATH=str(path))
+    from ray._raylet import AuthenticationTokenLoader, Config
+
+    Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
 
 
 @pytest.fixture(scope="session")
@@ -34,6 +50,11 @@ def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     owner = False
     with open(root / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        token = root / "auth-token"
+        if not token.is_file():
+            token.touch(mode=0o600)
+            token.write_text(secrets.token_hex(32))
+        _use_token(token)
         if address_file.is_file():
             address = address_file.read_text()
             ray.init(address=address, log_to_driver=False, logging_level="WARNING")

@@ -112,6 +112,27 @@ def test_npu_verification_asks_ray_for_an_npu_and_a_cluster_without_one_refuses_
     assert issubclass(RayUnavailable, StageRefused)  # the verb exits 2 with that line
 
 
+def test_a_ray_node_that_cannot_isolate_as_the_run_records_fails_every_unit_before_running_one(ray_kit, tmp_path):
+    """The driver's check() spoke for its own machine; a Ray worker checks its node against the run's sandbox
+    session in setup(). Here the session is one from "another node": its directory and cgroup do not exist here."""
+    from cotbuilder.verify import sandbox
+    from cotbuilder.verify.stage import VerifyConfig, VerifyStage
+
+    stage = VerifyStage(VerifyConfig(device="cpu"))
+    stage.session = sandbox.Session(
+        "elsewhere",
+        tmp_path / "not-on-this-node",
+        (sandbox.Controller("v2", str(tmp_path / "no-such-cgroup")),),
+        frozenset(sandbox.FEATURES),
+    )
+    done, failed = _outcomes(ray_kit, stage, ["unit-1", "unit-2"])  # work() would fail on these: it is never reached
+    assert done == {} and sorted(failed) == ["unit-1", "unit-2"]
+    for error in failed.values():
+        assert "worker setup failed" in error and "IsolationMissing" in error
+        assert "cannot isolate as the verify run records" in error
+        assert "not-on-this-node" in error and "no-such-cgroup" in error
+
+
 def test_the_verbs_take_the_executor_option_and_refuse_bad_values(cli, workspace):
     bad = cli("dedup", "--executor", "slurm", workspace=workspace)
     assert bad.returncode == 2 and "--executor must be one of local, ray" in bad.stderr
@@ -152,10 +173,32 @@ def fingerprint(workspace: Path) -> dict[str, list]:
         }
 
 
+def _cmdline(pid: int | str) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _run_work(workspace: str, driver: int) -> set[int]:
+    """The processes doing the run's work now: the sandboxed steps (their command lines name the workspace's sandbox
+    dir) and the Ray workers that started them (their parents), not the driver."""
+    steps = {int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != driver and workspace in _cmdline(p)}
+    parents = set()
+    for pid in steps:
+        try:
+            parents.add(int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]))
+        except (OSError, IndexError, ValueError):
+            continue
+    return steps | {pid for pid in parents if _cmdline(pid).startswith("ray::")}
+
+
 def _cli_cmd(workspace: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "cotbuilder.cli", "--workspace", str(workspace), *args]
 
 
+# its time includes the local demo run (shared by the tests that compare with it) when it is the first to ask for it
+@pytest.mark.timeout(900)
 def test_demo_on_ray_killed_mid_verify_resumes_and_equals_the_local_run(demo_run, ray_address, cli, tmp_path):
     """crawl on Ray; verify on Ray, its driver SIGKILLed once it has committed results; then the whole recipe on
     Ray: it resumes (crawl unchanged, verify only what was not committed) and every stage's result equals the
@@ -174,13 +217,26 @@ def test_demo_on_ray_killed_mid_verify_resumes_and_equals_the_local_run(demo_run
         stderr=subprocess.PIPE,
         cwd=REPO,
     )
-    wal = ws / "store.duckdb.wal"  # appears with the first commit after the store was opened
     deadline = time.monotonic() + 600
-    while not (wal.is_file() and wal.stat().st_size > 0) and proc.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.2)
+    while proc.poll() is None and time.monotonic() < deadline:  # until verify has committed a first batch
+        with Store(ws, read_only=True) as store:  # a reader gets in between the writer's transactions
+            if store.scalar("SELECT count(*) FROM verifications"):
+                break
+        time.sleep(0.3)
     assert proc.poll() is None, "verify ended before it could be killed: " + proc.stderr.read().decode()[-3000:]
+    working = _run_work(str(ws), proc.pid)
+    for _ in range(50):  # a moment between two units has no build running: catch one that has
+        if working:
+            break
+        time.sleep(0.1)
+        working = _run_work(str(ws), proc.pid)
+    assert working, "no build or kernel of the run was seen running"
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
+    deadline = time.monotonic() + 60  # Ray ends a dead driver's job: its workers, and the sandboxes they ran
+    while (alive := [pid for pid in working if Path(f"/proc/{pid}").exists()]) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not alive, f"the killed run's work outlived it: {[_cmdline(pid)[:120] for pid in alive]}"
 
     with Store(ws, read_only=True) as store:
         committed = store.scalar("SELECT count(*) FROM verifications")
