@@ -10,7 +10,7 @@ import typer
 
 from . import __version__
 from .cli_common import EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, CliState, get_state, open_store
-from .stages.command import stage_command
+from .stages.command import EXECUTOR_HELP, RAY_ADDRESS_HELP, stage_command
 from .stages.registry import STAGES, Registry
 
 HELP = """Build verified AscendC chain-of-thought training data.
@@ -51,6 +51,13 @@ def run(
         help="Pipeline recipe (TOML). Default: the embedded pipelines/demo.toml (offline demo).",
         show_default=False,
     ),
+    executor: str | None = typer.Option(
+        None,
+        "--executor",
+        help=EXECUTOR_HELP + " Default: the recipe's [pipeline] executor, else local.",
+        show_default=False,
+    ),
+    ray_address: str | None = typer.Option(None, "--ray-address", metavar="ADDR", help=RAY_ADDRESS_HELP),
 ) -> None:
     """Run a whole pipeline recipe: the stages the recipe names, in the registry's order. Each stage only does what
     is missing, so a re-run is cheap. Ends with a summary table. Exit 0 all stages ok; 1 some items failed or a stage
@@ -59,7 +66,9 @@ def run(
     from .paths import data_dir
     from .pipeline.recipe import RecipeError, load_recipe
     from .pipeline.runner import run_recipe, summary_table
+    from .stages.base import StageRefused
     from .stages.rich_progress import RichProgress
+    from .stages.verb import choose_executor
     from .store import resolve_workspace
 
     registry = get_state(ctx).registry
@@ -70,10 +79,21 @@ def run(
     except RecipeError as exc:
         console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
         raise typer.Exit(EXIT_USAGE) from exc
+    chosen = None
+    try:
+        if executor is not None:
+            chosen = choose_executor(executor, ray_address)
+        elif ray_address is not None:
+            loaded.ray_address = ray_address
+    except (StageRefused, ValueError) as exc:
+        console.print(f"[red]error:[/red] {exc}", markup=True, highlight=False, soft_wrap=True)
+        raise typer.Exit(EXIT_USAGE) from exc
     console.print(f"pipeline [bold]{loaded.name}[/bold] ({path}) → workspace {workspace}")
     store = open_store(ctx)
     with store:
-        results = run_recipe(store, loaded, console, progress=lambda live: RichProgress(console, live=live))
+        results = run_recipe(
+            store, loaded, console, progress=lambda live: RichProgress(console, live=live), executor=chosen
+        )
     console.print(summary_table(loaded, results))
     if any(r.refused for r in results):
         raise typer.Exit(EXIT_USAGE)

@@ -1,8 +1,13 @@
-"""Duplicate clusters of code documents: exact groups first, then MinHash LSH over the exact-group leaders."""
+"""Duplicate clusters of code documents: exact groups first, then MinHash LSH over the exact-group leaders.
+
+The work is split so that the costly part runs anywhere, shard by shard (`sign_shard`: tokens, exact hash,
+shingles, signature), and only the part that needs every document at once runs in one place (`cluster_signed`:
+exact groups, LSH bands, union-find). `cluster_codes` does both in this process.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,21 +27,46 @@ class ClusterParams:
 
 
 @dataclass
+class SignedShard:
+    """What a shard of documents contributes to clustering (small: 1 KiB per document at 256 permutations)."""
+
+    code_hashes: list[str]  # tokens.code_hash of each document
+    signatures: np.ndarray  # (documents, num_perm) MinHash signatures
+    has_shingles: np.ndarray  # bool per document: False for a document without tokens (nothing to compare)
+
+
+def sign_shard(codes: Sequence[str], params: ClusterParams) -> SignedShard:
+    """Tokens, exact hashes and signatures of a batch of documents, in compiled code (see tokens.token_lists,
+    minhash.batch_shingles)."""
+    lists = tokens.token_lists(codes)
+    hashes = tokens.code_hashes(lists)
+    flat, counts = minhash.batch_shingles(lists, params.ngram)
+    sig = minhash.signature_matrix(flat, counts, params.num_perm, params.seed, params.backend)
+    return SignedShard(hashes, sig, counts > 0)
+
+
+@dataclass
 class Clustering:
     groups: list[list[int]]  # indices into the input, one list per cluster
     code_hashes: list[str]
-    shingles: list[np.ndarray]
     signatures: np.ndarray | None  # rows for `leaders` only
-    leaders: list[int]  # one index per exact group (the documents that went into LSH)
+    leaders: list[int]  # one index per exact group that has shingles (the documents that went into LSH)
     row_of_hash: dict[str, int]  # code hash -> its row in `signatures`
     joined_by: dict[int, str]  # index -> "exact" | "minhash" (absent: unique)
     counts: dict[str, int]
+    exact_shingles: Callable[[int], np.ndarray] | None = None  # index -> its shingle set (for exact Jaccard)
 
 
-def cluster_codes(codes: Sequence[str], params: ClusterParams) -> Clustering:
-    n = len(codes)
-    toks = [tokens.tokens(c) for c in codes]
-    code_hashes = [tokens.code_hash(c) for c in codes]
+def cluster_signed(
+    code_hashes: Sequence[str],
+    signatures: np.ndarray,
+    has_shingles: np.ndarray,
+    params: ClusterParams,
+    exact_shingles: Callable[[int], np.ndarray] | None = None,
+) -> Clustering:
+    """Clusters of documents from their exact hashes and signatures (rows in input order). `exact_shingles(i)` gives
+    a document's shingle set when `params.verify_jaccard` asks for the exact Jaccard of each candidate pair."""
+    n = len(code_hashes)
     uf = UnionFind(n)
     joined_by: dict[int, str] = {}
 
@@ -52,37 +82,65 @@ def cluster_codes(codes: Sequence[str], params: ClusterParams) -> Clustering:
             leaders.append(i)
 
     # 2. near duplicates among exact-group leaders (a document without tokens has nothing to compare)
-    shingles = [minhash.shingle_hashes(t, params.ngram) for t in toks]
-    lsh_docs = [i for i in leaders if len(shingles[i])]
-    sig = None
+    lsh_docs = [i for i in leaders if has_shingles[i]]
+    sig = signatures[lsh_docs] if len(lsh_docs) >= 2 else None
     counts = {
         "exact_duplicates": n - len(leaders),
         "candidate_pairs": 0,
         "pairs_rejected_by_jaccard": 0,
         "minhash_duplicates": 0,
     }
-    if len(lsh_docs) >= 2:
-        sig = minhash.signatures([shingles[i] for i in lsh_docs], params.num_perm, params.seed, params.backend)
+    if sig is not None:
+        if params.verify_jaccard and exact_shingles is None:
+            raise ValueError("verify_jaccard needs the documents' exact shingle sets")
         bands, rows = minhash.optimal_bands(params.threshold, params.num_perm)
-        pairs = minhash.lsh_candidate_pairs(sig, bands, rows)
+        pairs = minhash.candidate_pair_array(sig, bands, rows)
         counts["candidate_pairs"] = len(pairs)
-        for a, b in sorted(pairs):
-            ia, ib = lsh_docs[a], lsh_docs[b]
-            sim = (
-                minhash.exact_jaccard(shingles[ia], shingles[ib])
-                if params.verify_jaccard
-                else minhash.estimated_jaccard(sig[a], sig[b])
-            )
+        if params.verify_jaccard:
+            sims = [minhash.exact_jaccard(exact_shingles(lsh_docs[a]), exact_shingles(lsh_docs[b])) for a, b in pairs]
+        else:
+            sims = _estimated_jaccards(sig, pairs)
+        for (a, b), sim in zip(pairs.tolist(), sims, strict=True):
             if sim < params.threshold:
                 counts["pairs_rejected_by_jaccard"] += 1
                 continue
+            ia, ib = lsh_docs[a], lsh_docs[b]
             if uf.find(ia) != uf.find(ib):
                 uf.union(ia, ib)
                 joined_by.setdefault(max(ia, ib), "minhash")
     groups = uf.groups()
     counts["minhash_duplicates"] = sum(1 for m in joined_by.values() if m == "minhash")
     row_of_hash = {code_hashes[d]: k for k, d in enumerate(lsh_docs)}
-    return Clustering(groups, code_hashes, shingles, sig, lsh_docs, row_of_hash, joined_by, counts)
+    return Clustering(groups, list(code_hashes), sig, lsh_docs, row_of_hash, joined_by, counts, exact_shingles)
+
+
+def _estimated_jaccards(sig: np.ndarray, pairs: np.ndarray, chunk: int = 8192) -> list[float]:
+    """minhash.estimated_jaccard of each pair, a chunk of pairs per numpy call."""
+    out: list[float] = []
+    for k in range(0, len(pairs), chunk):
+        a, b = pairs[k : k + chunk, 0], pairs[k : k + chunk, 1]
+        out += (sig[a] == sig[b]).mean(axis=1).tolist()
+    return out
+
+
+def cluster_codes(codes: Sequence[str], params: ClusterParams) -> Clustering:
+    """Sign and cluster `codes` in this process (tests, benchmarks; the stage signs shard by shard)."""
+    shard = sign_shard(codes, params)
+    return cluster_signed(
+        shard.code_hashes, shard.signatures, shard.has_shingles, params, exact_shingles_of(codes, params)
+    )
+
+
+def exact_shingles_of(codes: Sequence[str], params: ClusterParams) -> Callable[[int], np.ndarray]:
+    """index -> the distinct shingle set of codes[index] (computed when first asked: only candidate pairs need it)."""
+    cache: dict[int, np.ndarray] = {}
+
+    def get(i: int) -> np.ndarray:
+        if i not in cache:
+            cache[i] = minhash.shingle_hashes(tokens.tokens(codes[i]), params.ngram)
+        return cache[i]
+
+    return get
 
 
 def similarity(clustering: Clustering, i: int, j: int, params: ClusterParams) -> float:
@@ -94,5 +152,7 @@ def similarity(clustering: Clustering, i: int, j: int, params: ClusterParams) ->
         clustering.row_of_hash.get(clustering.code_hashes[j]),
     )
     if params.verify_jaccard or clustering.signatures is None or li is None or lj is None:
-        return minhash.exact_jaccard(clustering.shingles[i], clustering.shingles[j])
+        if clustering.exact_shingles is None:
+            return 0.0  # a document without shingles shares nothing
+        return minhash.exact_jaccard(clustering.exact_shingles(i), clustering.exact_shingles(j))
     return minhash.estimated_jaccard(clustering.signatures[li], clustering.signatures[lj])

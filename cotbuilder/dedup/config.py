@@ -30,7 +30,9 @@ class DedupConfig:
     )
     # signature computation; see minhash.py for why rensa
     backend: str = option("rensa", "--backend", help="MinHash signatures: rensa (fast) or datasketch.")
+    jobs: int = option(2, "--jobs", "-j", min=1, help="Shards of units (2,048 each) signed at once, in processes.")
     seed: int = 1
+    shard_size: int = 2048  # units signed per work item: bounds a worker's memory (tokens of one shard at a time)
     licenses: list[str] | None = None  # licence allowlist used for ranking (default: the publish default)
     allow_cann_license: bool = False
 
@@ -40,4 +42,8 @@ class DedupConfig:
         return ClusterParams(self.threshold, self.num_perm, self.ngram, self.verify_jaccard, self.backend, self.seed)
 
     def hash_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The settings that decide the result (how the work is split and spread does not)."""
+        return {k: v for k, v in asdict(self).items() if k not in _EXECUTION_ONLY}
+
+
+_EXECUTION_ONLY = ("jobs", "shard_size")

@@ -8,15 +8,31 @@ the same duplicate decision on 97% of them (the rest sit at the threshold); on a
 reach pairwise precision 1.0, recall 0.89 (rensa) / 0.90 (datasketch). So: same quality, an order of magnitude faster -> rensa. datasketch stays selectable
 (`backend="datasketch"`) as the reference implementation. The LSH banding is ours (numpy over the signature matrix)
 so bands x rows are exactly the ones `optimal_bands` picks, whichever backend signed.
+
+Two ways to the same kind of shingle set:
+- `shingle_hashes(tokens, n)`: one document; token ids are blake2b digests, stable across processes and versions
+  (decontamination keeps benchmark signatures made this way);
+- `batch_shingles(token_lists, n)`: a batch (dedup), all in compiled code: token ids are polars' 64-bit string hash
+  with a fixed seed (computed in Rust over the exploded token column; deterministic for a polars version, not
+  promised across versions: dedup signs every unit afresh on each run and never stores a signature, so nothing
+  compares ids made by two versions), and the n-gram polynomial runs over the whole batch in numpy.
+  Same construction as `shingle_hashes` (polynomial of the n token ids, splitmix64 finaliser, a document shorter
+  than n is one shingle of all its tokens); only the token ids differ, so signatures agree in distribution, not
+  bit for bit. Duplicate shingles are not removed: a MinHash is a minimum, which repeats do not change.
 """
 
 from __future__ import annotations
 
 import hashlib
+import itertools
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import polars as pl
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 _MULT = np.uint64(0x9E3779B97F4A7C15)
@@ -65,6 +81,85 @@ def shingle_hashes(toks: Sequence[str], n: int) -> np.ndarray:
         for k in range(n):  # polynomial combination of the n token hashes, wrapping mod 2^64
             acc = acc * _MULT + ids[k : len(ids) - n + 1 + k]
         return np.unique(_mix(acc))
+
+
+TOKEN_HASH_SEED = 0x636F74  # "cot": the polars hash seed of batch token ids (any fixed value; part of the method)
+
+
+def batch_shingles(token_lists: pl.Series, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(flat shingle hashes of every document, one after the other; the number of shingles of each document).
+
+    A document of k >= n tokens has k - n + 1 shingles, one of 1 <= k < n tokens has one, an empty one none."""
+    lengths = token_lists.list.len().fill_null(0).to_numpy().astype(np.int64)
+    ids = token_lists.explode().drop_nulls().hash(TOKEN_HASH_SEED).to_numpy()
+    return flat_shingles(ids, lengths, n)
+
+
+def flat_shingles(ids: np.ndarray, lengths: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`batch_shingles` from token ids already made: `ids` holds every document's ids one after the other."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    ends = np.cumsum(lengths)
+    counts = np.where(lengths >= n, lengths - n + 1, np.minimum(lengths, 1))
+    if len(ids) < n:
+        flat = np.zeros(0, dtype=np.uint64)
+    else:
+        m = len(ids) - n + 1
+        with np.errstate(over="ignore"):
+            acc = ids[:m].copy()
+            for k in range(1, n):  # the same polynomial as shingle_hashes, over every start position at once
+                acc *= _MULT
+                acc += ids[k : k + m]
+            acc = _mix(acc)
+        # a start position is a shingle when its n tokens lie in one document: not in the last n - 1 of any document
+        keep = np.ones(m, dtype=bool)
+        for k in range(1, n):
+            cut = ends - k
+            keep[cut[(cut >= 0) & (cut < m)]] = False
+        flat = acc[keep]
+    short = np.flatnonzero((lengths > 0) & (lengths < n))
+    if len(short):  # rare: whole documents shorter than one shingle; spliced in where they belong
+        starts = ends - lengths
+        pieces, at = [], 0
+        out_offsets = np.concatenate(([0], np.cumsum(np.where(lengths >= n, lengths - n + 1, 0))))
+        for d in short:
+            pieces.append(flat[out_offsets[at] : out_offsets[d]])
+            pieces.append(_short_shingle(ids[starts[d] : ends[d]]))
+            at = d
+        pieces.append(flat[out_offsets[at] :])
+        flat = np.concatenate(pieces)
+    return flat, counts
+
+
+def _short_shingle(ids: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        acc = np.zeros(1, dtype=np.uint64)
+        for v in ids:
+            acc = acc * _MULT + v
+        return _mix(acc)
+
+
+def signature_matrix(
+    flat: np.ndarray, counts: np.ndarray, num_perm: int, seed: int = 1, backend: str = "rensa"
+) -> np.ndarray:
+    """`signatures` of documents given as one flat shingle buffer and per-document counts (`batch_shingles`)."""
+    if backend != "rensa":
+        offsets = np.cumsum(counts)[:-1]
+        return signatures(np.split(flat, offsets) if len(counts) else [], num_perm, seed, backend)
+    import rensa
+
+    offsets = np.zeros(len(counts) + 1, dtype=np.uint64)
+    offsets[1:] = np.cumsum(counts)
+    matrix = rensa.RMinHash.digest_matrix_from_flat_token_hashes(flat, offsets, num_perm, seed)
+    sig = _rows(matrix, len(counts), num_perm)
+    sig[counts == 0] = np.iinfo(sig.dtype).max
+    return sig
+
+
+def _rows(matrix: Any, n: int, num_perm: int) -> np.ndarray:
+    """rensa's digest matrix as numpy; its values are 32-bit, so half the memory of uint64."""
+    return np.fromiter(itertools.chain.from_iterable(matrix.to_rows()), dtype=np.uint32, count=n * num_perm).reshape(
+        n, num_perm
+    )
 
 
 def signatures(shingle_sets: Sequence[np.ndarray], num_perm: int, seed: int = 1, backend: str = "rensa") -> np.ndarray:
@@ -131,21 +226,49 @@ def optimal_bands(threshold: float, num_perm: int, fp_weight: float = 0.5, fn_we
 def lsh_candidate_pairs(sig: np.ndarray, bands: int, rows: int, max_bucket_pairs: int = 50) -> set[tuple[int, int]]:
     """Index pairs (i < j) that share at least one band. Large buckets are linked as a star from their first member
     (keeps the pair count linear; union-find still joins them all)."""
-    pairs: set[tuple[int, int]] = set()
+    return {(int(i), int(j)) for i, j in candidate_pair_array(sig, bands, rows, max_bucket_pairs)}
+
+
+def candidate_pair_array(sig: np.ndarray, bands: int, rows: int, max_bucket_pairs: int = 50) -> np.ndarray:
+    """`lsh_candidate_pairs` as a sorted (pairs, 2) array, built with numpy: per band, rows are sorted by their band
+    key, and the pairs inside each bucket are made by comparing each sorted position with the ones d places on (a
+    bucket of s members has its pairs at d = 1 .. s-1), so no Python loop runs per bucket; at 100k signatures
+    the per-bucket loop was most of dedup's clustering time."""
     n = sig.shape[0]
-    if n < 2:
-        return pairs
-    for b in range(bands):
-        band = np.ascontiguousarray(sig[:, b * rows : (b + 1) * rows])
-        keys = band.view(np.dtype((np.void, band.dtype.itemsize * rows))).ravel()
-        order = np.argsort(keys, kind="stable")
-        sorted_keys = keys[order]
-        starts = np.concatenate(([0], np.flatnonzero(sorted_keys[1:] != sorted_keys[:-1]) + 1))
-        ends = np.append(starts[1:], n)
-        for k in np.flatnonzero(ends - starts >= 2):  # only buckets that hold a candidate pair
-            members = sorted(int(g) for g in order[starts[k] : ends[k]])
-            if len(members) <= max_bucket_pairs:
-                pairs.update((members[i], members[j]) for i in range(len(members)) for j in range(i + 1, len(members)))
-            else:
-                pairs.update((members[0], m) for m in members[1:])
-    return pairs
+    found: list[np.ndarray] = []
+    if n >= 2:
+        for b in range(bands):
+            keys = _band_keys(sig[:, b * rows : (b + 1) * rows])
+            order = np.argsort(keys, kind="stable")
+            sorted_keys = keys[order]
+            new_bucket = np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1]))
+            bucket = np.cumsum(new_bucket) - 1
+            starts = np.flatnonzero(new_bucket)
+            size = np.diff(np.append(starts, n))[bucket]  # the size of each sorted position's bucket
+            small = size <= max_bucket_pairs
+            k, d = np.flatnonzero(small & (size >= 2)), 1
+            while len(k):  # all pairs in small buckets: k -> k + d while both are in one bucket
+                k = k[k + d < n]
+                k = k[bucket[k] == bucket[k + d]]
+                found.append(np.stack((order[k], order[k + d]), axis=1))
+                d += 1
+            big = np.flatnonzero(~small & ~new_bucket)  # a star from the first member of each large bucket
+            if len(big):
+                found.append(np.stack((order[starts[bucket[big]]], order[big]), axis=1))
+    if not found:
+        return np.zeros((0, 2), dtype=np.int64)
+    pairs = np.concatenate(found).astype(np.int64)
+    key = np.unique(np.minimum(pairs[:, 0], pairs[:, 1]) * n + np.maximum(pairs[:, 0], pairs[:, 1]))  # i < j, sorted
+    return np.stack((key // n, key % n), axis=1)
+
+
+def _band_keys(band: np.ndarray) -> np.ndarray:
+    """One 64-bit key per row of a band (the same polynomial + finaliser as the shingles): sorting uint64 keys is
+    several times faster than sorting the rows' bytes. Two different bands meeting on a key (p ~ n^2 / 2^64) only add a
+    candidate pair, which the similarity check then rejects."""
+    with np.errstate(over="ignore"):
+        acc = band[:, 0].astype(np.uint64)
+        for k in range(1, band.shape[1]):
+            acc *= _MULT
+            acc += band[:, k].astype(np.uint64)
+        return _mix(acc)

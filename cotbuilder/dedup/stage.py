@@ -7,22 +7,29 @@ Representative priority (first difference wins):
   4. better annotation: has a publishable one (status ok, gates passed), then the longer rationale
   5. smallest unit_id (determinism)
 
-plan: one item (clustering needs every unit at once) unless the input hash (config + every unit's code hash and
-ranking facts) is the one the table was written from; work: cluster and build the rows; commit: the table, replaced
-whole. The summary counts are counted from the rows written, so they agree with the table.
+plan: unless the input hash (config + every unit's code and ranking facts) is the one the table was written from,
+the units in shards of `shard_size`; work (anywhere: a pool process, a Ray task): a shard's tokens, exact hashes and
+MinHash signatures, in compiled code (tokens.token_lists, minhash.batch_shingles); commit: the driver keeps each
+shard's signatures (1 KiB per unit); finish: once every shard is signed, exact groups, LSH and union-find over all of
+them, one representative per cluster, and the table replaced whole in one transaction. A shard that failed leaves
+the table as it was (clusters over part of the units would be wrong). The summary counts are counted from the rows
+written, so they agree with the table.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
+
+import numpy as np
 
 from ..hashing import config_hash, sha256_text, stable_json
 from ..stages.base import PROCESS, Stage
 from ..stages.driver import run_stage
 from ..stats import StageStats
 from ..store import Store, utcnow
+from . import clusters
 from .config import BACKENDS, DedupConfig
 from .facts import UnitFacts, fingerprint_of, load_unit_facts
 
@@ -48,114 +55,165 @@ def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
 
 
 @dataclass
-class DedupInput:
-    unit_ids: list[str]
+class DedupShard:
+    start: int  # index of its first unit in the plan's order
     codes: list[str]
-    code_hashes: list[str]
-    ranks: list[tuple]  # rank_key per unit
-    config_hash: str
-    input_hash: str
 
 
 @dataclass
-class DedupOutput:
-    rows: list[dict[str, Any]]
-    lsh_counts: dict[str, int]  # what LSH looked at (not in the table): candidate and rejected pairs
+class ShardResult:
+    start: int
+    signed: clusters.SignedShard
 
 
-class DedupStage(Stage[DedupConfig, DedupInput, DedupOutput]):
+@dataclass
+class _Plan:
+    """What the driver keeps between plan and finish (never sent to a worker: see DedupStage.__getstate__)."""
+
+    unit_ids: list[str]
+    codes: list[str]
+    ranks: list[tuple]  # rank_key per unit
+    config_hash: str
+    input_hash: str
+    signed: dict[int, clusters.SignedShard] = field(default_factory=dict)  # shard start -> its signatures
+
+
+class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
     name = "dedup"
     config_type = DedupConfig
     mode = PROCESS
+    batch_size = 8
+    batch_seconds = 5.0
+
+    def __init__(self, config: DedupConfig):
+        super().__init__(config)
+        self._plan: _Plan | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Workers get the config only: the plan's codes and signatures stay in the driver.
+        return {**self.__dict__, "_plan": None}
 
     def check(self) -> None:
         from ..stages.base import StageRefused
 
         if self.config.backend not in BACKENDS:
             raise StageRefused(f"--backend must be rensa or datasketch, not {self.config.backend!r}")
+        if self.config.shard_size < 1:
+            raise StageRefused("shard_size must be at least 1")
 
     def recorded_config(self) -> dict[str, Any]:
-        return self.config.hash_dict()
+        return asdict(self.config)
 
-    def plan(self, store: Store, stats: StageStats) -> list[DedupInput]:
+    def workers(self) -> int:
+        return max(1, self.config.jobs)
+
+    def label(self, item: DedupShard) -> str:
+        return f"units {item.start}-{item.start + len(item.codes) - 1}"
+
+    def plan(self, store: Store, stats: StageStats) -> list[DedupShard]:
         from ..publish.licenses import allowlist, is_allowed
-        from .tokens import code_hash
 
         config = self.config
         chash = config_hash(config.hash_dict())
         allowed = set(allowlist(config.licenses, config.allow_cann_license))
         units = store.rows("SELECT unit_id, kernel_code, host_code FROM units ORDER BY unit_id")
         facts = load_unit_facts(store)
+        ids = [u["unit_id"] for u in units]
         codes = [unit_code(u) for u in units]
-        hashes = [code_hash(c) for c in codes]
-        allowed_of = {u["unit_id"]: is_allowed(facts[u["unit_id"]].license, allowed) for u in units}
+        del units
+        allowed_of = {i: is_allowed(facts[i].license, allowed) for i in ids}
+        # The text itself decides the result (its tokens), so its digest stands for it here; tokenising every unit
+        # in the driver just to decide whether anything changed would cost as much as the work.
         input_hash = sha256_text(
             stable_json(
                 [
                     chash,
                     [
-                        [h] + fingerprint_of(facts[u["unit_id"]], allowed_of[u["unit_id"]])
-                        for u, h in zip(units, hashes, strict=True)
+                        [sha256_text(c)] + fingerprint_of(facts[i], allowed_of[i])
+                        for i, c in zip(ids, codes, strict=True)
                     ],
                 ]
             )
         )
         done = store.scalar("SELECT count(*) FROM dedup WHERE input_hash = ?", [input_hash])
-        if units and done == len(units) == store.count("dedup"):
-            stats.skip("already deduplicated with this config and input", len(units))
+        if ids and done == len(ids) == store.count("dedup"):
+            stats.skip("already deduplicated with this config and input", len(ids))
             return []
-        ids = [u["unit_id"] for u in units]
         ranks = [rank_key(facts[i], allowed_of[i]) for i in ids]
-        return [DedupInput(ids, codes, hashes, ranks, chash, input_hash)]
+        self._plan = _Plan(ids, codes, ranks, chash, input_hash)
+        size = config.shard_size
+        return [DedupShard(start, codes[start : start + size]) for start in range(0, len(codes), size)]
 
-    def work(self, item: DedupInput) -> DedupOutput:
-        from . import clusters
+    def work(self, item: DedupShard) -> ShardResult:
+        return ShardResult(item.start, clusters.sign_shard(item.codes, self.config.params()))
 
+    def commit(self, store: Store, results: list[ShardResult], stats: StageStats) -> None:
+        # Nothing is written per shard: the table is one snapshot of every unit, written by `finish`.
+        assert self._plan is not None
+        for r in results:
+            self._plan.signed[r.start] = r.signed
+        stats.add("shards_signed", len(results))
+
+    def finish(self, store: Store, stats: StageStats) -> None:
+        plan, self._plan = self._plan, None
+        if plan is None:
+            return
+        signed = [plan.signed[s] for s in sorted(plan.signed)]
+        if sum(len(s.code_hashes) for s in signed) != len(plan.unit_ids):
+            stats.add("not_clustered", len(plan.unit_ids))  # a shard failed (see errors): the table is left as is
+            return
         params = self.config.params()
-        result = clusters.cluster_codes(item.codes, params)
-        now = utcnow()
-        rows = []
-        for group in result.groups:
-            rep = min(group, key=lambda i: item.ranks[i])
-            cluster_id = min(item.unit_ids[i] for i in group)
-            for i in group:
-                is_rep = i == rep
-                if len(group) == 1:
-                    method = "unique"
-                elif item.code_hashes[i] == item.code_hashes[rep]:
-                    method = "exact"
-                else:
-                    method = "minhash"
-                rows.append(
-                    {
-                        "unit_id": item.unit_ids[i],
-                        "cluster_id": cluster_id,
-                        "cluster_size": len(group),
-                        "is_representative": is_rep,
-                        "method": method,
-                        "similarity": 1.0 if is_rep else round(clusters.similarity(result, i, rep, params), 4),
-                        "representative_id": item.unit_ids[rep],
-                        "code_hash": item.code_hashes[i],
-                        "config_hash": item.config_hash,
-                        "input_hash": item.input_hash,
-                        "created_at": now,
-                    }
-                )
-        lsh = {k: v for k, v in result.counts.items() if k in ("candidate_pairs", "pairs_rejected_by_jaccard")}
-        return DedupOutput(rows, lsh)
-
-    def commit(self, store: Store, results: list[DedupOutput], stats: StageStats) -> None:
-        (out,) = results
-        # The whole table is one snapshot of one run: old rows (units gone, other config) go in the same transaction.
-        store.execute("DELETE FROM dedup")
-        store.insert("dedup", out.rows)
-        for key, value in summary_counts(out.rows).items():
+        result = clusters.cluster_signed(
+            [h for s in signed for h in s.code_hashes],
+            np.concatenate([s.signatures for s in signed]),
+            np.concatenate([s.has_shingles for s in signed]),
+            params,
+            clusters.exact_shingles_of(plan.codes, params),
+        )
+        rows = _rows(plan, result, params)
+        with store.transaction():
+            # The whole table is one snapshot of one run: old rows (units gone, other config) go with it.
+            store.execute("DELETE FROM dedup")
+            store.insert("dedup", rows)
+        for key, value in summary_counts(rows).items():
             stats.add(key, value)
-        duplicates = sum(1 for r in out.rows if not r["is_representative"])
+        duplicates = sum(1 for r in rows if not r["is_representative"])
         if duplicates:
             stats.skip("duplicate of a cluster representative", duplicates)
-        for key, value in out.lsh_counts.items():
-            stats.add(key, value)
+        for key in ("candidate_pairs", "pairs_rejected_by_jaccard"):  # what LSH looked at (not in the table)
+            stats.add(key, result.counts[key])
+
+
+def _rows(plan: _Plan, result: clusters.Clustering, params: clusters.ClusterParams) -> list[dict[str, Any]]:
+    now = utcnow()
+    rows = []
+    for group in result.groups:
+        rep = min(group, key=lambda i: plan.ranks[i])
+        cluster_id = min(plan.unit_ids[i] for i in group)
+        for i in group:
+            is_rep = i == rep
+            if len(group) == 1:
+                method = "unique"
+            elif result.code_hashes[i] == result.code_hashes[rep]:
+                method = "exact"
+            else:
+                method = "minhash"
+            rows.append(
+                {
+                    "unit_id": plan.unit_ids[i],
+                    "cluster_id": cluster_id,
+                    "cluster_size": len(group),
+                    "is_representative": is_rep,
+                    "method": method,
+                    "similarity": 1.0 if is_rep else round(clusters.similarity(result, i, rep, params), 4),
+                    "representative_id": plan.unit_ids[rep],
+                    "code_hash": result.code_hashes[i],
+                    "config_hash": plan.config_hash,
+                    "input_hash": plan.input_hash,
+                    "created_at": now,
+                }
+            )
+    return rows
 
 
 def summary_counts(rows: list[dict[str, Any]]) -> dict[str, int]:

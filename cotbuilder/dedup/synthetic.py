@@ -229,3 +229,51 @@ def corpus(n_bases: int, dup_fraction: float = 0.5, seed: int = 0) -> tuple[list
                 codes.append(variant(base, kind, rng))
                 groups.append(g)
     return codes, groups
+
+
+SYNTHETIC_SOURCE_ID = "0" * 63 + "5"  # the `sources` row synthetic units belong to (benchmarks fill a store with them)
+
+
+def source_row() -> dict:
+    from ..store import utcnow
+
+    return {
+        "source_id": SYNTHETIC_SOURCE_ID,
+        "kind": "local",
+        "url": "synthetic://cotbuilder.dedup.synthetic",
+        "status": "ok",
+        "crawled_at": utcnow(),
+    }
+
+
+def unit_rows(codes: list[str]) -> list[dict]:
+    """`units` rows for generated kernels (one kernel file each; what crawl would write, minus the parse facts), for
+    benchmarks that need a store of a given size."""
+    import hashlib
+
+    from ..store import utcnow
+
+    now = utcnow()
+    rows = []
+    for i, code in enumerate(codes):
+        unit_id = hashlib.sha256(f"synthetic\0{i}\0{code}".encode()).hexdigest()
+        rows.append(
+            {
+                "unit_id": unit_id,
+                "source_id": SYNTHETIC_SOURCE_ID,
+                "layout": "kernel_launch",
+                "name": f"synthetic_{i}",
+                "root": f"synthetic/{i}",
+                "files": [{"path": "kernel.cpp", "role": "kernel", "file_id": None, "text": code}],
+                "kernel_code": code,
+                "host_code": "",
+                "entry": [],
+                "features": {"apis": {}, "dtypes": [], "uses_cube": False, "multi_core": True},
+                "category": "elementwise",
+                "complexity": 2,
+                "diagnostics": [],
+                "license": "Apache-2.0",
+                "created_at": now,
+            }
+        )
+    return rows

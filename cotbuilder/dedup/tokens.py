@@ -5,15 +5,27 @@ numbers, operators, string literals), must accept broken or partial code (snippe
 reference files) without a parse, and run over 100k kernels; one compiled regex does that at C speed, while walking a
 tree-sitter tree costs a Python call per leaf. Web-text normalisers that strip punctuation are wrong for code:
 `a[i] = b[i] * 2` and `a(i) = b(i) - 2` must not look alike, so operators and numbers stay tokens.
+
+Two spellings of the same lexer:
+- `tokens(code)`: one document, Python's `re` (decontamination, tests, small inputs);
+- `token_lists(codes)`: a batch, polars string expressions (Rust's regex engine, no Python call per document or
+  token): dedup's path over 100k kernels. Rust's regex has no look-ahead, so the "a `#` that does not start a
+  preprocessor directive is a Python comment" rule is written as an alternation that matches the directive first
+  (and keeps it); otherwise the patterns are the same, and tests/dedup pin that both give the same tokens.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from ..paths import package_data
+
+if TYPE_CHECKING:
+    import polars as pl
 
 # Comments are blanked first (strings are matched too so a `//` inside a literal survives), then one findall without
 # capture groups collects the tokens: both loops run inside the regex engine, not in Python.
@@ -32,6 +44,16 @@ _TOKEN_RE = re.compile(
 )
 
 
+_DIRECTIVES = r"(?:include|define|if|ifdef|ifndef|else|elif|endif|pragma|undef)\b"
+_LITERALS = r""""(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'"""
+# Batch form (Rust regex): literals and directives are captured and put back, comments become the one space the
+# Python form leaves (`a/**/b` stays two tokens). The replacement is the same for every match, so a kept literal or
+# directive is followed by a space too: harmless where the tokeniser sees the same literal (a token boundary
+# already), see token_lists for where it does not.
+_RUST_STRIP = rf"""(?s)({_LITERALS}|\#\s*{_DIRECTIVES})|//[^\n]*|/\*.*?(?:\*/|\z)|\#[^\n]*"""
+_RUST_TOKEN = "(?s)" + _TOKEN_RE.pattern  # re.S: `\\.` in a literal also escapes a newline
+
+
 def _blank_comment(m: re.Match[str]) -> str:
     text = m.group()
     return text if text[0] in "\"'" else " "
@@ -42,6 +64,26 @@ def tokens(code: str) -> list[str]:
     return _TOKEN_RE.findall(_COMMENT_RE.sub(_blank_comment, code))
 
 
+def token_lists(codes: Sequence[str]) -> pl.Series:
+    """`tokens(code)` for every code at once: a polars Series of list[str] (the regexes run in Rust, over the whole
+    column, without a Python call per document or token)."""
+    import numpy as np
+    import polars as pl
+
+    column = pl.Series("code", list(codes), dtype=pl.String)
+    lists = column.str.replace_all(_RUST_STRIP, "${1} ").str.extract_all(_RUST_TOKEN).rename("tokens")
+    # The one place the two spellings could part: a digit separator (`1'000`) is a number to the tokeniser but the
+    # start of a char literal to the comment stripper, so the space the batch form adds after that "literal" would
+    # split the number. Such documents (rare in kernels) take the one-document lexer.
+    risky = column.str.contains(r"\d'").fill_null(False).arg_true()
+    if len(risky):
+        fixed = pl.Series("tokens", [tokens(codes[i]) for i in risky.to_list()], dtype=lists.dtype)
+        order = np.arange(len(lists))
+        order[risky.to_numpy()] = len(lists) + np.arange(len(fixed))
+        lists = pl.concat([lists, fixed]).gather(order)
+    return lists
+
+
 def normalised(code: str) -> str:
     """Code with comments removed and whitespace collapsed to one space between tokens."""
     return " ".join(tokens(code))
@@ -50,6 +92,14 @@ def normalised(code: str) -> str:
 def code_hash(code: str) -> str:
     """The exact-duplicate key: sha256 of the normalised token stream."""
     return hashlib.sha256(normalised(code).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def code_hashes(token_lists: pl.Series) -> list[str]:
+    """`code_hash` of each document of a `token_lists` batch (the tokens are joined in Rust; one sha256 each)."""
+    return [
+        hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        for text in token_lists.list.join(" ").to_list()
+    ]
 
 
 @lru_cache(maxsize=1)

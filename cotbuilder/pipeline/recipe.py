@@ -40,6 +40,47 @@ class Recipe:
     description: str
     steps: list[StageStep]
     text: str
+    executors: dict[str, str] = dataclasses.field(default_factory=dict)  # verb -> "local" | "ray" (absent: local)
+    ray_address: str | None = None
+
+    def executor_kind(self, verb: str) -> str:
+        return self.executors.get(verb, "local")
+
+
+PIPELINE_KEYS = ("name", "description", "executor", "ray_address")
+
+
+def _executors(meta: dict[str, Any], path: Path, verbs: list[str]) -> tuple[dict[str, str], str | None]:
+    from ..stages.executors import EXECUTORS
+
+    unknown = sorted(set(meta) - set(PIPELINE_KEYS))
+    if unknown:
+        raise RecipeError(
+            f"{path}: [pipeline] has unknown key(s) {', '.join(unknown)}; known: {', '.join(PIPELINE_KEYS)}"
+        )
+    value = meta.get("executor", "local")
+    if isinstance(value, str):
+        if value not in EXECUTORS:
+            raise RecipeError(f"{path}: [pipeline] executor must be one of {', '.join(EXECUTORS)}, not {value!r}")
+        kinds = dict.fromkeys(verbs, value)
+    elif isinstance(value, dict):
+        strange = sorted(set(value) - set(verbs))
+        if strange:
+            raise RecipeError(
+                f"{path}: [pipeline] executor names no stage {', '.join(strange)}; stages are {', '.join(verbs)}"
+            )
+        kinds = dict(value)
+    else:
+        raise RecipeError(f'{path}: [pipeline] executor must be "local", "ray" or a table {{verb = "ray"}}')
+    for verb, kind in kinds.items():
+        if kind not in EXECUTORS:
+            raise RecipeError(
+                f"{path}: [pipeline] executor for {verb} must be one of {', '.join(EXECUTORS)}, not {kind!r}"
+            )
+    address = meta.get("ray_address")
+    if address is not None and not isinstance(address, str):
+        raise RecipeError(f"{path}: [pipeline] ray_address must be a string")
+    return kinds, address
 
 
 def expand(value: Any, base: Path, workspace: Path | None) -> Any:
@@ -134,4 +175,5 @@ def load_recipe(path: Path, workspace: Path, registry: Registry = STAGES) -> Rec
             steps.append(StageStep(entry.verb, entry, config_from_table(entry, table)))
     if not steps:
         raise RecipeError(f"{path} names no stage")
-    return Recipe(path, meta.get("name", path.stem), meta.get("description", ""), steps, text)
+    executors, ray_address = _executors(meta, path, verbs)
+    return Recipe(path, meta.get("name", path.stem), meta.get("description", ""), steps, text, executors, ray_address)

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from ..stages.base import StageRefused
 from ..stages.driver import run_stage
+from ..stages.executors import make_executor
 from ..stats import StageStats
 from ..store import Store
 from .recipe import Recipe
@@ -37,15 +38,22 @@ def run_recipe(
 ) -> list[StageResult]:
     """Each stage reads what the previous one wrote; a stage that crashes or refuses stops the pipeline (later stages
     would work on incomplete data), a stage with some failed items does not. `progress(live)` makes each stage's
-    Progress."""
+    Progress. `executor` runs every stage; without it each stage runs where the recipe's [pipeline] executor says."""
     results: list[StageResult] = []
+    executors: dict[str, Any] = {}  # kind -> executor, made when a stage first needs it (one Ray connection)
     for index, step in enumerate(recipe.steps, 1):
         console.print(Rule(f"[bold]{index}/{len(recipe.steps)} {step.verb}"))
         start = time.perf_counter()
         stage = step.entry.stage_type()(step.config)
         try:
+            chosen = executor
+            if chosen is None:
+                kind = recipe.executor_kind(step.verb)
+                if kind not in executors:
+                    executors[kind] = make_executor(kind, ray_address=recipe.ray_address, announce=console.print)
+                chosen = executors[kind]
             stats = run_stage(
-                stage, store, executor=executor, progress=progress(stage.wants_progress()) if progress else None
+                stage, store, executor=chosen, progress=progress(stage.wants_progress()) if progress else None
             )
         except StageRefused as exc:
             results.append(StageResult(step.verb, None, time.perf_counter() - start, str(exc), refused=True))

@@ -2,7 +2,7 @@
 
     plan(store, stats)            -> the items still to do (driver; reads the store; the one resume rule: an item whose
                                      content-hash key is already stored is counted `skipped` and not planned)
-    work(item)                    -> a result (anywhere: a pool process, the event loop, later a Ray task; pure and
+    work(item)                    -> a result (anywhere: a pool process, the event loop, a Ray task; pure and
                                      picklable: no store, no console)
     commit(store, results, stats)    (driver; the only writer; called with a batch inside one store transaction)
 
@@ -80,6 +80,12 @@ class Stage(Generic[ConfigT, ItemT, ResultT]):
     def workers(self) -> int:
         """How many `work` calls may run at once."""
         return max(1, int(getattr(self.config, "jobs", 1) or 1))
+
+    def task_resources(self) -> dict[str, float]:
+        """What one `work` call occupies, for an executor that places work by resources (Ray): "CPU" cores,
+        "memory" bytes, and any custom resource a node advertises ("NPU" on Ascend nodes). The local pool ignores it
+        (its size is `workers()`). Default: a core for CPU-bound work, none for I/O-bound and in-driver work."""
+        return {"CPU": 1.0} if self.mode == PROCESS else {"CPU": 0.0}
 
     def wants_progress(self) -> bool:
         return bool(getattr(self.config, "progress", True))

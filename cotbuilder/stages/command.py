@@ -1,6 +1,7 @@
 """A stage's CLI verb, declared from its registry entry: the options are the config dataclass's option fields (same
 names, defaults, types and help), the help text is the config class's docstring, and every verb also takes
-`--config FILE` (a TOML file with the verb's table, as in a recipe; options given on the command line win).
+`--config FILE` (a TOML file with the verb's table, as in a recipe; options given on the command line win) and
+`--executor local|ray` with `--ray-address ADDR` (where `work` runs: not a stage's setting, the same for every verb).
 
 Only the declaration lives here (it is built for `cotbuilder --help`, so it imports typer and the light config module,
 nothing else); running the verb is `stages/verb.py`, imported when the verb runs.
@@ -18,6 +19,36 @@ from .options import OptionField, option_fields
 from .registry import StageEntry
 
 CONFIG_FILE = "config_file"
+EXECUTOR = "executor"
+RAY_ADDRESS = "ray_address"
+RESERVED = (CONFIG_FILE, EXECUTOR, RAY_ADDRESS)  # the generic options' parameter names: no config field may use them
+
+EXECUTOR_HELP = (
+    "Where the stage's work runs: local (this machine: a process pool, or an event loop for I/O) or ray (tasks on a "
+    "Ray cluster; needs the ray extra). The results are the same; only the driver writes the store."
+)
+RAY_ADDRESS_HELP = (
+    "With --executor ray: the cluster (host:6379, ray://host:10001, auto), or local for a new one on this machine. "
+    "Default: Ray's own rule ($RAY_ADDRESS, else a cluster started here with `ray start`, else a new local one)."
+)
+
+
+def executor_parameters() -> list[inspect.Parameter]:
+    """`--executor` and `--ray-address`, for every stage verb and `cotbuilder run`."""
+    return [
+        inspect.Parameter(
+            EXECUTOR,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=typer.Option(None, "--executor", help=EXECUTOR_HELP + " Default: local.", show_default=False),
+            annotation=str | None,
+        ),
+        inspect.Parameter(
+            RAY_ADDRESS,
+            inspect.Parameter.KEYWORD_ONLY,
+            default=typer.Option(None, "--ray-address", metavar="ADDR", help=RAY_ADDRESS_HELP, show_default=False),
+            annotation=str | None,
+        ),
+    ]
 
 
 def _parameter(field: OptionField) -> inspect.Parameter:
@@ -46,8 +77,11 @@ def _parameter(field: OptionField) -> inspect.Parameter:
 def stage_command(entry: StageEntry) -> Any:
     """The typer command function of a registered stage."""
     fields = option_fields(entry.config_type())
-    if any(f.name == CONFIG_FILE for f in fields):
-        raise TypeError(f"{entry.verb}: a config field may not be named {CONFIG_FILE!r} (it is the --config option)")
+    for f in fields:
+        if f.name in RESERVED:
+            raise TypeError(
+                f"{entry.verb}: a config field may not be named {f.name!r} (a generic option of every verb)"
+            )
 
     def command(ctx: typer.Context, **values: Any) -> None:
         from .verb import run_verb
@@ -70,6 +104,7 @@ def stage_command(entry: StageEntry) -> Any:
             annotation=Path | None,
         )
     )
+    params += executor_parameters()
     command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     command.__name__ = entry.verb
     command.__doc__ = entry.help()

@@ -1,5 +1,5 @@
 """Executors: where a stage's `work(item)` runs. Separate from the stages (as in datatrove), so the same stage runs
-in the driver, on a local process pool, on an event loop, or (issue 16) on Ray.
+in the driver, on a local process pool, on an event loop, or on Ray (ray_executor.py).
 
 An executor's `run(stage, items, ...)` is a generator of events, in completion order:
     Done(index, result)   work(items[index]) returned
@@ -17,6 +17,8 @@ The local executor picks by the stage's `mode`:
 - async: `work` is a coroutine; `stage.workers()` of them run at once on an event loop in a background thread (the
   driver thread keeps committing while requests are in flight).
 - driver: in the driver's process, one item after the other.
+
+`make_executor("ray", ...)` gives the Ray executor (ray_executor.py): the same events, `work` on a Ray cluster.
 """
 
 from __future__ import annotations
@@ -61,6 +63,23 @@ class Tick:
 Event = Done | Failed | Tick
 Notes = Callable[[str, int | None], None]
 Counts = Callable[[dict[str, float]], None]
+
+
+EXECUTORS = ("local", "ray")
+
+
+def make_executor(
+    kind: str = "local", *, ray_address: str | None = None, announce: Callable[[str], None] | None = None
+) -> Any:
+    """The executor named `kind` ("local": this machine's process pool / event loop; "ray": a Ray cluster at
+    `ray_address`). Raises ValueError for an unknown kind, StageRefused (exit 2) when Ray is not installed."""
+    if kind == "local":
+        return LocalExecutor()
+    if kind == "ray":
+        from .ray_executor import RayExecutor
+
+        return RayExecutor(ray_address, announce=announce)
+    raise ValueError(f"unknown executor {kind!r}: one of {', '.join(EXECUTORS)}")
 
 
 def _error(exc: BaseException) -> str:

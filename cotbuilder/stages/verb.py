@@ -14,7 +14,7 @@ import typer
 
 from ..cli_common import EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, console, get_state, open_store
 from .base import StageRefused
-from .command import CONFIG_FILE
+from .command import CONFIG_FILE, EXECUTOR, RAY_ADDRESS
 from .driver import check, run_stage
 from .options import OptionField
 from .registry import StageEntry
@@ -46,19 +46,38 @@ def build_config(ctx: typer.Context, entry: StageEntry, fields: list[OptionField
         raise _refused(entry.verb, str(exc)) from None
 
 
+def choose_executor(kind: str | None, ray_address: str | None) -> Any:
+    """The executor `--executor` / `--ray-address` ask for (ValueError: a bad combination; StageRefused: Ray missing)."""
+    from .executors import EXECUTORS, make_executor
+
+    kind = kind or "local"
+    if kind not in EXECUTORS:
+        raise ValueError(f"--executor must be one of {', '.join(EXECUTORS)}, not {kind!r}")
+    if ray_address and kind != "ray":
+        raise ValueError("--ray-address is for --executor ray")
+    return make_executor(kind, ray_address=ray_address, announce=_announce)
+
+
+def _announce(line: str) -> None:
+    console.print(line, markup=False, highlight=False, soft_wrap=True)
+
+
 def run_verb(ctx: typer.Context, entry: StageEntry, fields: list[OptionField], values: dict[str, Any]) -> None:
     from .rich_progress import RichProgress
 
     config = build_config(ctx, entry, fields, values)
     stage = entry.stage_type()(config)
     try:
+        executor = choose_executor(values.get(EXECUTOR), values.get(RAY_ADDRESS))
         check(stage)  # before the store is opened: settings that cannot work store nothing
-    except StageRefused as exc:
+    except (StageRefused, ValueError) as exc:
         raise _refused(entry.verb, str(exc)) from None
     store = open_store(ctx)
     with store:
         try:
-            stats = run_stage(stage, store, progress=RichProgress(console, live=stage.wants_progress()))
+            stats = run_stage(
+                stage, store, executor=executor, progress=RichProgress(console, live=stage.wants_progress())
+            )
         except StageRefused as exc:
             raise _refused(entry.verb, str(exc)) from None
         except Exception as exc:

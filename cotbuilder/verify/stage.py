@@ -10,6 +10,9 @@ counter per status, failed = infrastructure errors (not stored: a re-run tries a
 
 from __future__ import annotations
 
+import dataclasses
+import os
+import socket
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +20,7 @@ from typing import Any
 from ..hashing import sha256_text
 from ..stages.base import PROCESS, Stage, StageRefused
 from ..stages.driver import run_stage
+from ..stages.placement import assigned_accelerators, on_ray_worker
 from ..stats import StageStats
 from ..store import Store, utcnow
 from . import build as buildmod
@@ -152,9 +156,28 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
             for unit, src, vid in todo
         ]
 
+    def task_resources(self) -> dict[str, float]:
+        """One unit at a time: a core for g++ and the kernel's run, the memory the sandbox lets one step use
+        (--memory-mb), and for npu:N one NPU of a node that has them (Ray's resource name for Ascend devices)."""
+        need = {"CPU": 1.0, "memory": float(self.config.memory_mb) * 2**20}
+        if backend_of(self.config.device)[0] == "npu":
+            need["NPU"] = 1.0
+        return need
+
+    def setup(self) -> None:
+        """On a Ray worker (perhaps another node than the driver, whose check() spoke only for its own machine): this
+        machine must isolate as the run's session records, or every unit given to this worker fails (nothing stored,
+        a re-run tries again) instead of running with less isolation than its verdict would claim."""
+        if self.session is not None and on_ray_worker():
+            check_node_isolation(self.session)
+
     def work(self, item: VerifyItem) -> VerifyResult:
         unit = item.job.unit
-        return VerifyResult(unit["unit_id"], unit["name"], item.verification_id, item.source_hash, verify(item.job))
+        job = item.job
+        assigned = assigned_accelerators("NPU")
+        if job.backend == "npu" and assigned:  # on a Ray node: the device Ray gave this task, not the driver's N
+            job = dataclasses.replace(job, device_id=int(assigned[0]))
+        return VerifyResult(unit["unit_id"], unit["name"], item.verification_id, item.source_hash, verify(job))
 
     def commit(self, store: Store, results: list[VerifyResult], stats: StageStats) -> None:
         rows = []
@@ -211,6 +234,25 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
         if self.backend != "cpu-emulator":
             return {}
         return {"schedule_seeds": list(range(max(self.config.schedules, 1)))}
+
+
+def check_node_isolation(session: sandbox.Session) -> None:
+    """Raise IsolationMissing unless this process's machine gives what `session` (opened by the driver) promises:
+    the run's sandbox directory (a file system every node shares), every isolation feature in force, and the run's
+    cgroups to make each step's cgroup in."""
+    lacking = []
+    if not session.root.is_dir():
+        lacking.append(
+            f"the run's sandbox dir {session.root} (the workspace must be on a file system every node shares)"
+        )
+    available = sandbox.capabilities().available
+    lacking += [sandbox.FEATURES[f] for f in sorted(session.use) if f not in available]
+    lacking += [f"the run's cgroup {c.parent}" for c in session.controllers if not os.access(c.parent, os.W_OK)]
+    if lacking:
+        raise sandbox.IsolationMissing(
+            f"this node ({socket.gethostname()}) cannot isolate as the verify run records: missing "
+            + "; ".join(lacking)
+        )
 
 
 def _select_units(store: Store, config: VerifyConfig) -> list[dict[str, Any]]:

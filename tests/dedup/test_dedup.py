@@ -52,7 +52,10 @@ def test_precision_and_recall_on_generated_duplicate_groups():
     )
     assert caught["exact"] == caught["reformatted"] == 150
     assert caught["renamed"] >= 145
-    assert caught["shared80"] >= 110  # true Jaccard ~0.74 against a 0.7 threshold: estimates straddle it
+    # true Jaccard ~0.74 against a 0.7 threshold: LSH (25 bands x 10 rows) makes such a pair a candidate with
+    # p = 1 - (1 - 0.74**10)**25 = 0.72, and its 256-permutation estimate clears 0.7 with p ~ 0.93: ~100 of 150 expected
+    # (95-110 over token-hash seeds); below 85 would mean the shingles or signatures lost similarity
+    assert caught["shared80"] >= 85
 
 
 def test_reformatting_and_comments_do_not_change_the_exact_hash_but_operators_do():

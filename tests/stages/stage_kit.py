@@ -18,6 +18,10 @@ class KitConfig:
     sleep_s: float = 0.0
     die_on: list[str] = field(default_factory=list)  # items whose worker process exits without a word
     raise_on: list[str] = field(default_factory=list)  # items whose work raises
+    # items whose first attempt kills its worker (a file in marker_dir records the attempt); a retry completes them
+    die_once_on: list[str] = field(default_factory=list)
+    marker_dir: str | None = None
+    resources: dict[str, float] | None = None  # what one work call asks an executor that places by resources
 
 
 class PoolStage(Stage[KitConfig, str, dict]):
@@ -40,10 +44,20 @@ class PoolStage(Stage[KitConfig, str, dict]):
             Path(self.config.pid_dir, str(os.getpid())).touch()
         if item in self.config.die_on:
             os._exit(3)
+        if item in self.config.die_once_on:
+            marker = Path(self.config.marker_dir, item)
+            first = not marker.exists()
+            with marker.open("a") as f:
+                f.write(f"{os.getpid()}\n")
+            if first:
+                os._exit(3)
         if item in self.config.raise_on:
             raise ValueError(f"bad item {item}")
         time.sleep(self.config.sleep_s)
         return {"item": item, "pid": os.getpid()}
+
+    def task_resources(self) -> dict[str, float]:
+        return self.config.resources if self.config.resources is not None else super().task_resources()
 
     def commit(self, store, results, stats) -> None:
         self.batches.append([r["item"] for r in results])
@@ -52,10 +66,11 @@ class PoolStage(Stage[KitConfig, str, dict]):
 
 
 class ListedStage(PoolStage):
-    """PoolStage with a plan: the items are the config's `die_on` + `raise_on` + a, b, c, d, e."""
+    """PoolStage with a plan: the items are a, b, c, d, e + the config's `die_on`, `raise_on` and `die_once_on`."""
 
     def plan(self, store, stats) -> list[str]:
-        return list(dict.fromkeys(["a", "b", "c", "d", "e", *self.config.die_on, *self.config.raise_on]))
+        items = ["a", "b", "c", "d", "e", *self.config.die_on, *self.config.raise_on, *self.config.die_once_on]
+        return list(dict.fromkeys(items))
 
 
 class InDriverStage(ListedStage):
@@ -80,6 +95,7 @@ class AsyncKit(Stage[KitConfig, str, str]):
 
     async def setup(self) -> None:
         self.opened = True
+        self.pid = os.getpid()
 
     async def work(self, item: str) -> str:
         import threading
@@ -91,7 +107,7 @@ class AsyncKit(Stage[KitConfig, str, str]):
         self.in_flight -= 1
         if item in self.config.raise_on:
             raise ConnectionError(f"server hung up on {item}")
-        return item
+        return f"{item}@{self.pid}:{self.most_in_flight}"
 
     async def teardown(self) -> dict[str, float]:
         return {"requests_sent": 12}

@@ -1,0 +1,93 @@
+"""The batch path dedup uses (polars/Rust regexes, vectorised shingles) against the one-document path it replaces:
+the same tokens, the same exact hashes, the same shingle construction."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cotbuilder.dedup import minhash, synthetic, tokens
+
+REPO = Path(__file__).resolve().parents[2]
+
+TRICKY = [
+    "",
+    "   \n\t ",
+    "// only a comment",
+    "x",
+    "a/**/b",
+    'const char* s = "// not a comment"; int x = 1; // a comment',
+    "int y = '\\''; /* unterminated block comment to the end",
+    "#include <kernel_operator.h>\n#define TILE 256\n#  if defined(X)\n#endif\n# a python comment\nx = 1  # trailing\n",
+    "#ifdef A\n#pragma once\n#undef B\n#elif C\n#else\n",
+    "auto v = 1'000'000ULL + 0x1F'FFu + .5e-3f + 3.f; p->q->*r; a <=> b; x <<= 2; y >>= 1; a ## b; f(...);",
+    "a[i] = b->c >> 2;",
+    "std::vector<int> v; if (a && b || !c) { v[i]++; --j; }",
+    'x = "esc \\" quote" + "line\\\nnext";',
+    '/* 注释 */ int 变量 = 1; // 中文注释\nfloat y = 2.0f; s = "中文字符串";',
+    "def ref(x):\n    # numpy reference\n    return x * 2  # doubled\n",
+    'u8"utf8" L\'w\' R"(raw)"',
+    "a /* nested /* still */ b */ c",
+    "'unterminated char\nnext line",
+]
+
+
+def _corpus() -> list[str]:
+    rng = random.Random(5)
+    codes = list(TRICKY)
+    for _ in range(40):
+        base = synthetic.base_kernel(rng)
+        codes += [base] + [synthetic.variant(base, kind, rng) for kind in synthetic.VARIANTS]
+    for path in sorted((REPO / "examples").rglob("*")):
+        if path.suffix in (".cpp", ".h", ".py", ".txt") and path.is_file():
+            codes.append(path.read_text(encoding="utf-8", errors="replace"))
+    return codes
+
+
+def test_batch_tokens_equal_the_one_document_lexer_on_tricky_and_real_code():
+    codes = _corpus()
+    assert len(codes) > 200
+    batch = tokens.token_lists(codes).to_list()
+    for code, got in zip(codes, batch, strict=True):
+        assert got == tokens.tokens(code), code[:200]
+
+
+def test_batch_exact_hashes_equal_code_hash():
+    codes = _corpus()
+    assert tokens.code_hashes(tokens.token_lists(codes)) == [tokens.code_hash(c) for c in codes]
+
+
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_flat_shingles_are_the_per_document_shingles_for_the_same_token_ids(n):
+    """Documents of every length around n (none, shorter than a shingle, exactly one, many), side by side."""
+    rng = random.Random(n)
+    docs = [[f"t{rng.randrange(30)}" for _ in range(k)] for k in (0, 1, n - 1, n, n + 1, 0, 2, 17, n - 1, 40, 0)]
+    docs = [d for d in docs]
+    ids = minhash.token_ids([t for d in docs for t in d])
+    flat, counts = minhash.flat_shingles(ids, np.array([len(d) for d in docs]), n)
+    assert counts.sum() == len(flat)
+    per_doc = np.split(flat, np.cumsum(counts)[:-1])
+    for doc, got in zip(docs, per_doc, strict=True):
+        assert np.array_equal(np.unique(got), minhash.shingle_hashes(doc, n)), doc
+
+
+def test_batch_signatures_estimate_the_exact_jaccard_like_the_one_document_path():
+    rng = random.Random(3)
+    base = synthetic.base_kernel(rng)
+    docs = [base] + [synthetic.variant(base, k, rng) for k in ("renamed", "shared80")] + [synthetic.base_kernel(rng)]
+    flat, counts = minhash.batch_shingles(tokens.token_lists(docs), 5)
+    sig = minhash.signature_matrix(flat, counts, 256)
+    exact = [minhash.shingle_hashes(tokens.tokens(d), 5) for d in docs]
+    for j in range(1, len(docs)):
+        truth = minhash.exact_jaccard(exact[0], exact[j])
+        assert abs(minhash.estimated_jaccard(sig[0], sig[j]) - truth) < 0.1
+
+
+def test_a_document_without_tokens_gets_no_shingles_and_an_all_max_signature():
+    flat, counts = minhash.batch_shingles(tokens.token_lists(["// nothing", "int x;"]), 5)
+    assert counts.tolist() == [0, 1]
+    sig = minhash.signature_matrix(flat, counts, 64)
+    assert (sig[0] == np.iinfo(sig.dtype).max).all() and not (sig[1] == np.iinfo(sig.dtype).max).all()
