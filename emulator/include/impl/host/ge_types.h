@@ -97,6 +97,9 @@
 namespace ge {
 
 using graphStatus = uint32_t;
+using char_t = char;
+using float32_t = float;
+using float64_t = double;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;

@@ -3,10 +3,18 @@
 // dtypes and formats; the tiling / infer functions go to the op-implementation registry. The emulated framework
 // reads it to lay out the aclnn arguments and the kernel call, exactly in this order.
 #pragma once
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <functional>
+#include <iostream>
 #include <map>
 #include <memory>
+#include <numeric>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
