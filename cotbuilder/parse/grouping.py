@@ -112,7 +112,10 @@ def group_files(files: list[dict]) -> tuple[list[Group], list[dict]]:
             continue
         root = aux_root.get(note["path"])
         if root is not None:
-            note = {"path": note["path"], "reason": f"in op project {root or '.'} but not part of its kernel or harness"}
+            note = {
+                "path": note["path"],
+                "reason": f"in op project {root or '.'} but not part of its kernel or harness",
+            }
         notes.append(note)
     return groups, notes
 
@@ -150,9 +153,15 @@ def _add_dependencies(groups: list[Group], files: list[dict], op_groups: list[Gr
     op_set = {id(g) for g in op_groups}
     for g in groups:
         have = {m["path"] for m, _ in g.members}
-        inside = (lambda p, have=have: p in have)
-        unit_dirs = tuple(d for d in (g.root, f"{g.root}/op_host" if g.root else "op_host",
-                                      f"{g.root}/op_kernel" if g.root else "op_kernel") if d)
+        unit_dirs = tuple(
+            d
+            for d in (
+                g.root,
+                f"{g.root}/op_host" if g.root else "op_host",
+                f"{g.root}/op_kernel" if g.root else "op_kernel",
+            )
+            if d
+        )
         start = [m["path"] for m, r in g.members if is_cpp(m["path"]) and r != "doc"]
         extra: list[tuple[str, str]] = []
         if id(g) in op_set:
@@ -163,7 +172,7 @@ def _add_dependencies(groups: list[Group], files: list[dict], op_groups: list[Gr
                     if path not in have:
                         extra.append((path, "dependency"))
                         start.append(path)
-        found = includes.closure(tree, texts, start, inside, unit_dirs)
+        found = includes.closure(tree, texts, start, have.__contains__, unit_dirs)
         extra += [(p, "dependency") for p in found.files]
         for path, role in extra:
             if path in have:

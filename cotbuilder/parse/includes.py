@@ -49,13 +49,41 @@ def _emulator_headers() -> frozenset[str]:
     return frozenset(out)
 
 
+# Path prefixes only the toolkit uses (the docs' header index has more, e.g. `kernel_`, `op_`, `utils/`, which
+# projects use for their own files too).
+_TOOLKIT_ONLY_PREFIXES = (
+    "impl/",
+    "c_api/",
+    "tensor_api/",
+    "simt_api/",
+    "adv_api/",
+    "basic_api/",
+    "lib/",
+    "interface/",
+    "runtime/",
+    "hccl",
+    "acl/",
+    "aclnn/",
+    "graph/",
+    "register/",
+    "tiling/",
+    "exe_graph/",
+    "platform/",
+)
+
+
 def provided_by_toolkit(name: str) -> bool:
     """A header of the AscendC/CANN toolkit: the emulator's, or one of the real toolkit's (asc-devkit include/ index),
     including those the emulator does not model - a checkout of the toolkit itself must not stand in for them."""
-    from ..apidocs.lists import is_toolkit_header
+    from ..apidocs.lists import documented
 
     norm = posixpath.normpath(name)
-    return norm in _emulator_headers() or is_toolkit_header(norm) or is_toolkit_header("basic_api/" + norm)
+    doc = documented()
+    return (
+        norm in _emulator_headers()
+        or norm.startswith(_TOOLKIT_ONLY_PREFIXES)
+        or any(n in doc.headers or n in doc.wrappers for n in (norm, "basic_api/" + norm))
+    )
 
 
 @dataclass
@@ -74,13 +102,15 @@ class Tree:
 
     def resolve(self, includer: str, name: str, unit_dirs: tuple[str, ...] = ()) -> str | None:
         name = name.replace("\\", "/")
-        if posixpath.isabs(name) or provided_by_toolkit(name):
+        if posixpath.isabs(name):
             return None
         here = posixpath.dirname(includer)
-        for base in (here, *unit_dirs):
+        for base in (here, *unit_dirs):  # what the build finds first: next to the includer, the unit's folders
             cand = posixpath.normpath(posixpath.join(base, name)) if base else posixpath.normpath(name)
             if not cand.startswith("..") and cand in self.paths:
                 return cand
+        if provided_by_toolkit(name):
+            return None
         tail = posixpath.normpath(name).lstrip("./")
         if tail.startswith("../"):
             return None
