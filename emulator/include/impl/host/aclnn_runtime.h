@@ -224,14 +224,6 @@ private:
     }
 };
 
-// Every OpDef is built once before the first call: constructing it is what registers its tiling function.
-inline void build_all_op_defs() {
-    static bool done = false;
-    if (done) return;
-    done = true;
-    for (auto& kv : op_defs()) op_def(kv.first);
-}
-
 inline std::string hex(const void* p, size_t n) {
     static const char* d = "0123456789abcdef";
     std::string s;

@@ -397,6 +397,14 @@ inline ops::OpDef* op_def(const std::string& type) {
     if (!it->second.def) it->second.def = it->second.make();
     return it->second.def.get();
 }
+// Every OpDef is built once before the first tiling: constructing it is what registers its tiling function.
+inline void build_all_op_defs() {
+    static bool done = false;
+    if (done) return;
+    done = true;
+    for (auto& kv : op_defs()) op_def(kv.first);
+}
+
 struct OpDefRegistrar {
     OpDefRegistrar(const char* type, std::function<std::unique_ptr<ops::OpDef>()> make) {
         op_defs()[type].make = std::move(make);
