@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../impl/host/ge_types.h"
+#include "../impl/host/using_std.h"
 #include "../register/tilingdata_base.h"
 #include "platform/platform_ascendc.h"
 #include "hl_tiling_types.h"

@@ -3,11 +3,7 @@
 // The enum values are the documented ones (ACL and GE share them), so a dtype crosses from an aclTensor to a
 // TilingContext and back unchanged.
 #pragma once
-#include <cstdint>
-#include <cstring>
-#include <initializer_list>
-#include <string>
-#include <vector>
+#include "std_headers.h"
 
 // A kernel TU of an op project sees the kernel-side DT_* macros (numeric, for `#if ORIG_DTYPE_X == DT_FLOAT`); they
 // are set aside while the enum below is declared, so a host header included there still compiles.
@@ -97,6 +93,8 @@
 namespace ge {
 
 using graphStatus = uint32_t;
+constexpr int64_t UNKNOWN_DIM = -1;      // a dimension known only at run time
+constexpr int64_t UNKNOWN_DIM_NUM = -2;  // a rank known only at run time
 using char_t = char;
 using float32_t = float;
 using float64_t = double;

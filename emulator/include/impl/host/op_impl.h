@@ -12,6 +12,7 @@
 #include <string>
 
 #include "contexts.h"
+#include "using_std.h"
 
 namespace gert {
 

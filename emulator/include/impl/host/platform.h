@@ -52,6 +52,8 @@ inline const SocSpec& current_soc() {
 
 namespace fe {
 
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+
 class OptionalInfos {
 public:
     void Init(const std::string& soc, const std::string& core_type, const std::string& ai_core_num,
@@ -107,6 +109,20 @@ public:
     uint32_t GetCoreNum() const { return core_num_; }
     void SetCoreNum(uint32_t n) { core_num_ = n; }
     bool Empty() const { return res_.empty(); }
+    // UB / L1 / L0 sizes of the modelled SoC, or the values a caller set in "AICoreSpec".
+    void GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
+        const auto& s = cbhost::current_soc();
+        switch (type) {
+            case LocalMemType::UB: size = Number("AICoreSpec", "ub_size", s.ub); break;
+            case LocalMemType::L1: size = Number("AICoreSpec", "l1_size", s.l1); break;
+            case LocalMemType::L0_A: size = Number("AICoreSpec", "l0_a_size", s.l0a); break;
+            case LocalMemType::L0_B: size = Number("AICoreSpec", "l0_b_size", s.l0b); break;
+            case LocalMemType::L0_C: size = Number("AICoreSpec", "l0_c_size", s.l0c); break;
+            case LocalMemType::L2: size = Number("SoCInfo", "l2_size", s.l2); break;
+            case LocalMemType::HBM: size = s.hbm; break;
+            default: size = 0;
+        }
+    }
     // A numeric resource, or `fallback` when the platform description does not have it.
     uint64_t Number(const std::string& label, const std::string& key, uint64_t fallback) const {
         std::string v;
