@@ -137,6 +137,9 @@ class Spec:
     generated: dict[str, str] = field(default_factory=dict)  # GEN_DIR-relative path -> text
     forced: dict[str, list[str]] = field(default_factory=dict)  # source -> headers to force-include (after the PCH)
     defines: list[str] = field(default_factory=list)  # -D for the harness TUs (e.g. BUILD_SOC_VERSION)
+    # the input dtypes (GE codes, first instance of each IR input) the harness will call the op with: only the
+    # kernel variants serving them are compiled (None: every dtype column of the OpDef)
+    input_dtypes: list[list[int]] | None = None
 
 
 def _first_error(log: str) -> str:
@@ -244,6 +247,9 @@ class Builder:
         ]
         tiling_headers = {p: self._text(p) for p in lay.tiling_headers}
         variants = kernel_glue.variants(op, kernel_texts, tiling_headers, kernel_text)
+        if spec.input_dtypes is not None:
+            wanted = [v for v in variants if _serves(v.dtypes, len(op["inputs"]), spec.input_dtypes)]
+            variants = wanted or variants
         self.result.variants = variants
         try:
             header = aclnn_gen.generate_header(op)
@@ -303,6 +309,16 @@ class Builder:
         path = self.workdir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+
+
+def _serves(column: list[int], n_inputs: int, wanted: list[list[int]]) -> bool:
+    """Whether a kernel variant's dtype column covers one of the harness's input dtype combinations."""
+    if not column:
+        return True
+    for combo in wanted:
+        if all(i >= n_inputs or column[i] < 0 or c < 0 or column[i] == c for i, c in enumerate(combo)):
+            return True
+    return False
 
 
 def _join(root: str, rest: str) -> str:
