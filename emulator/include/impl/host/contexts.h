@@ -286,9 +286,32 @@ public:
     }
 };
 
+// A shape range (the smallest and largest shape a dynamic dimension may take).
+template <typename T>
+class Range {
+public:
+    Range() = default;
+    Range(T* min, T* max) : min_(min), max_(max) {}
+    const T* GetMin() const { return min_; }
+    const T* GetMax() const { return max_; }
+    T* GetMin() { return min_; }
+    T* GetMax() { return max_; }
+    void SetMin(T* v) { min_ = v; }
+    void SetMax(T* v) { max_ = v; }
+
+private:
+    T* min_ = nullptr;
+    T* max_ = nullptr;
+};
+
+// InferShapeRange is graph-mode only: the emulated framework never calls it; the context exists so that code
+// defining one compiles (every range it asks for is absent).
 class InferShapeRangeContext : public ExtendedKernelContext {
 public:
     explicit InferShapeRangeContext(cbhost::Node* n) : ExtendedKernelContext(n) {}
+    const Range<Shape>* GetInputShapeRange(size_t) const { return nullptr; }
+    const Range<Shape>* GetOptionalInputShapeRange(size_t) const { return nullptr; }
+    Range<Shape>* GetOutputShapeRange(size_t) { return nullptr; }
 };
 
 // A context built by a UT's context builder, owning its node and buffers.
