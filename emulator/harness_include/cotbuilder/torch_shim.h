@@ -282,8 +282,9 @@ public:
         t.impl_->dtype = dtype;
         t.impl_->storage = std::make_shared<Storage>();
         t.impl_->storage->nbytes = (size_t)std::max<int64_t>(t.numel(), 0) * c10::elementSize(dtype);
-        // GM allocations are rounded up to whole 32-byte blocks, as the device allocator does
-        size_t alloc = ((t.impl_->storage->nbytes + 31) / 32) * 32;
+        // torch_npu's caching allocator hands out blocks in multiples of 512 bytes: a kernel that reads a whole
+        // 32-byte block past a small tensor's end stays inside its block on the device, and so here
+        size_t alloc = ((t.impl_->storage->nbytes + 511) / 512) * 512;
         t.impl_->storage->data = static_cast<uint8_t*>(cbemu::gm_alloc(alloc ? alloc : 32));
         return t;
     }

@@ -43,9 +43,11 @@ inline aclError aclrtCreateStream(aclrtStream* s) { if (s) *s = nullptr; return 
 inline aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
+// Device memory as the runtime documents it: the size rounded up to 32 bytes, plus 32 bytes.
 inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy) {
     if (!p) return ACL_ERROR_INVALID_PARAM;
-    *p = cbemu::gm_alloc(size, /*zeroed=*/false);  // device memory is not cleared: it holds the poison byte
+    // not cleared: the memory holds the poison byte
+    *p = cbemu::gm_alloc((size + 31) / 32 * 32 + 32, /*zeroed=*/false);
     return *p ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 inline aclError aclrtFree(void* p) { cbemu::gm_free(p); return ACL_SUCCESS; }
