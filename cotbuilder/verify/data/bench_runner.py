@@ -8,7 +8,10 @@ Two modes, each a step of its own (the kernel's step never sees a golden):
       OUT_DIR/manifest.json (dtypes, shapes, the module's custom_check_precision if it defines one).
   python bench_runner.py kernel VALIDATION_DIR CASE_JSON INPUT_DIR OUT_DIR BINARY
       the task's ModelNew on those inputs; its `import kernel_gen_ops` gets a module whose functions run BINARY
-      (the binding compiled against the emulator) once per call; writes OUT_DIR/outputs/ and manifest.json.
+      (the binding compiled against the emulator) once per call, each call in OUT_DIR/calls/call_<n>/; writes
+      OUT_DIR/outputs/ and manifest.json.
+  python bench_runner.py check VALIDATION_DIR CASE_JSON GOLDEN_DIR OUTPUT_DIR
+      the task's own custom_check_precision(row, reference, output) on copies: prints its verdict (evidence only).
 
 torch_npu and torch_npu.contrib.transfer_to_npu are stubbed (the tasks import them for the NPU); `device` is CPU.
 """
@@ -103,7 +106,9 @@ def _load_tensor(folder: Path, meta: dict):
 
 def _modules(validation: Path):
     module = _load("model_module", validation / "module.py")
-    prepare = module if hasattr(module, "get_init_inputs") else _load("prepare_inputs", validation / "prepare_inputs.py")
+    prepare = (
+        module if hasattr(module, "get_init_inputs") else _load("prepare_inputs", validation / "prepare_inputs.py")
+    )
     return module, prepare
 
 
@@ -237,11 +242,32 @@ def kernel(validation: Path, case: dict, inputs_dir: Path, out: Path, binary: st
     (out / "manifest.json").write_text(json.dumps({"outputs": outputs}))
 
 
+def check(validation: Path, case: dict, golden_dir: Path, output_dir: Path) -> None:
+    _stub_npu_modules()
+    _, prepare = _modules(validation)
+    manifest = json.loads((golden_dir / "manifest.json").read_text())
+    outs = json.loads((output_dir / "manifest.json").read_text())["outputs"]
+    ref = [_load_tensor(golden_dir / "goldens", m) for m in manifest["goldens"]]
+    got = [_load_tensor(output_dir / "outputs", m) for m in outs]
+    many = manifest.get("output_is_list")
+    result = prepare.custom_check_precision(_row(case["row"]), ref if many else ref[0], got if many else got[0])
+    acc = result[0] if isinstance(result, (tuple, list)) else result
+    print(json.dumps({"custom_check_precision": bool(acc)}))
+
+
 if __name__ == "__main__":
     mode = sys.argv[1]
     if mode == "golden":
         golden(Path(sys.argv[2]), json.loads(Path(sys.argv[3]).read_text()), Path(sys.argv[4]))
     elif mode == "kernel":
-        kernel(Path(sys.argv[2]), json.loads(Path(sys.argv[3]).read_text()), Path(sys.argv[4]), Path(sys.argv[5]), sys.argv[6])
+        kernel(
+            Path(sys.argv[2]),
+            json.loads(Path(sys.argv[3]).read_text()),
+            Path(sys.argv[4]),
+            Path(sys.argv[5]),
+            sys.argv[6],
+        )
+    elif mode == "check":
+        check(Path(sys.argv[2]), json.loads(Path(sys.argv[3]).read_text()), Path(sys.argv[4]), Path(sys.argv[5]))
     else:
         raise SystemExit(f"unknown mode {mode}")

@@ -30,7 +30,7 @@ from typing import Any
 
 from ...paths import emulator_dir, package_data
 from .. import build as buildmod
-from . import aclnn_gen, kernel_glue, layout
+from . import aclnn_gen, kernel_glue, layout, tpl_dispatch
 
 GEN_DIR = "cotbuilder_gen"
 HARNESS_INCLUDE = emulator_dir() / "harness_include"
@@ -140,6 +140,8 @@ class Spec:
     # the input dtypes (GE codes, first instance of each IR input) the harness will call the op with: only the
     # kernel variants serving them are compiled (None: every dtype column of the OpDef)
     input_dtypes: list[list[int]] | None = None
+    # sources that depend on the op's description (a generated main calling its aclnn API): op -> {name: text}
+    generate: Callable[[dict], dict[str, str]] | None = None
 
 
 def _first_error(log: str) -> str:
@@ -150,8 +152,16 @@ def _first_error(log: str) -> str:
 
 
 class Builder:
-    def __init__(self, unit: dict[str, Any], workdir: Path, run: Runner, cache: ObjectCache, soc: str, opt: str,
-                 pch: buildmod.Pch | None):
+    def __init__(
+        self,
+        unit: dict[str, Any],
+        workdir: Path,
+        run: Runner,
+        cache: ObjectCache,
+        soc: str,
+        opt: str,
+        pch: buildmod.Pch | None,
+    ):
         self.unit, self.workdir, self.run, self.cache = unit, workdir, run, cache
         self.soc, self.opt, self.pch = soc, opt, pch
         self.unit_key = unit_digest(unit)
@@ -193,8 +203,13 @@ class Builder:
         """Build and run the host side's description (cached per op: the host sources' digest)."""
         lay = self.lay
         host_texts = [(p, self._text(p).encode("utf-8", "surrogatepass")) for p in lay.host_sources]
-        key = digest([*host_texts, ("describe", package_data("verify/data/op_describe_main.cpp").read_bytes()),
-                      ("dirs", "\0".join(self.dirs).encode())])
+        key = digest(
+            [
+                *host_texts,
+                ("describe", package_data("verify/data/op_describe_main.cpp").read_bytes()),
+                ("dirs", "\0".join(self.dirs).encode()),
+            ]
+        )
         cached = self.cache.get_text(key)
         if cached is not None:
             return json.loads(cached)["ops"]
@@ -214,8 +229,12 @@ class Builder:
             return None
         run = self.run([f"./{GEN_DIR}/describe"], self.workdir)
         if not run.ok:
-            self._fail("describe", run.stderr + run.stdout, run.outcome,
-                       "the op's host code crashed while registering its OpDef")
+            self._fail(
+                "describe",
+                run.stderr + run.stdout,
+                run.outcome,
+                "the op's host code crashed while registering its OpDef",
+            )
             return None
         try:
             ops = json.loads(run.stdout)["ops"]
@@ -236,7 +255,9 @@ class Builder:
         op = _pick(ops, spec.op_type)
         if op is None:
             names = ", ".join(o["type"] for o in ops) or "none"
-            return self._fail("layout", "", reason=f"op {spec.op_type or '?'} not registered by the host code (has: {names})")
+            return self._fail(
+                "layout", "", reason=f"op {spec.op_type or '?'} not registered by the host code (has: {names})"
+            )
         self.result.op = op
         entry = lay.entry_for(op["type"])
         if entry is None:
@@ -253,13 +274,22 @@ class Builder:
         self.result.variants = variants
         try:
             header = aclnn_gen.generate_header(op)
-            source = aclnn_gen.generate_source(op, entry.n_params, [aclnn_gen.Variant(v.symbol, v.dtypes) for v in variants])
+            source = aclnn_gen.generate_source(
+                op, entry.n_params, [aclnn_gen.Variant(v.symbol, v.dtypes) for v in variants]
+            )
         except aclnn_gen.Unsupported as exc:
             return self._fail("aclnn", "", "exit", f"aclnn layer: {exc}")
         self._write(f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
         self._write(f"{GEN_DIR}/aclnn_impl.cpp", source)
-        kernel_copy = posixpath.join(posixpath.dirname(entry.path), f"cotbuilder_kernel_{posixpath.basename(entry.path)}")
+        kernel_copy = posixpath.join(
+            posixpath.dirname(entry.path), f"cotbuilder_kernel_{posixpath.basename(entry.path)}"
+        )
         self._write(kernel_copy, kernel_glue.rewrite_entry(kernel_text, entry), unit_relative=True)
+        if spec.generate is not None:
+            try:
+                spec.generated.update(spec.generate(op))
+            except (ValueError, KeyError, TypeError) as exc:
+                return self._fail("harness", "", "exit", f"cannot generate the harness for op {op['type']}: {exc}")
         for name, text in spec.generated.items():
             self._write(f"{GEN_DIR}/{name}", text)
 
@@ -277,7 +307,9 @@ class Builder:
             if not ok:
                 return self._fail("kernel", log, outcome)
             objs.append(out)
-        ok, log, outcome = self._compile(f"{GEN_DIR}/aclnn_impl.cpp", f"{GEN_DIR}/aclnn.o", self._pch_args(), salt=source)
+        ok, log, outcome = self._compile(
+            f"{GEN_DIR}/aclnn_impl.cpp", f"{GEN_DIR}/aclnn.o", self._pch_args(), salt=source
+        )
         if not ok:
             return self._fail("aclnn", log, outcome)
         objs.append(f"{GEN_DIR}/aclnn.o")
@@ -298,6 +330,141 @@ class Builder:
         self.result.binary = (self.workdir / binary).read_bytes()
         return self.result
 
+    # -- a kernel unit test ---------------------------------------------------------------------------------------
+    def build_ut(self, test_path: str, helpers: list[str], kernel_defines: list[str], binary: str) -> OpBuild:
+        """The repo's kernel UT as its CMake builds it: the test, its helpers, the op's host code, the kernel under
+        the name the test declares (a tiling-template kernel behind a key dispatch), a gtest main if the test has
+        none, and system() wrapped (ut_support.cpp)."""
+        lay = self.lay
+        if lay is None or not lay.entries:
+            return self._fail("layout", "", reason="no op_kernel entry found")
+        test_text = self._text(test_path)
+        ops = self.describe()
+        if ops is None:
+            return self.result
+        self.result.ops = ops
+        wanted = re.findall(r"\bICPU_RUN_KF\s*\(\s*(\w+)", test_text)
+        entry = next((e for e in lay.entries if e.name in wanted), None) or (
+            lay.entries[0] if len(lay.entries) == 1 else None
+        )
+        if entry is None:
+            return self._fail(
+                "layout",
+                "",
+                reason=f"the test launches {', '.join(sorted(set(wanted))) or 'no kernel'}: not an entry of the op",
+            )
+        op = next(
+            (o for o in ops if aclnn_gen.snake(o["type"]).replace("_", "") == entry.name.replace("_", "").lower()), None
+        )
+        op = op or (ops[0] if len(ops) == 1 else None)
+        self.result.op = op
+        soc = buildmod_arch(self.soc)
+        defs = [f"-DBUILD_SOC_VERSION={self.soc}", f"-D__NPU_ARCH__={soc}"]
+        objs: list[str] = []
+        includes_kernel = posixpath.basename(entry.path) in test_text and re.search(
+            r'#\s*include\s*"[^"]*' + re.escape(posixpath.basename(entry.path)) + '"', test_text
+        )
+        if not includes_kernel:
+            kernel_text = self._text(entry.path)
+            copy = posixpath.join(posixpath.dirname(entry.path), f"cotbuilder_ut_{posixpath.basename(entry.path)}")
+            if entry.is_template:
+                described = self._describe_tpl()
+                if described is None:
+                    return self.result
+                try:
+                    dispatch = tpl_dispatch.dispatcher(
+                        f"cotbuilder_tpl_{entry.name}",
+                        entry.name,
+                        entry.n_params,
+                        entry.template_params,
+                        described,
+                        extern_c=True,
+                    )
+                except ValueError as exc:
+                    return self._fail("kernel", "", reason=f"template kernel: {exc}")
+                kernel_text = (
+                    tpl_dispatch.rename_template(kernel_text, entry.name, f"cotbuilder_tpl_{entry.name}") + dispatch
+                )
+            self._write(copy, kernel_text)
+            lines = self._ut_prelude(op, entry, kernel_text, kernel_defines)
+            prelude = f"{GEN_DIR}/ut_kernel_prelude.h"
+            self._write(prelude, "\n".join(lines) + "\n")
+            ok, log, outcome = self._compile(
+                copy, f"{GEN_DIR}/ut_kernel.o", [*self._pch_args(), *defs, "-include", prelude], salt="\n".join(lines)
+            )
+            if not ok:
+                return self._fail("kernel", log, outcome)
+            objs.append(f"{GEN_DIR}/ut_kernel.o")
+        for i, src in enumerate(lay.host_sources):
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/host_{i}.o", [], salt="host")
+            if not ok:
+                return self._fail("host", log, outcome)
+            objs.append(f"{GEN_DIR}/host_{i}.o")
+        own = [test_path, *(h for h in helpers if h not in lay.host_sources)]
+        texts = [self._text(p) for p in own]
+        generated = {"ut_support.cpp": package_data("verify/data/ut_support.cpp").read_text(encoding="utf-8")}
+        if not any(re.search(r"\bint\s+main\s*\(", t) for t in texts):
+            generated["gtest_main.cpp"] = package_data("verify/data/gtest_main.cpp").read_text(encoding="utf-8")
+        for name, text in generated.items():
+            self._write(f"{GEN_DIR}/{name}", text)
+        for i, src in enumerate([*own, *(f"{GEN_DIR}/{n}" for n in generated)]):
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/ut_{i}.o", [*self._pch_args(), *defs], salt="ut")
+            if not ok:
+                return self._fail("harness", log, outcome)
+            objs.append(f"{GEN_DIR}/ut_{i}.o")
+        res = self.run(["g++", "-pthread", "-Wl,--wrap=system", *objs, "-o", binary], self.workdir)
+        if not res.ok or not (self.workdir / binary).is_file():
+            return self._fail("link", res.stderr + res.stdout, res.outcome)
+        self.result.ok = True
+        self.result.binary = (self.workdir / binary).read_bytes()
+        return self.result
+
+    def _ut_prelude(
+        self, op: dict | None, entry: layout.Entry, kernel_text: str, kernel_defines: list[str]
+    ) -> list[str]:
+        """What the UT build gives the kernel TU: the op's tiling struct (as the op build would), the DTYPE_* its
+        CMake passes (else the OpDef's first dtype column, when the kernel reads them); CPU-debug semantics kept."""
+        lay = self.lay
+        lines: list[str] = []
+        if op is not None:
+            kernel_texts = [self._text(p) for p in lay.kernel_sources]
+            headers = {p: self._text(p) for p in lay.tiling_headers}
+            first = kernel_glue.variants(op, kernel_texts, headers, kernel_text)[0]
+            for ln in first.prelude.splitlines():
+                if ln.startswith(("#define COTBUILDER_ENTRY", "#undef ASSERT", "#define ASSERT")):
+                    continue
+                if kernel_defines and ln.startswith(("#define DTYPE_", "#define ORIG_DTYPE_")):
+                    continue
+                lines.append(ln)
+        lines += [f"#define {d.split('=')[0]} {d.split('=', 1)[1]}" for d in kernel_defines]
+        return lines
+
+    def _describe_tpl(self) -> dict | None:
+        texts = {f["path"]: f["text"] for f in self.unit["files"]}
+        headers = tpl_dispatch.tpl_headers(texts)
+        if not headers:
+            self._fail("kernel", "", reason="template kernel without ASCENDC_TPL_SEL: no instance to launch")
+            return None
+        main = f"{GEN_DIR}/tpl_describe_main.cpp"
+        self._write(main, package_data("verify/data/tpl_describe_main.cpp").read_text(encoding="utf-8"))
+        define = f'-DCOTBUILDER_TPL_HEADER="{headers[0]}"'
+        ok, log, outcome = self._compile(
+            main, f"{GEN_DIR}/tpl_describe.o", [define, f"-D__NPU_ARCH__={buildmod_arch(self.soc)}"], salt=headers[0]
+        )
+        if not ok:
+            self._fail("kernel", log, outcome, "the tiling-template declaration does not build on the host")
+            return None
+        res = self.run(["g++", "-pthread", f"{GEN_DIR}/tpl_describe.o", "-o", f"{GEN_DIR}/tpl_describe"], self.workdir)
+        run = self.run([f"./{GEN_DIR}/tpl_describe"], self.workdir) if res.ok else res
+        if not run.ok:
+            self._fail("kernel", run.stderr + run.stdout, run.outcome, "the tiling-template declaration did not run")
+            return None
+        try:
+            return json.loads(run.stdout)
+        except ValueError:
+            self._fail("kernel", run.stdout[-2000:], "exit", "tiling-template description is not JSON")
+            return None
+
     # -- helpers --------------------------------------------------------------------------------------------------
     def _text(self, path: str) -> str:
         for f in self.unit["files"]:
@@ -309,6 +476,15 @@ class Builder:
         path = self.workdir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+
+
+def buildmod_arch(soc: str) -> int:
+    """__NPU_ARCH__ of the SoC (socs.toml: dav-2201 -> 2201)."""
+    import tomllib
+
+    socs = tomllib.loads(package_data("verify/data/socs.toml").read_text(encoding="utf-8"))
+    arch = socs.get(soc, {}).get("npu_arch", "dav-2201")
+    return int(arch.split("-")[-1])
 
 
 def _serves(column: list[int], n_inputs: int, wanted: list[list[int]]) -> bool:

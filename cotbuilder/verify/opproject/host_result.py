@@ -20,9 +20,23 @@ _FIELD = re.compile(
     r"TILING_DATA_FIELD_DEF(?P<kind>_ARR|_STRUCT)?\s*\(\s*(?P<type>[\w:]+)\s*,\s*(?:(?P<n>[\w:]+)\s*,\s*)?(?P<name>\w+)\s*\)"
 )
 _FORMATS = {
-    "uint8_t": "B", "int8_t": "b", "char": "b", "bool": "?", "uint16_t": "H", "int16_t": "h", "half": "e",
-    "uint32_t": "I", "int32_t": "i", "int": "i", "unsigned": "I", "float": "f", "uint64_t": "Q", "int64_t": "q",
-    "size_t": "Q", "double": "d", "long": "q",
+    "uint8_t": "B",
+    "int8_t": "b",
+    "char": "b",
+    "bool": "?",
+    "uint16_t": "H",
+    "int16_t": "h",
+    "half": "e",
+    "uint32_t": "I",
+    "int32_t": "i",
+    "int": "i",
+    "unsigned": "I",
+    "float": "f",
+    "uint64_t": "Q",
+    "int64_t": "q",
+    "size_t": "Q",
+    "double": "d",
+    "long": "q",
 }
 
 

@@ -25,6 +25,11 @@ _ENTRY = re.compile(
     r"(?P<name>\w+)\s*\((?P<params>[^)]*)\)\s*\{"
 )
 _TILING_DEF = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(|\bREGISTER_TILING_DATA_CLASS\s*\(")
+_HOST_CODE = re.compile(
+    r"\b(?:IMPL_OP\w*|OP_ADD|REGISTER_TILING_TEMPLATE|REGISTER_OPS_TILING_TEMPLATE)\s*\(|gert::TilingContext"
+)
+_TEST_CODE = re.compile(r'#\s*include\s*[<"]gtest/|\bTEST(?:_F)?\s*\(')
+DEPS = "_deps/"
 
 
 def strip_comments(text: str) -> str:
@@ -132,6 +137,16 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
             if found:
                 kernels.append(path)
                 entries.extend(found)
+    for path, text in sorted(files.items()):
+        # shared host code elsewhere in the source (a tiling library registering this op) is built with the op
+        if path.startswith(DEPS) and path.endswith(HOST_SUFFIXES) and _HOST_CODE.search(text):
+            if not (
+                _OP_API_INCLUDE.search(text)
+                or _TEST_CODE.search(text)
+                or "__global__" in text
+                or _MAIN.search(strip_comments(text))
+            ):
+                host.append(path)
     dirs = {posixpath.dirname(p) for p in files if p.endswith(HEADER_SUFFIXES)}
     ordered = [
         d for d in (root, posixpath.join(root, "op_host"), posixpath.join(root, "op_kernel")) if d in dirs or d == root
