@@ -145,13 +145,13 @@ def verify_kernel_ut(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -
         verdict.compile_log += result.log
         listing = steps.run_step(
             ctx,
-            [f"./{BINARY}", "--gtest_list_tests"],
+            ["/bin/sh", "-c", f"cd '{RUN_DIR}' && exec ./{BINARY} --gtest_list_tests"],
             _prepared(unit_dir, f"list-{t_index}", result.binary),
             env=steps.run_env(ctx),
         )
         names = _list_tests(listing.stdout)
         if not names:
-            logs.append(f"[{test['path']}] no TEST found ({listing.outcome})")
+            logs.append(f"[{test['path']}] no TEST found ({listing.outcome}: {listing.reason} {listing.stderr[-500:]})")
             continue
         base = _tree(unit)
         base.update(_data_dirs(unit, test["text"]))
