@@ -251,6 +251,9 @@ def _case(unit, unit_dir, ctx, binary, base, test, tag, verdict, logs) -> dict[s
     }
     if planted := steps.planted(run_dir, unsafe):
         return {**case, "status": "sandbox_violation", "ok": None, "why": f"kernel: {planted}"}
+    case["host"] = oprun.host_case_record(run.stderr, None, None)
+    if (host := oprun.host_stop(run.stderr, run)) is not None:
+        return {**case, "status": host[0], "ok": None, "why": host[1]}
     stop = steps.stopped(run, "kernel")
     if stop is not None and not steps.ended_by_diagnostics(run, diags) and not (run.outcome == "exit" and gtest):
         status, why = stop

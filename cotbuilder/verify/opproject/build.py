@@ -166,13 +166,24 @@ class Builder:
         self.soc, self.opt, self.pch = soc, opt, pch
         self.unit_key = unit_digest(unit)
         self.lay = layout.layout(unit)
+        # objects are keyed by the files they can see: an edit to the example or the kernel recompiles only that
+        root = self.lay.root + "/" if self.lay and self.lay.root else ""
+        host_files = [f for f in unit["files"] if f["path"].startswith((root + "op_host/", "_deps/"))]
+        kernel_files = host_files + [f for f in unit["files"] if f["path"].startswith(root + "op_kernel/")]
+        self.scope_keys = {
+            "host": digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in host_files]),
+            "kernel": digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in kernel_files]),
+        }
         self.dirs = include_dirs(unit, self.lay) if self.lay else []
         self.result = OpBuild(False, layout=self.lay)
 
     # -- one compiler run, cached --------------------------------------------------------------------------------
-    def _compile(self, source: str, out: str, extra: list[str], salt: str = "") -> tuple[bool, str, str]:
+    def _compile(
+        self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "unit"
+    ) -> tuple[bool, str, str]:
         argv = ["g++", *flags(self.soc, self.opt, self.dirs), *extra, "-c", source, "-o", out]
-        key = digest([("unit", self.unit_key.encode()), ("argv", "\0".join(argv).encode()), ("salt", salt.encode())])
+        seen = self.scope_keys.get(scope, self.unit_key)
+        key = digest([("files", seen.encode()), ("argv", "\0".join(argv).encode()), ("salt", salt.encode())])
         cached = self.cache.get(key)
         if cached is not None:
             (self.workdir / out).write_bytes(cached)
@@ -218,7 +229,7 @@ class Builder:
         self._write(main, package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8"))
         for i, src in enumerate([*lay.host_sources, main]):
             out = f"{GEN_DIR}/host_{i}.o"
-            ok, log, outcome = self._compile(src, out, [], salt="host")
+            ok, log, outcome = self._compile(src, out, [], salt="host", scope="host")
             if not ok:
                 self._fail("host", log, outcome)
                 return None
@@ -295,7 +306,7 @@ class Builder:
 
         objs: list[str] = []
         for i, src in enumerate(lay.host_sources):
-            ok, log, outcome = self._compile(src, f"{GEN_DIR}/host_{i}.o", [], salt="host")
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/host_{i}.o", [], salt="host", scope="host")
             if not ok:
                 return self._fail("host", log, outcome)
             objs.append(f"{GEN_DIR}/host_{i}.o")
@@ -303,7 +314,9 @@ class Builder:
             prelude = f"{GEN_DIR}/kernel_prelude_{v.index}.h"
             self._write(prelude, v.prelude)
             out = f"{GEN_DIR}/kernel_{v.index}.o"
-            ok, log, outcome = self._compile(kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude)
+            ok, log, outcome = self._compile(
+                kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
+            )
             if not ok:
                 return self._fail("kernel", log, outcome)
             objs.append(out)
@@ -396,7 +409,7 @@ class Builder:
                 return self._fail("kernel", log, outcome)
             objs.append(f"{GEN_DIR}/ut_kernel.o")
         for i, src in enumerate(lay.host_sources):
-            ok, log, outcome = self._compile(src, f"{GEN_DIR}/host_{i}.o", [], salt="host")
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/host_{i}.o", [], salt="host", scope="host")
             if not ok:
                 return self._fail("host", log, outcome)
             objs.append(f"{GEN_DIR}/host_{i}.o")

@@ -5,7 +5,9 @@ its repository does.
 
 from __future__ import annotations
 
+import functools
 import re
+import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -111,6 +113,9 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
         return Verdict(
             "failed_run", f"host: {result.reason}", harness=harness, compile_ok=True, compile_log=log, timings=timings
         )
+    host_gap = _host_gap(log)
+    if host_gap and result.stage in ("host", "harness", "link", "describe"):
+        return Verdict("unsupported", f"{result.stage}: {host_gap}", missing_apis=[host_gap.split(" (")[0]], **common)
     gap = diagnostics.unsupported_gap(log)
     if gap:
         kind, names = gap
@@ -141,6 +146,21 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
             **common,
         )
     return Verdict("failed_compile", f"{result.stage}: {result.reason or diagnostics.first_error(log)}", **common)
+
+
+@functools.lru_cache(maxsize=1)
+def _host_gaps() -> list[tuple[str, re.Pattern[str]]]:
+    data = tomllib.loads(package_data("verify/opproject/data/host_gaps.toml").read_text(encoding="utf-8"))
+    return [(g["name"], re.compile(g["regex"])) for g in data["gap"]]
+
+
+def _host_gap(log: str) -> str | None:
+    """A toolkit family the host shims do not model, named, when the build log's errors come from it."""
+    errors = "\n".join(ln for ln in log.splitlines() if "error" in ln or "undefined reference" in ln)
+    for name, regex in _host_gaps():
+        if regex.search(errors):
+            return name
+    return None
 
 
 def host_stop(stderr: str, run: sandbox.SandboxResult) -> tuple[str, str] | None:
