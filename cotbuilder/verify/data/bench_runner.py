@@ -130,10 +130,24 @@ def _rebuild(template, flat: list):
     return walk(template)
 
 
+class _NoKernel(types.ModuleType):
+    """kernel_gen_ops in the reference step: importable (module.py imports it at the top), never callable."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def refuse(*args, **kwargs):
+            raise RuntimeError("the reference step does not run the kernel")
+
+        return refuse
+
+
 def golden(validation: Path, case: dict, out: Path) -> None:
     import torch
 
     _stub_npu_modules()
+    sys.modules["kernel_gen_ops"] = _NoKernel("kernel_gen_ops")
     torch.manual_seed(int(case.get("seed", 0)))
     np.random.seed(int(case.get("seed", 0)))
     module, prepare = _modules(validation)

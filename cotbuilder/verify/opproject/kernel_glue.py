@@ -41,7 +41,7 @@ def rewrite_entry(text: str, entry: Entry) -> str:
     """The kernel source with its entry renamed to COTBUILDER_ENTRY and without `extern "C"` (offsets elsewhere kept
     as they are: only the entry's own declaration changes)."""
     pattern = re.compile(
-        r"(?P<ext>extern\s+\"C\"\s+)?(?P<q>(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+)"
+        r"(?P<ext>extern\s*\"C\"\s*)?(?P<q>(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+)"
         + re.escape(entry.name)
         + r"(?=\s*\()"
     )

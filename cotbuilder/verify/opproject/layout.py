@@ -21,7 +21,7 @@ _MAIN = re.compile(r"\bint\s+main\s*\(")
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _ENTRY = re.compile(
     r"(?:template\s*<(?P<tpl>[^{};]*?)>\s*)?"
-    r"(?:extern\s+\"C\"\s+)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+"
+    r"(?:extern\s*\"C\"\s*)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+"
     r"(?P<name>\w+)\s*\((?P<params>[^)]*)\)\s*\{"
 )
 _TILING_DEF = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(|\bREGISTER_TILING_DATA_CLASS\s*\(")

@@ -57,7 +57,7 @@ def dispatcher(
 def rename_template(text: str, entry_name: str, new_name: str) -> str:
     """The template entry's definition under a new name (the dispatcher takes the old one)."""
     pattern = re.compile(
-        r"(template\s*<[^{};]*?>\s*(?:extern\s+\"C\"\s+)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+)"
+        r"(template\s*<[^{};]*?>\s*(?:extern\s*\"C\"\s*)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+)"
         + re.escape(entry_name)
         + r"(?=\s*\()"
     )

@@ -77,6 +77,30 @@ inline T convert(T v) {
     return v;
 }
 
+}  // namespace cotbuilder_bind
+
+// The helper functions a binding may call besides EXEC_NPU_CMD (the benchmark's helper header offers them).
+inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
+    if (!t.defined() || t.numel() < 1) return nullptr;
+    return aclCreateScalar(t.data_ptr(), ::cotbuilder_bind::acl_dtype(t.scalar_type()));
+}
+inline c10::Scalar ConvertTensorToScalar(const at::Tensor& t) {
+    if (!t.defined() || t.numel() < 1) return c10::Scalar(0.0);
+    double v = at::detail::load(t.data_ptr<uint8_t>(), t.scalar_type());
+    switch (t.scalar_type()) {
+        case at::ScalarType::Float: case at::ScalarType::Double: case at::ScalarType::Half:
+        case at::ScalarType::BFloat16: return c10::Scalar(v);
+        case at::ScalarType::Bool: return c10::Scalar(v != 0);
+        default: return c10::Scalar((int64_t)v);
+    }
+}
+inline at::Tensor CopyTensorHostToDevice(const at::Tensor& t) { return t; }
+inline at::Tensor CopyScalarToDevice(const c10::Scalar& s, at::ScalarType t) {
+    return at::empty({1}, t).fill_(s);
+}
+
+namespace cotbuilder_bind {
+
 [[noreturn]] inline void fail(const char* api, int status) {
     throw std::runtime_error(std::string(api) + " failed with status " + std::to_string(status) + ": " +
                              aclGetRecentErrMsg());
