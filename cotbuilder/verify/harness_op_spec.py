@@ -33,7 +33,11 @@ def find_spec(unit: dict[str, Any]) -> dict[str, Any] | None:
     spec = harness_spec.find_spec(unit)
     if spec is None or unit["layout"] != "op_project":
         return None
-    return spec
+    try:
+        names_op = "op" in tomllib.loads(spec["text"])
+    except tomllib.TOMLDecodeError:
+        names_op = re.search(r"(?m)^\s*op\s*=", spec["text"]) is not None  # load() reports the syntax error
+    return spec if names_op else None
 
 
 def load(text: str) -> dict[str, Any]:

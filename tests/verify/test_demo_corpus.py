@@ -20,6 +20,7 @@ OP_DIRS = (
     {
         (k.parent.parent.parent.name if k.parent.parent.name == "answer" else k.parent.name): k.parent
         for k in sorted(OPS.rglob("op_kernel"))
+        if (k.parent / "op_host").is_dir()  # not a kernel UT's tests/ut/op_kernel
     }
     if OPS.is_dir()
     else {}
