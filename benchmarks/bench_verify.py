@@ -10,7 +10,11 @@ Prints
 - the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess);
 - the emulator's fidelity cost at run time (builds cached, so only running and judging counts): the kernels' run
   seconds with the pipe-hazard model off (COTBUILDER_HAZARDS=0, the baseline) and on (verify's default), and with
-  `--schedules 4`; ratios against the baseline (goals: hazard model <= 1.5x, --schedules 4 <= 4x).
+  `--schedules 4`; ratios against the baseline (goals: hazard model <= 1.5x, --schedules 4 <= 4x);
+- op-project throughput (examples/op_project, each through the harness its layout is tested with; the Cube op is left
+  out): units per minute with a fresh build cache, then again with the cache warm (the host build - OpDef describe,
+  TilingFunc objects - and the kernel variants cached per op), next to the kernel-launch figure of the same cache state.
+  `--only op-projects` prints just this section.
 """
 
 from __future__ import annotations
@@ -35,11 +39,71 @@ from cotbuilder.verify import harness_own, sandbox, steps, worker  # noqa: E402
 from cotbuilder.verify.stage import VerifyConfig, run  # noqa: E402
 
 DEMO = REPO / "examples" / "kernel_launch"
+OP_DEMO = REPO / "examples" / "op_project"
 
 
 def demo_units(limit: int | None) -> list[dict]:
     folders = sorted(p for p in DEMO.iterdir() if p.is_dir() and any(p.iterdir()))
     return [unit_from_dir(p) for p in folders[:limit]]
+
+
+def op_project_units() -> list[dict]:
+    """The demo op projects as the crawl groups them (a benchmark task's is its answer/0), the Cube one left out."""
+    from cotbuilder.parse.units import extract_units
+
+    files = []
+    for path in sorted(OP_DEMO.rglob("*")):
+        if path.is_file():
+            rel = str(path.relative_to(OP_DEMO))
+            files.append({"path": rel, "text": path.read_text(encoding="utf-8"), "file_id": None, "license": None})
+    units, _ = extract_units("b" * 64, files)
+    ops = [u for u in units if u["layout"] == "op_project"]
+    return [u for u in ops if not any("Matmul" in f["text"] for f in u["files"] if f["path"].endswith(".cpp"))]
+
+
+def op_project_throughput(units: list[dict], tmp: Path) -> list[tuple[str, float, float, int]]:
+    """(label, units/min, seconds, passed) over the op projects: a cold build cache, then the same cache warm."""
+    cache = tmp / "cache-op"
+    rows = []
+    for label in ("fresh cache", "warm cache"):
+        ctx = steps.Context(cache_dir=cache, seeds=(0,))
+        start = time.monotonic()
+        ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+        passed = 0
+        for unit in units:
+            out = worker.verify(worker.Job(unit, ctx))
+            passed += (out.get("verdict") or {}).get("status") == "passed"
+        seconds = time.monotonic() - start
+        rows.append((label, len(units) / seconds * 60, seconds, passed))
+    return rows
+
+
+def kernel_launch_warm(units: list[dict], tmp: Path) -> float:
+    """Kernel-launch units/min with a warm build cache (the baseline for the op-project warm figure)."""
+    cache = tmp / "cache-kl"
+    ctx = steps.Context(cache_dir=cache, seeds=(0,))
+    ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+    for unit in units:
+        worker.verify(worker.Job(unit, ctx))
+    start = time.monotonic()
+    for unit in units:
+        worker.verify(worker.Job(unit, ctx))
+    return len(units) / (time.monotonic() - start) * 60
+
+
+def report_op_projects(kl_units: list[dict], kl_fresh_per_min: float | None) -> None:
+    units = op_project_units()
+    with tempfile.TemporaryDirectory(prefix="bench-op-") as tmp_name:
+        tmp = Path(tmp_name)
+        rows = op_project_throughput(units, tmp)
+        kl_warm = kernel_launch_warm(kl_units, tmp)
+    print(f"op projects ({len(units)} demo units, --jobs 1):")
+    for label, per_min, seconds, passed in rows:
+        print(f"  {label:12} {per_min:6.1f} units/min ({seconds:.1f} s, {passed} passed)")
+    print(f"  ratio warm/fresh: {rows[1][1] / rows[0][1]:.2f}x")
+    fresh = f"{kl_fresh_per_min:.1f} fresh (--jobs 1), " if kl_fresh_per_min else ""
+    print(f"  kernel-launch units for comparison: {fresh}{kl_warm:.1f} warm units/min")
+    print(f"  ratio op-project/kernel-launch (warm): {rows[1][1] / kl_warm:.2f}x")
 
 
 def throughput(units: list[dict], jobs: int, tmp: Path) -> tuple[float, float, dict]:
@@ -117,9 +181,13 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=None, help="use the first N demo units (default: all)")
     parser.add_argument("--compile-samples", type=int, default=6, help="kernels timed for the PCH comparison")
+    parser.add_argument("--only", choices=["op-projects"], help="print only this section")
     args = parser.parse_args()
     units = demo_units(args.units)
     print(f"demo kernel_launch units: {len(units)}; machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
+    if args.only == "op-projects":
+        report_op_projects(units, None)
+        return 0
     with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp_name:
         tmp = Path(tmp_name)
         pch_start = time.monotonic()
@@ -158,6 +226,7 @@ def main() -> int:
     enforced = ", ".join(sorted(sandbox.capabilities().available))
     print(f"sandbox step overhead: {confined * 1000:.0f} ms confined ({enforced}) vs {plain * 1000:.1f} ms plain")
     print(f"ratio confined/plain: {confined / plain:.1f}x")
+    report_op_projects(units, per_min[1])
     return 0
 
 

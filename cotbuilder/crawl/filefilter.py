@@ -107,14 +107,23 @@ def walk(
         if language is None:
             result.ignored["not a crawled file type"] += 1
             continue
-        if language == "json" and not _in_op_project(rel, op_roots):
-            result.ignored["json outside an op project"] += 1
+        if (
+            not docs
+            and language in _rules()["op_project"]["only_in_op_project"]
+            and not _in_op_project(rel, op_roots)
+            and not (language == "csv" and _in_validation_dir(rel))
+        ):
+            result.ignored[f"{language} outside an op project"] += 1
             continue
         if path.is_symlink():
             result.skipped.append({"path": rel, "reason": _symlink_reason(path, root, folder=False)})
             continue
         result.candidates.append(Candidate(rel, path, language))
     return result
+
+
+def _in_validation_dir(rel: str) -> bool:
+    return any(part in _rules()["op_project"]["validation_dirs"] for part in PurePosixPath(rel).parts[:-1])
 
 
 def _in_op_project(rel: str, op_roots: set[str]) -> bool:

@@ -11,7 +11,7 @@ from . import budget
 from .category import categorize, complexity
 from .facts import FileFacts, file_facts
 from .features import unit_features
-from .grouping import Group, group_files, is_cpp
+from .grouping import HARNESS_ROLES, Group, group_files, is_cpp, unit_path
 
 HOST_ROLES = ("tiling", "tiling_func", "op_def", "host_main")
 KERNEL_ROLES = ("kernel", "snippet")  # a documentation snippet is device code too
@@ -66,17 +66,20 @@ def _within_time_limit(files: list[dict], time_limit: float | None) -> tuple[lis
 def _unit_record(source_id: str, g: Group) -> dict:
     members = sorted(g.members, key=lambda m: (m[0]["path"], m[1]))
     files = [
-        {"path": _rel(m["path"], g.root), "role": role, "file_id": m.get("file_id"), "text": m["text"]}
+        {"path": unit_path(m["path"], g.root), "role": role, "file_id": m.get("file_id"), "text": m["text"]}
         for m, role in members
     ]
-    facts: dict[str, FileFacts] = {m["path"]: file_facts(m["text"]) for m, _ in members if is_cpp(m["path"])}
+    # harness, docs and dependencies are carried, not read: the unit's facts come from its kernel and host code
+    facts: dict[str, FileFacts] = {
+        m["path"]: file_facts(m["text"]) for m, role in members if is_cpp(m["path"]) and role not in HARNESS_ROLES
+    }
     kernel_paths = [m["path"] for m, role in members if role in KERNEL_ROLES and m["path"] in facts]
     kernel_facts = [facts[p] for p in kernel_paths]
     other_facts = [fa for p, fa in facts.items() if p not in set(kernel_paths)]
 
     kernel_parts, host_parts = [], []
     for m, role in members:
-        rel = _rel(m["path"], g.root)
+        rel = unit_path(m["path"], g.root)
         if role in KERNEL_ROLES:
             fa = facts.get(m["path"])
             main = fa.main if fa is not None else None
@@ -91,11 +94,11 @@ def _unit_record(source_id: str, g: Group) -> dict:
             host_parts.append((rel, m["text"]))
 
     entries = [
-        {"name": fn.name, "params": fn.params, "file": _rel(p, g.root), "line": fn.line}
+        {"name": fn.name, "params": fn.params, "file": unit_path(p, g.root), "line": fn.line}
         for p in kernel_paths
         for fn in facts[p].entries
     ]
-    diagnostics = [{"file": _rel(p, g.root), **d} for p, fa in facts.items() for d in fa.diagnostics]
+    diagnostics = [{"file": unit_path(p, g.root), **d} for p, fa in facts.items() for d in fa.diagnostics]
     if (
         g.layout == "kernel_launch"
         and not any(r == "host_main" for _, r in members)

@@ -17,6 +17,9 @@ from . import files, sandbox
 
 EMULATOR_DIR = emulator_dir()
 INCLUDE_DIR = EMULATOR_DIR / "include"
+# Test-harness stand-ins (a gtest-compatible runner, a JSON value, the torch-extension surface of benchmark
+# bindings): not AscendC, so not in the emulator's API tree; on the include path of op-project harness builds only.
+HARNESS_INCLUDE_DIR = EMULATOR_DIR / "harness_include"
 INCLUDE_DIRS = emulator_include_dirs()  # -I roots: include/ and include/basic_api/ (bare `kernel_tpipe.h`)
 PCH_NAME = "cotbuilder_pch.h"
 # The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
@@ -34,10 +37,12 @@ def emulator_digest() -> str:
     """Hash of every emulator header: a header edited without a VERSION bump still invalidates PCH and builds.
     Read once per process (the build key of every unit needs it; the headers do not change under a running stage)."""
     h = hashlib.sha256(emulator_version().encode())
-    if INCLUDE_DIR.is_dir():
-        for path in sorted(INCLUDE_DIR.rglob("*")):
+    for folder in (INCLUDE_DIR, HARNESS_INCLUDE_DIR):  # the harness shims are built into binaries too
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.rglob("*")):
             if path.is_file():
-                h.update(str(path.relative_to(INCLUDE_DIR)).encode())
+                h.update(str(path.relative_to(EMULATOR_DIR)).encode())
                 h.update(path.read_bytes())
     return h.hexdigest()[:16]
 

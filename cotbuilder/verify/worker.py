@@ -10,7 +10,7 @@ import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from . import harness_own, harness_spec, sandbox, steps
+from . import harness_op, harness_own, harness_spec, sandbox, steps
 from .verdict import Verdict
 
 
@@ -25,15 +25,16 @@ class Job:
 
 
 def choose(unit: dict[str, Any]) -> str:
-    """own | spec | a reason why no harness applies (snippets are recorded unsupported, never skipped silently)."""
+    """own | spec | an op-project harness (harness_op.py) | a reason why no harness applies (snippets are recorded
+    unsupported, never skipped silently)."""
     if unit["layout"] == "snippet":
         return "snippet: no harness"
+    if unit["layout"] == "op_project":
+        return harness_op.choose(unit)
     if unit["layout"] == "kernel_launch" and harness_own.has_main(unit):
         return "own"
     if harness_spec.find_spec(unit) is not None:
         return "spec"
-    if unit["layout"] == "op_project":
-        return "op project without verify_spec.toml: no harness on cpu"
     return "kernel_launch without a host main or verify_spec.toml: no harness"
 
 
@@ -64,6 +65,8 @@ def verify(job: Job) -> dict[str, Any]:
                 verdict = harness_own.verify_own(job.unit, unit_dir, job.ctx)
             elif which == "spec":
                 verdict = harness_spec.verify_spec(job.unit, unit_dir, job.ctx)
+            elif which in harness_op.KINDS:
+                verdict = harness_op.verify(job.unit, which, unit_dir, job.ctx)
             else:
                 verdict = Verdict("unsupported", which, "none")
         if "sandbox could not start" in verdict.reason:

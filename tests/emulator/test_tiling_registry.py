@@ -47,8 +47,11 @@ def test_demo_op_project_kernels_compile_with_their_tiling_headers(toolchain, tm
         if "tiling/tiling_api.h" in header.read_text():  # Matmul tiling: cube, outside the emulator
             continue
         kernel = next((proj / "op_kernel").glob("*.cpp"))
+        # msOpGen's build defines DTYPE_<PARAM> per dtype variant (opproject/kernel_glue.py); one variant here
         proc = toolchain.compile(
-            kernel, tmp_path / f"{proj.name}.o", after_pch=["-fsyntax-only", "-include", str(header)]
+            kernel,
+            tmp_path / f"{proj.name}.o",
+            after_pch=["-fsyntax-only", "-DDTYPE_X=half", "-DDTYPE_Y=half", "-include", str(header)],
         )
         if proc.returncode != 0:
             failures[proj.name] = proc.stderr[-1500:]

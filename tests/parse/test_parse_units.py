@@ -88,7 +88,7 @@ def test_kernel_launch_folder_becomes_one_unit_with_its_harness_roles():
     records.validate("unit", unit)
 
 
-def test_op_project_takes_kernel_host_json_and_spec_and_leaves_tests_out():
+def test_op_project_takes_kernel_host_json_spec_and_its_tests_as_harness():
     units, notes = extract_units(SRC, fx.op_project_files())
     assert len(units) == 1
     unit = units[0]
@@ -99,13 +99,9 @@ def test_op_project_takes_kernel_host_json_and_spec_and_leaves_tests_out():
         "op_kernel/scale_custom.cpp": "kernel",
         "scale_custom.json": "op_json",
         "verify_spec.toml": "spec",
+        "tests/ut/op_kernel/test_scale.cpp": "test",
     }
-    assert notes == [
-        {
-            "path": "ops/ScaleCustom/tests/ut/op_kernel/test_scale.cpp",
-            "reason": "in op project ops/ScaleCustom but outside op_kernel/op_host",
-        }
-    ]
+    assert notes == []
     feats = unit["features"]
     assert feats["tiling_fields"] == [
         {"name": "totalLength", "type": "uint32_t"},

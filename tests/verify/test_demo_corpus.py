@@ -1,6 +1,8 @@
 """Every kernel_launch unit of the demo corpus (examples/kernel_launch/*) passes on the cpu backend, and every op
-project (examples/op_project/*) passes through the generic spec harness, cube (matmul, mixed AIC/AIV) units included.
-Every pass is cotbuilder's own comparison with goldens fixed before the kernel ran (`check = golden` in every case)."""
+project (examples/op_project/*) passes through the harness its layout is tested with (a verify_spec.toml with the
+tiling from its TilingFunc or typed in, an aclnn example, a kernel UT, a benchmark validation), cube (matmul, mixed
+AIC/AIV) units included. Every pass is cotbuilder's own comparison with goldens fixed before the kernel ran
+(`check = golden` in every case)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,17 @@ from cotbuilder.store import Store
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "kernel_launch"
 OPS = DEMO.parent / "op_project"
 NAMES = sorted(p.name for p in DEMO.iterdir() if p.is_dir() and any(p.iterdir())) if DEMO.is_dir() else []
-OP_NAMES = sorted(p.name for p in OPS.iterdir() if (p / "verify_spec.toml").is_file()) if OPS.is_dir() else []
+# every op project: a folder with op_kernel/ (a benchmark task's is answer/0/op_kernel: it is named after its task)
+OP_DIRS = (
+    {
+        (k.parent.parent.parent.name if k.parent.parent.name == "answer" else k.parent.name): k.parent
+        for k in sorted(OPS.rglob("op_kernel"))
+        if (k.parent / "op_host").is_dir()  # not a kernel UT's tests/ut/op_kernel
+    }
+    if OPS.is_dir()
+    else {}
+)
+OP_NAMES = sorted(OP_DIRS)
 
 
 @pytest.fixture(scope="module")
@@ -49,9 +61,13 @@ def test_demo_kernel_launch_unit_passes_on_cpu(name, demo_results):
     assert all(c["check"] == "golden" and c["ok"] is True and c["goldens"] for c in row["cases"]), row["cases"]
 
 
+def test_demo_has_an_op_project_of_every_harness_layout(demo_results):
+    assert {demo_results[n]["harness"] for n in OP_NAMES} >= {"op_spec", "aclnn", "kernel_ut", "benchmark"}
+
+
 @pytest.mark.parametrize("name", OP_NAMES)
-def test_demo_op_project_passes_the_spec_harness(name, demo_results):
+def test_demo_op_project_passes_its_own_harness(name, demo_results):
     row = demo_results[name]
     assert row["status"] == "passed", (row["reason"], (row["compile_log"] or "")[:1500], row["diagnostics"][:3])
-    assert row["harness"] == "spec" and row["cases"]
+    assert row["harness"] in ("spec", "op_spec", "aclnn", "kernel_ut", "benchmark") and row["cases"]
     assert all(c["check"] == "golden" and c["ok"] is True and c["goldens"] for c in row["cases"]), row["cases"]

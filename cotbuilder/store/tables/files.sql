@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS files (
     license        VARCHAR NOT NULL,      -- SPDX id, LicenseRef-…, or NOASSERTION
     license_method VARCHAR NOT NULL,      -- how the licence was found: `header:<path>`, `license-file:<path>`, `manifest` or `none`
     size           BIGINT NOT NULL,       -- bytes of the file as crawled
-    language       VARCHAR NOT NULL,      -- cpp, python, cmake, shell, json, markdown, html, text (verify_spec.toml)
+    language       VARCHAR NOT NULL,      -- cpp, python, cmake, shell, json, markdown, html, text (verify_spec.toml), csv (a benchmark's test_cases.csv)
     secrets        JSON,                  -- `[{type, line}]` of redacted credentials (never the secret itself), or NULL
     text           VARCHAR NOT NULL,      -- the (redacted) text
     crawled_at     TIMESTAMP NOT NULL     -- when

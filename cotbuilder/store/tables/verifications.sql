@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS verifications (
     source_hash     VARCHAR NOT NULL,      -- sha256 over the unit's files (path + text)
     status          VARCHAR NOT NULL,      -- passed, wrong_answer, failed_compile, failed_run, timeout, unchecked, unsupported, sandbox_violation (docs/statuses.md)
     reason          VARCHAR,               -- one line: why it is not passed (missing API, checker message, limit hit)
-    harness         VARCHAR,               -- own, spec or none: which harness judged it
+    harness         VARCHAR,               -- which harness judged it: own / spec for kernel-launch samples; aclnn / kernel_ut / benchmark / op_spec for op projects (their aclnn example, kernel unit test, benchmark validation, or verify_spec.toml with the tiling from TilingFunc); none
     device          VARCHAR,               -- cpu, npu:N or cann-cpu
     compile_ok      BOOLEAN,               -- the build succeeded
     run_ok          BOOLEAN,               -- the run ended cleanly

@@ -1,20 +1,19 @@
-// A minimal host runtime so samples' acl host code runs against the emulator: device memory is
-// GM allocated with GmAlloc (bounds-checked), streams are synchronous, every call succeeds.
+// A host runtime so samples' acl host code runs against the emulator (docs: acl_rt.h of the ACL runtime): device
+// memory is GM allocated with GmAlloc (bounds-checked), streams are synchronous, every call with valid arguments
+// succeeds. aclTensor and friends (aclnn/acl_meta.h) come with the generated aclnn headers, as in CANN.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
-#include "../impl/emu/fp.h"
 #include "../impl/emu/runtime.h"
+#include "acl_base.h"
 
-typedef int aclError;
 typedef void* aclrtStream;
 typedef void* aclrtContext;
 typedef void* aclrtEvent;
-constexpr aclError ACL_SUCCESS = 0;
-constexpr aclError ACL_ERROR_INVALID_PARAM = 100000;
 
 typedef enum aclrtMemcpyKind {
     ACL_MEMCPY_HOST_TO_HOST,
@@ -44,9 +43,11 @@ inline aclError aclrtCreateStream(aclrtStream* s) { if (s) *s = nullptr; return 
 inline aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeDevice() { return ACL_SUCCESS; }
+// Device memory as the runtime documents it: the size rounded up to 32 bytes, plus 32 bytes.
 inline aclError aclrtMalloc(void** p, size_t size, aclrtMemMallocPolicy) {
     if (!p) return ACL_ERROR_INVALID_PARAM;
-    *p = cbemu::gm_alloc(size, /*zeroed=*/false);  // device memory is not cleared: it holds the poison byte
+    // not cleared: the memory holds the poison byte
+    *p = cbemu::gm_alloc((size + 31) / 32 * 32 + 32, /*zeroed=*/false);
     return *p ? ACL_SUCCESS : ACL_ERROR_INVALID_PARAM;
 }
 inline aclError aclrtFree(void* p) { cbemu::gm_free(p); return ACL_SUCCESS; }
@@ -57,22 +58,42 @@ inline aclError aclrtMallocHost(void** p, size_t size) {
 }
 inline aclError aclrtFreeHost(void* p) { std::free(p); return ACL_SUCCESS; }
 inline aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind) {
-    if (count > destMax) return ACL_ERROR_INVALID_PARAM;
+    if (count > destMax || (count && (!dst || !src))) return ACL_ERROR_INVALID_PARAM;
     std::memmove(dst, src, count);
     return ACL_SUCCESS;
 }
+inline aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                                 aclrtStream) {
+    return aclrtMemcpy(dst, destMax, src, count, kind);
+}
 inline aclError aclrtMemset(void* dst, size_t destMax, int32_t value, size_t count) {
-    if (count > destMax) return ACL_ERROR_INVALID_PARAM;
+    if (count > destMax || (count && !dst)) return ACL_ERROR_INVALID_PARAM;
     std::memset(dst, value, count);
     return ACL_SUCCESS;
 }
-inline const char* aclGetRecentErrMsg() { return ""; }
+inline aclError aclrtMemsetAsync(void* dst, size_t destMax, int32_t value, size_t count, aclrtStream) {
+    return aclrtMemset(dst, destMax, value, count);
+}
+inline aclError aclrtCreateEvent(aclrtEvent* e) { if (e) *e = nullptr; return ACL_SUCCESS; }
+inline aclError aclrtDestroyEvent(aclrtEvent) { return ACL_SUCCESS; }
+inline aclError aclrtRecordEvent(aclrtEvent, aclrtStream) { return ACL_SUCCESS; }
+inline aclError aclrtSynchronizeEvent(aclrtEvent) { return ACL_SUCCESS; }
+inline aclError aclrtEventElapsedTime(float* ms, aclrtEvent, aclrtEvent) { if (ms) *ms = 0; return ACL_SUCCESS; }
+inline aclError aclrtGetDeviceCount(uint32_t* n) { if (n) *n = 1; return ACL_SUCCESS; }
+inline const char* aclrtGetSocName() {
+    const char* s = std::getenv("COTBUILDER_SOC");
+    return (s && std::strncmp(s, "ascend310p", 10) == 0) ? "Ascend310P1" : "Ascend910B1";
+}
+
+namespace cbhost {
+// The last failure message of the emulated aclnn layer (what aclGetRecentErrMsg returns).
+inline std::string& last_error() {
+    static std::string e;
+    return e;
+}
+}  // namespace cbhost
+inline const char* aclGetRecentErrMsg() { return cbhost::last_error().c_str(); }
 
 #ifndef CHECK_ACL
 #define CHECK_ACL(x) do { aclError __ret = (x); (void)__ret; } while (0)
 #endif
-
-// aclFloat16: the host's half type (raw IEEE binary16 bits) and its conversions.
-typedef uint16_t aclFloat16;
-inline float aclFloat16ToFloat(aclFloat16 value) { return (float)half::from_bits(value); }
-inline aclFloat16 aclFloatToFloat16(float value) { return half(value).bits_; }

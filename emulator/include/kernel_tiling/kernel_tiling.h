@@ -1,4 +1,4 @@
-// cotbuilder CPU emulator: the Matmul tiling struct TCubeTiling shared by host and kernel (docs: 高阶API/矩阵计算/
+// cotbuilder CPU emulator: the high-level API tiling structs (hl_tiling_types.h) and the Matmul tiling struct TCubeTiling shared by host and kernel (docs: 高阶API/矩阵计算/
 // Matmul-Tiling类/TCubeTiling结构体.md). One standard-layout struct of int32 fields in the documented order:
 // the host's optiling::TCubeTiling (set_/get_, SaveToBuffer, GetDataSize) and the kernel's AscendC::tiling::
 // TCubeTiling / TCubeTiling are the same type, so a kernel that copies the tiling word by word reads what
@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "../register/tilingdata_base.h"
+#include "../tiling/hl_tiling_types.h"  // the high-level API tiling structs as kernels see them
 
 namespace AscendC {
 namespace tiling {

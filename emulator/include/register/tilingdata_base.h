@@ -22,11 +22,13 @@
 #define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name)                                          \
     arr_type field_name[arr_size] = {};                                                                     \
     void set_##field_name(const arr_type* v) { std::memcpy(field_name, v, sizeof(arr_type) * (arr_size)); } \
+    arr_type* get_##field_name() { return field_name; }                                                     \
     const arr_type* get_##field_name() const { return field_name; }
 
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name)                  \
     struct_type field_name;                                                    \
     void set_##field_name(const struct_type& v) { field_name = v; }            \
+    struct_type& get_##field_name() { return field_name; }                     \
     const struct_type& get_##field_name() const { return field_name; }
 
 #define END_TILING_DATA_DEF                                                                   \
@@ -34,7 +36,7 @@
         std::memcpy(buf, (const void*)this, sizeof(*this) < capacity ? sizeof(*this) : capacity); \
     }                                                                                         \
     size_t GetDataSize() const { return sizeof(*this); }                                     \
-    }
+    };
 
 // Registration. Every REGISTER_TILING_DATA_CLASS adds one numbered slot (a specialisation of
 // CotbuilderTilingSlot<N>, N from __COUNTER__) in the namespace it is written in, so one header may register
@@ -130,3 +132,13 @@ inline void load_tiling(void* dst, const void* tiling, size_t n) {
 #define GET_TILING_DATA_MEMBER(struct_type, member, var, tiling)                                          \
     decltype(struct_type::member) var;                                                                    \
     ::cbemu::load_tiling(&var, (const uint8_t*)(tiling) + offsetof(struct_type, member), sizeof(var))
+
+// Kernel-side declarations of which struct a tiling key reads (docs: REGISTER_TILING_DEFAULT /
+// REGISTER_TILING_FOR_TILINGKEY): the emulator copies the bytes the host wrote whatever the struct, so a kernel that
+// then reads them with GET_TILING_DATA_WITH_STRUCT sees the same layout; the declarations themselves do nothing here.
+#ifndef REGISTER_TILING_DEFAULT
+#define REGISTER_TILING_DEFAULT(struct_type)
+#endif
+#ifndef REGISTER_TILING_FOR_TILINGKEY
+#define REGISTER_TILING_FOR_TILINGKEY(condition, struct_type)
+#endif

@@ -10,35 +10,12 @@
 #include <initializer_list>
 #include <vector>
 
+#include "../impl/host/ge_types.h"
+#include "../impl/host/using_std.h"
 #include "../register/tilingdata_base.h"
 #include "platform/platform_ascendc.h"
 #include "hl_tiling_types.h"
 
-namespace ge {
-// The documented subset of ge::Shape used by tiling code.
-class Shape {
-public:
-    Shape() = default;
-    Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
-    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
-    size_t GetDimNum() const { return dims_.size(); }
-    int64_t GetDim(size_t i) const { return i < dims_.size() ? dims_[i] : 0; }
-    void SetDim(size_t i, int64_t v) { if (i < dims_.size()) dims_[i] = v; }
-    void SetDimNum(size_t n) { dims_.resize(n, 0); }
-    const std::vector<int64_t>& GetDims() const { return dims_; }
-    int64_t GetShapeSize() const {
-        if (dims_.empty()) return 0;
-        int64_t n = 1;
-        for (int64_t d : dims_) n *= d;
-        return n;
-    }
-    bool operator==(const Shape& o) const { return dims_ == o.dims_; }
-    bool operator!=(const Shape& o) const { return dims_ != o.dims_; }
-
-private:
-    std::vector<int64_t> dims_;
-};
-}  // namespace ge
 
 namespace AscendC {
 using TensorShape = ge::Shape;
@@ -196,13 +173,6 @@ inline void SoftMaxGradTilingFunc(const ge::Shape& s, const uint32_t dataTypeSiz
 }  // namespace AscendC
 
 // ---- data types, reductions, filters, shape ops ----
-namespace ge {
-enum DataType {
-    DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,
-    DT_UINT32 = 8, DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_BF16 = 27, DT_INT4 = 29,
-    DT_HIFLOAT8 = 34, DT_FLOAT8_E5M2 = 35, DT_FLOAT8_E4M3FN = 36, DT_UNDEFINED = 28
-};
-}  // namespace ge
 namespace AscendC {
 using TensorDataType = ge::DataType;
 

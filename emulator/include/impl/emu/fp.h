@@ -122,3 +122,6 @@ struct bfloat16_t {
     template <typename U> bfloat16_t& operator/=(const U& o) { *this = bfloat16_t((float)*this / (float)o); return *this; }
 };
 inline half::half(const bfloat16_t& v) : bits_((uint16_t)cbemu::HalfFmt::from_double((double)(float)v)) {}
+
+// The device compiler's name for the half type (kernels spell `float16_t`, as they spell `float32_t`).
+using float16_t = half;

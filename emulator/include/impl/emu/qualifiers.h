@@ -40,3 +40,6 @@
 #ifndef ASCENDC_CPU_DEBUG
 #define ASCENDC_CPU_DEBUG 1
 #endif
+
+// A scalar type name the device compiler provides to kernels (kernels spell `float32_t` for float).
+using float32_t = float;

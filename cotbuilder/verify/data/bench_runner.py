@@ -1,0 +1,287 @@
+"""Run a benchmark task's validation on CPU (cotbuilder verify, benchmark harness; runs inside the sandbox).
+
+Two modes, each a step of its own (the kernel's step never sees a golden):
+
+  python bench_runner.py golden VALIDATION_DIR CASE_JSON OUT_DIR
+      inputs from prepare_inputs.get_inputs(row) (seeded), the reference Model(*get_init_inputs(row)) run on CPU;
+      writes OUT_DIR/inputs/ (the inputs, to give the kernel step), OUT_DIR/goldens/ (Model's outputs) and
+      OUT_DIR/manifest.json (dtypes, shapes, the module's custom_check_precision if it defines one).
+  python bench_runner.py kernel VALIDATION_DIR CASE_JSON INPUT_DIR OUT_DIR BINARY
+      the task's ModelNew on those inputs; its `import kernel_gen_ops` gets a module whose functions run BINARY
+      (the binding compiled against the emulator) once per call, each call in OUT_DIR/calls/call_<n>/; writes
+      OUT_DIR/outputs/ and manifest.json.
+  python bench_runner.py check VALIDATION_DIR CASE_JSON GOLDEN_DIR OUTPUT_DIR
+      the task's own custom_check_precision(row, reference, output) on copies: prints its verdict (evidence only).
+
+torch_npu and torch_npu.contrib.transfer_to_npu are stubbed (the tasks import them for the NPU); `device` is CPU.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import numpy as np
+
+
+def _stub_npu_modules() -> None:
+    torch_npu = types.ModuleType("torch_npu")
+    torch_npu.npu = types.SimpleNamespace(synchronize=lambda *a, **k: None, set_device=lambda *a, **k: None)
+    contrib = types.ModuleType("torch_npu.contrib")
+    transfer = types.ModuleType("torch_npu.contrib.transfer_to_npu")
+    torch_npu.contrib = contrib
+    contrib.transfer_to_npu = transfer
+    sys.modules.setdefault("torch_npu", torch_npu)
+    sys.modules.setdefault("torch_npu.contrib", contrib)
+    sys.modules.setdefault("torch_npu.contrib.transfer_to_npu", transfer)
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(case: dict):
+    """The test_cases.csv row as the benchmark's framework hands it over (a pandas Series; a dict-like fallback)."""
+    try:
+        import pandas as pd
+
+        return pd.Series(case)
+    except ImportError:
+        return dict(case)
+
+
+def _flatten(value) -> list:
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        out = []
+        for v in value:
+            out += _flatten(v)
+        return out
+    return []
+
+
+def _np(t):
+    import torch
+
+    t = t.detach().cpu().contiguous()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy().view(np.uint16), "bfloat16"
+    return t.numpy(), str(t.numpy().dtype)
+
+
+def _save(tensors: list, folder: Path) -> list[dict]:
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for i, t in enumerate(tensors):
+        arr, dtype = _np(t)
+        arr.tofile(folder / f"{i}.bin")
+        out.append({"file": f"{i}.bin", "dtype": dtype, "shape": list(t.shape)})
+    return out
+
+
+def _torch_dtype(name: str):
+    import torch
+
+    return {"bfloat16": torch.bfloat16, "bool": torch.bool}.get(name) or getattr(torch, name)
+
+
+def _load_tensor(folder: Path, meta: dict):
+    import torch
+
+    raw = np.fromfile(folder / meta["file"], dtype=np.uint16 if meta["dtype"] == "bfloat16" else meta["dtype"])
+    t = torch.from_numpy(raw.copy()).reshape(meta["shape"])
+    return t.view(torch.bfloat16) if meta["dtype"] == "bfloat16" else t
+
+
+def _modules(validation: Path):
+    module = _load("model_module", validation / "module.py")
+    prepare = (
+        module if hasattr(module, "get_init_inputs") else _load("prepare_inputs", validation / "prepare_inputs.py")
+    )
+    return module, prepare
+
+
+def _rebuild(template, flat: list):
+    """Put loaded tensors back where get_inputs() had tensors (other values stay as they were)."""
+    import torch
+
+    it = iter(flat)
+
+    def walk(v):
+        if isinstance(v, torch.Tensor):
+            return next(it)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, tuple):
+            return tuple(walk(x) for x in v)
+        return v
+
+    return walk(template)
+
+
+class _NoKernel(types.ModuleType):
+    """kernel_gen_ops in the reference step: importable (module.py imports it at the top), never callable."""
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        def refuse(*args, **kwargs):
+            raise RuntimeError("the reference step does not run the kernel")
+
+        return refuse
+
+
+def golden(validation: Path, case: dict, out: Path) -> None:
+    import torch
+
+    _stub_npu_modules()
+    sys.modules["kernel_gen_ops"] = _NoKernel("kernel_gen_ops")
+    torch.manual_seed(int(case.get("seed", 0)))
+    np.random.seed(int(case.get("seed", 0)))
+    module, prepare = _modules(validation)
+    row = _row(case["row"])
+    init = prepare.get_init_inputs(row, device="cpu")
+    inputs = prepare.get_inputs(row, device="cpu")
+    saved = _save(_flatten(inputs), out / "inputs")
+    model = module.Model(*init).to("cpu")
+    with torch.no_grad():
+        ref = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
+    goldens = _save(_flatten(ref), out / "goldens")
+    manifest = {
+        "inputs": saved,
+        "goldens": goldens,
+        "custom_check": hasattr(prepare, "custom_check_precision"),
+        "output_is_list": isinstance(ref, (list, tuple)),
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest))
+
+
+class _Binding(types.ModuleType):
+    """kernel_gen_ops: each attribute is a function that runs the compiled binding once."""
+
+    def __init__(self, binary: str, workdir: Path):
+        super().__init__("kernel_gen_ops")
+        self._binary, self._dir, self._calls = binary, workdir, 0
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *args: self._call(name, args)
+
+    def _arg(self, v, folder: Path, n: list) -> dict:
+        import torch
+
+        if v is None:
+            return {"kind": "none"}
+        if isinstance(v, torch.Tensor):
+            arr, dtype = _np(v)
+            name = f"arg_{n[0]}.bin"
+            n[0] += 1
+            arr.tofile(folder / name)
+            return {"kind": "tensor", "dtype": dtype, "shape": list(v.shape), "file": name}
+        if isinstance(v, bool):
+            return {"kind": "bool", "value": v}
+        if isinstance(v, int):
+            return {"kind": "int", "value": v}
+        if isinstance(v, float):
+            return {"kind": "float", "value": v}
+        if isinstance(v, str):
+            return {"kind": "str", "value": v}
+        if isinstance(v, (list, tuple)):
+            if v and all(isinstance(x, torch.Tensor) for x in v):
+                return {"kind": "tensor_list", "items": [self._arg(x, folder, n) for x in v]}
+            if all(isinstance(x, bool) for x in v):
+                return {"kind": "bool_list", "value": list(v)}
+            if all(isinstance(x, int) for x in v):
+                return {"kind": "int_list", "value": list(v)}
+            return {"kind": "float_list", "value": [float(x) for x in v]}
+        if isinstance(v, torch.dtype):
+            return {"kind": "str", "value": str(v).removeprefix("torch.")}
+        raise TypeError(f"kernel_gen_ops.{self.__name__}: cannot pass a {type(v).__name__}")
+
+    def _result(self, r: dict, folder: Path):
+        kind = r["kind"]
+        if kind == "tensor":
+            return _load_tensor(folder, r)
+        if kind in ("tensor_list", "tuple"):
+            items = [self._result(x, folder) for x in r["items"]]
+            return items if kind == "tensor_list" else tuple(items)
+        return r.get("value")
+
+    def _call(self, name: str, args: tuple):
+        folder = self._dir / f"call_{self._calls}"
+        self._calls += 1
+        folder.mkdir(parents=True)
+        n = [0]
+        call = {"function": name, "args": [self._arg(a, folder, n) for a in args]}
+        (folder / "call.json").write_text(json.dumps(call))
+        done = subprocess.run([self._binary], cwd=folder, capture_output=True, text=True)
+        sys.stdout.write(done.stdout)
+        sys.stderr.write(done.stderr)
+        if done.returncode != 0:
+            # the emulator's error exit after a finished kernel still leaves a result to judge
+            if not (folder / "result.json").is_file():
+                raise SystemExit(done.returncode if done.returncode > 0 else 70)
+            print(f"COTBUILDER_BENCH_KERNEL_EXIT {done.returncode}", file=sys.stderr)
+        return self._result(json.loads((folder / "result.json").read_text()), folder)
+
+
+def kernel(validation: Path, case: dict, inputs_dir: Path, out: Path, binary: str) -> None:
+    import torch
+
+    _stub_npu_modules()
+    sys.modules["kernel_gen_ops"] = _Binding(os.path.abspath(binary), out / "calls")
+    module, prepare = _modules(validation)
+    row = _row(case["row"])
+    manifest = json.loads((inputs_dir / "manifest.json").read_text())
+    template = prepare.get_inputs(row, device="cpu")  # only its structure: the tensors come from the golden step
+    flat = [_load_tensor(inputs_dir / "inputs", m) for m in manifest["inputs"]]
+    inputs = _rebuild(template, flat)
+    model = module.ModelNew(*prepare.get_init_inputs(row, device="cpu"))
+    with torch.no_grad():
+        got = model(*inputs)
+    outputs = _save(_flatten(got), out / "outputs")
+    (out / "manifest.json").write_text(json.dumps({"outputs": outputs}))
+
+
+def check(validation: Path, case: dict, golden_dir: Path, output_dir: Path) -> None:
+    _stub_npu_modules()
+    _, prepare = _modules(validation)
+    manifest = json.loads((golden_dir / "manifest.json").read_text())
+    outs = json.loads((output_dir / "manifest.json").read_text())["outputs"]
+    ref = [_load_tensor(golden_dir / "goldens", m) for m in manifest["goldens"]]
+    got = [_load_tensor(output_dir / "outputs", m) for m in outs]
+    many = manifest.get("output_is_list")
+    result = prepare.custom_check_precision(_row(case["row"]), ref if many else ref[0], got if many else got[0])
+    acc = result[0] if isinstance(result, (tuple, list)) else result
+    print(json.dumps({"custom_check_precision": bool(acc)}))
+
+
+if __name__ == "__main__":
+    mode = sys.argv[1]
+    if mode == "golden":
+        golden(Path(sys.argv[2]), json.loads(Path(sys.argv[3]).read_text()), Path(sys.argv[4]))
+    elif mode == "kernel":
+        kernel(
+            Path(sys.argv[2]),
+            json.loads(Path(sys.argv[3]).read_text()),
+            Path(sys.argv[4]),
+            Path(sys.argv[5]),
+            sys.argv[6],
+        )
+    elif mode == "check":
+        check(Path(sys.argv[2]), json.loads(Path(sys.argv[3]).read_text()), Path(sys.argv[4]), Path(sys.argv[5]))
+    else:
+        raise SystemExit(f"unknown mode {mode}")

@@ -1,0 +1,255 @@
+"""The aclnn example harness: an op project tested the way its authors test it on a device - its example main calls the
+op through the aclnn two-phase API (cann-ops `examples/AclNNInvocationNaive/{gen_data.py, main.cpp,
+verify_result.py, run.sh}`; hicann ops-* `examples/test_aclnn_*.cpp`).
+
+The main is built unchanged with the op (`opproject/build.py`: host side, the aclnn layer generated from its OpDef,
+the kernel); then, each step in a fresh sandbox dir:
+1. the example's generator (`gen_data.py`, in the example folder, with the arguments its run.sh/README give) writes
+   the inputs and the goldens; what it wrote under `output/` is copied out and sealed, with the dtype numpy wrote;
+2. the main runs where run.sh runs it (`build/` when it reads `../input/`), with the inputs only; the emulated aclnn
+   layer reports the host half (block dim, tiling key, tiling fields) per call;
+3. cotbuilder pairs the outputs with the goldens (the checker's command line, else the names) and compares them;
+4. the example's checker runs on copies: evidence only.
+An example without a generator (hicann's test_aclnn_*.cpp print their results) runs once and is `unchecked`.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from . import diagnostics, files, goldens, harness_own, steps
+from .opproject import aclnn_gen, dtypes
+from .opproject import build as opbuild
+from .opproject import run as oprun
+from .verdict import Verdict
+
+HARNESS = "aclnn"
+BINARY = "cotbuilder_aclnn_example"
+RUNNER = "cotbuilder_generator_runner.py"
+MANIFEST = "cotbuilder_written.json"
+_MAIN = re.compile(r"\bint\s+main\s*\(")
+_ACL_DTYPE = re.compile(r"\bACL_(?:FLOAT16|FLOAT|BF16|INT8|INT16|INT32|INT64|UINT8|UINT16|UINT32|UINT64|BOOL|DOUBLE)\b")
+
+
+def examples(unit: dict[str, Any]) -> list[dict[str, Any]]:
+    """The unit's aclnn examples: {dir, sources, generator, checker}; AclNNInvocation* folders first."""
+    by_dir: dict[str, list[dict[str, Any]]] = {}
+    for f in unit["files"]:
+        if f.get("role") == "example":
+            by_dir.setdefault(posixpath.dirname(f["path"]), []).append(f)
+    found = []
+    for folder, fs in sorted(by_dir.items(), key=lambda kv: ("AclNNInvocation" not in kv[0], kv[0])):
+        cpp = [f for f in fs if f["path"].endswith((".cpp", ".cc"))]
+        mains = [f for f in cpp if _MAIN.search(f["text"]) and opbuild.aclnn_headers_included(f["text"])]
+        helpers = [f["path"] for f in cpp if not _MAIN.search(f["text"])]
+        single = len(mains) == 1
+        for main in mains:
+            found.append(
+                {
+                    "dir": folder,
+                    "main": main,
+                    "sources": sorted([main["path"], *helpers]) if single else [main["path"]],
+                    "generator": _near(fs, ("gen_data.py", "gen_golden.py", "generate.py")) if single else None,
+                    "checker": _near(fs, ("verify_result.py", "verify.py", "compare.py")) if single else None,
+                }
+            )
+    return found
+
+
+def _near(fs: list[dict[str, Any]], names: tuple[str, ...]) -> dict[str, Any] | None:
+    for name in names:
+        for f in fs:
+            if posixpath.basename(f["path"]) == name:
+                return f
+    return None
+
+
+def _op_type(unit_ops: list[str], main_text: str) -> str | None:
+    """The op the main calls: the generated header it includes (aclnn_<snake>.h) names it."""
+    wanted = {h for h in opbuild.aclnn_headers_included(main_text)}
+    for op in unit_ops:
+        if aclnn_gen.header_name(op) in wanted:
+            return op
+    return None
+
+
+def _input_dtypes(text: str) -> list[list[int]] | None:
+    codes = sorted({d.code for d in dtypes.table().values() if re.search(rf"\b{d.acl}\b", text)})
+    return [[c] for c in codes] or None
+
+
+def _sh(folder: str, command: str) -> list[str]:
+    return ["/bin/sh", "-c", f"cd '{folder}' && exec {command}"]
+
+
+def verify_aclnn(
+    unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, example: dict[str, Any] | None = None
+) -> Verdict:
+    timings: dict[str, Any] = {}
+    start = time.monotonic()
+    example = example or examples(unit)[0]
+    folder, main = example["dir"], example["main"]
+    spec = opbuild.Spec(sources=example["sources"], input_dtypes=_input_dtypes(main["text"]))
+    ops = _described_ops(unit)
+    spec.op_type = _op_type(ops, main["text"]) if ops else None
+    result = oprun.build(unit, unit_dir, ctx, spec, BINARY)
+    timings.update(
+        build_objects_compiled=result.compiled_objects,
+        build_objects_cached=result.cached_objects,
+        kernel_variants=len(result.variants),
+    )
+    if not result.ok:
+        return oprun.failed_build(result, HARNESS, timings)
+    op_type = result.op["type"] if result.op else None
+    header, struct = oprun.tiling_header_of(unit, op_type)
+    reads_parent = "../input" in main["text"] or "../output" in main["text"]
+    run_folder = f"{folder}/build" if reads_parent else folder
+    generator, checker = example["generator"], example["checker"]
+    seeds: list[int | None] = list(ctx.seeds) if generator and "--seed" in generator["text"] else [None]
+    checker_args = harness_own.checker_args(unit, checker["path"], ctx.soc) if checker else None
+    checker_bins = [a for a in checker_args or [] if a.endswith(".bin")]
+    verdict = Verdict("passed", harness=HARNESS, compile_ok=True, compile_log=result.log, timings=timings)
+    logs: list[str] = []
+    for i, seed in enumerate(seeds):
+        case: dict[str, Any] = {"seed": seed, "example": folder, "op": op_type}
+        sealed, inputs = goldens.Sealed(), {}
+        if generator:
+            gen, inputs, sealed, unsafe = _generate(
+                unit, folder, generator, steps.fresh_dir(unit_dir, f"gen-{i}"), ctx, seed
+            )
+            if (stop := steps.stopped(gen, "generator")) is not None:
+                verdict.status, verdict.reason = stop
+                verdict.run_log = (gen.stdout + gen.stderr)[-5000:]
+                break
+            if planted := steps.planted(unit_dir / f"gen-{i}", unsafe):
+                verdict.status, verdict.reason = "sandbox_violation", f"generator: {planted}"
+                break
+        case["goldens"] = {rel: g.sha256 for rel, g in sealed.goldens.items()}
+        run_dir = steps.fresh_dir(unit_dir, f"run-{i}")
+        put = {**_unit_tree(unit, folder), **inputs, f"{run_folder}/{BINARY}": result.binary}
+        files.write_tree(run_dir, put, executable=(f"{run_folder}/{BINARY}",))
+        for sub in ("output", "build"):
+            (run_dir / folder / sub).mkdir(parents=True, exist_ok=True)
+        run = steps.run_step(ctx, _sh(run_folder, f"./{BINARY}"), run_dir, env=steps.run_env(ctx))
+        diags, rest = diagnostics.parse_emulator_diagnostics(run.stderr)
+        verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
+        logs.append((run.stdout + "\n" + oprun.host_result.strip(rest)).strip())
+        case["host"] = oprun.host_case_record(run.stderr, header, struct)
+        written, unsafe = steps.written_files(run_dir, put)
+        if planted := steps.planted(run_dir, unsafe):
+            verdict.status, verdict.reason, verdict.run_ok = "sandbox_violation", f"kernel: {planted}", False
+            break
+        if (host := oprun.host_stop(run.stderr, run)) is not None:
+            verdict.status, verdict.reason, verdict.run_ok = host[0], host[1], False
+            verdict.cases.append(case)
+            break
+        outputs = {oprun.relative_to(p, folder): d for p, d in written.items() if p.startswith(f"{folder}/output/")}
+        stop = steps.stopped(run, "kernel")
+        exited_after_writing = run.outcome == "exit" and (run.returncode or 0) > 0 and bool(outputs)
+        if stop is not None and not steps.ended_by_diagnostics(run, diags) and not exited_after_writing:
+            verdict.status, verdict.reason, verdict.run_ok = stop[0], stop[1], False
+            break
+        verdict.run_ok = stop is None
+        evidence: dict[str, Any] = {}
+        said = harness_own.self_check(logs[-1])
+        if said is not None:
+            evidence["self_check"] = said
+        if checker and sealed.goldens:
+            evidence.update(
+                _checker(
+                    unit,
+                    folder,
+                    checker,
+                    checker_args,
+                    steps.fresh_dir(unit_dir, f"check-{i}"),
+                    ctx,
+                    inputs,
+                    sealed,
+                    outputs,
+                )
+            )
+            case["checker_output"] = evidence.get("said")
+        if evidence:
+            case["evidence"] = evidence
+        case.update(goldens.judge_case(sealed, outputs, checker_bins, checker_passed=evidence.get("ok")))
+        if case["ok"] is None and not sealed.goldens:
+            case["why"] = (
+                "the example has no data generator: it prints its results and compares with nothing"
+                if not generator
+                else "the generator wrote no golden under output/"
+            )
+        verdict.cases.append(case)
+    verdict.run_log = "\n".join(logs)
+    timings["total_s"] = round(time.monotonic() - start, 3)
+    return steps.judge(verdict)
+
+
+def _described_ops(unit: dict[str, Any]) -> list[str]:
+    """Op types the host code registers, read from the source text (the build confirms them)."""
+    names = set()
+    for f in unit["files"]:
+        if f["path"].endswith((".cpp", ".cc")) and ("op_host/" in f["path"] or f["path"].startswith("_deps/")):
+            names.update(re.findall(r"\bOP_ADD\s*\(\s*(\w+)", f["text"]))
+            names.update(re.findall(r"\bIMPL_OP(?:_OPTILING)?\s*\(\s*(\w+)", f["text"]))
+    return sorted(names)
+
+
+def _unit_tree(unit: dict[str, Any], folder: str) -> dict[str, bytes]:
+    """The unit's files without the example's own input/ output/ build/ (only what cotbuilder puts there counts)."""
+    skip = tuple(f"{folder}/{d}/" for d in ("input", "output", "build"))
+    return {p: d for p, d in oprun.unit_tree(unit).items() if not p.startswith(skip)}
+
+
+def _generate(
+    unit: dict[str, Any], folder: str, generator: dict[str, Any], workdir: Path, ctx: steps.Context, seed: int | None
+):
+    put = _unit_tree(unit, folder)
+    put[f"{folder}/{RUNNER}"] = oprun.script("generator_runner.py")
+    files.write_tree(workdir, put)
+    for sub in ("input", "output"):
+        (workdir / folder / sub).mkdir(parents=True, exist_ok=True)
+    args = harness_own.script_args(unit, generator["path"], ctx.soc, need_bin=False) or []
+    argv = [ctx.python, RUNNER, MANIFEST, posixpath.basename(generator["path"]), *args]
+    argv += ["--seed", str(seed)] if seed is not None else []
+    gen = steps.run_step(ctx, ["/bin/sh", "-c", f"cd '{folder}' && exec " + " ".join(_quote(a) for a in argv)], workdir)
+    wrote, unsafe = steps.written_files(workdir, put)
+    try:
+        manifest = json.loads(wrote.pop(f"{folder}/{MANIFEST}", b"{}"))
+    except ValueError:
+        manifest = {}
+    sealed, inputs = goldens.Sealed(), {}
+    for path, data in wrote.items():
+        rel = oprun.relative_to(path, folder) if path.startswith(folder + "/") else path
+        if rel.startswith("output/"):
+            meta = manifest.get(rel)
+            dtype = meta.get("dtype") if isinstance(meta, dict) else None
+            sealed.goldens[rel] = goldens.Golden(data, dtype if isinstance(dtype, str) else None)
+        else:
+            inputs[path] = data
+    return gen, inputs, sealed, unsafe
+
+
+def _checker(unit, folder, checker, args, workdir, ctx, inputs, sealed, outputs) -> dict[str, Any]:
+    """The example's checker on copies of the outputs and goldens, in a dir of its own: evidence only."""
+    put = {**_unit_tree(unit, folder), **inputs}
+    put.update({f"{folder}/{rel}": data for rel, data in outputs.items()})
+    put.update({f"{folder}/{rel}": g.data for rel, g in sealed.goldens.items()})
+    files.write_tree(workdir, put)
+    argv = [ctx.python, posixpath.basename(checker["path"]), *(args or [])]
+    check = steps.run_step(
+        ctx,
+        ["/bin/sh", "-c", f"cd '{folder}' && exec " + " ".join(_quote(a) for a in argv)],
+        workdir,
+        harness_own.CHECKER_LIMITS,
+    )
+    said = (check.stdout + check.stderr).strip()
+    return {"checker": checker["path"], "ok": check.ok, "said": said[-1500:], "outcome": check.outcome}
+
+
+def _quote(arg: str) -> str:
+    return "'" + arg.replace("'", "'\\''") + "'"

@@ -1,0 +1,307 @@
+"""The benchmark-validation harness: a task in NPUKernelBench's layout - the op in `answer/<n>/`, the validation in
+`validation/{module.py, prepare_inputs.py, test_cases.csv, pybind.cpp}` - verified the way the benchmark validates
+an answer, with the reference run on CPU (PyTorch, the `torch` extra) and the kernel on the emulator. Each row of
+test_cases.csv is a case; each step runs in a fresh sandbox dir:
+
+1. golden: `get_inputs(row)` (seeded) and the reference `Model` on them; the inputs and Model's outputs are copied
+   out, the outputs sealed as the goldens;
+2. build: the binding (`pybind.cpp`, with the benchmark's own `aclnnCustomOp` / `custom_pybind_api` substitution)
+   against cotbuilder's torch-extension shim, with the op (only the kernel variants the cases' dtypes need);
+3. kernel: the task's `ModelNew` on the inputs (never the goldens); each call of its binding runs the binary and is
+   recorded (arguments, results);
+4. replay: every recorded call is run again by cotbuilder itself, binary only, in a dir of its own. The case is
+   compared only when ModelNew's outputs are exactly what the binding returned and the binding got the case's
+   inputs - so a ModelNew that computes the answer itself (or feeds the reference to the kernel) never passes;
+   the replayed results are what is compared with the goldens, with the benchmark's rule (an element fails beyond
+   both 1e-3 absolute and 1e-3 relative; a non-finite value where the reference is finite fails);
+5. a task's `custom_check_precision` runs on copies, as evidence: where the default rule fails and only it accepts,
+   the case is left `unchecked`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import posixpath
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from . import diagnostics, files, goldens, steps
+from .opproject import aclnn_gen, dtypes
+from .opproject import build as opbuild
+from .opproject import run as oprun
+from .verdict import Verdict
+
+HARNESS = "benchmark"
+BINARY = "cotbuilder_binding"
+RUNNER = "cotbuilder_bench_runner.py"
+ATOL = RTOL = 1e-3  # NPUKernelBench's default precision rule
+MAX_CASES = 8
+_CALL_DIR = re.compile(r"^k/calls/(call_\d+)/(.+)$")
+
+
+def validation_dir(unit: dict[str, Any]) -> str | None:
+    for f in unit["files"]:
+        if f.get("role") == "validation" and f["path"].endswith("/module.py"):
+            return posixpath.dirname(f["path"])
+    return None
+
+
+def cases(unit: dict[str, Any], folder: str) -> list[dict[str, str]]:
+    text = next((f["text"] for f in unit["files"] if f["path"] == f"{folder}/test_cases.csv"), "")
+    rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))
+    return [{k.strip(): (v or "").strip() for k, v in row.items() if k} for row in rows][:MAX_CASES]
+
+
+def _validation_files(unit: dict[str, Any], folder: str) -> dict[str, bytes]:
+    return {p: d for p, d in oprun.unit_tree(unit).items() if p.startswith(folder + "/")}
+
+
+def _binding(unit: dict[str, Any], folder: str, op_type: str) -> str:
+    """pybind.cpp with the benchmark's own placeholder substitution (aclnnCustomOp -> aclnn<Op>, custom_pybind_api
+    -> <op_snake>), as its build script does before compiling."""
+    text = next(f["text"] for f in unit["files"] if f["path"] == f"{folder}/pybind.cpp")
+    return text.replace("aclnnCustomOp", f"aclnn{op_type}").replace("custom_pybind_api", aclnn_gen.snake(op_type))
+
+
+def _op_type(unit: dict[str, Any], folder: str) -> str | None:
+    text = next((f["text"] for f in unit["files"] if f["path"] == f"{folder}/pybind.cpp"), "")
+    named = [n for n in re.findall(r"\baclnn(\w+?)(?:GetWorkspaceSize)?\b", text) if n != "CustomOp"]
+    return named[0] if named else unit.get("name")
+
+
+def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Verdict:
+    timings: dict[str, Any] = {}
+    start = time.monotonic()
+    folder = validation_dir(unit)
+    rows = cases(unit, folder) if folder else []
+    if not rows or not any(f["path"] == f"{folder}/pybind.cpp" for f in unit["files"]):
+        return Verdict("unsupported", "benchmark validation without test_cases.csv rows or pybind.cpp", HARNESS)
+    base = {**_validation_files(unit, folder), RUNNER: oprun.script("bench_runner.py")}
+    # 1. goldens, for every case (their inputs' dtypes decide which kernel variants are built)
+    made: list[tuple[dict, goldens.Sealed, dict[str, bytes], dict]] = []
+    for i, row in enumerate(rows):
+        case_json = json.dumps({"row": row, "seed": i}).encode()
+        work = steps.fresh_dir(unit_dir, f"golden-{i}")
+        put = {**base, "case.json": case_json}
+        files.write_tree(work, put)
+        gen = steps.run_step(ctx, [ctx.python, RUNNER, "golden", folder, "case.json", "g"], work)
+        if (stop := steps.stopped(gen, "reference")) is not None:
+            status, reason = stop
+            if status == "unsupported" and "torch" in reason:
+                reason += " (install the torch extra: pip install -e '.[torch]')"
+            return Verdict(status, reason, HARNESS, run_log=(gen.stdout + gen.stderr)[-5000:], timings=timings)
+        wrote, _ = steps.written_files(work, put)
+        manifest = json.loads(wrote.get("g/manifest.json", b"{}") or b"{}")
+        sealed = goldens.Sealed()
+        for j, meta in enumerate(manifest.get("goldens", [])):
+            data = wrote.get(f"g/goldens/{meta['file']}")
+            if data is not None:
+                sealed.goldens[f"golden_{j}.bin"] = goldens.Golden(data, meta["dtype"])
+        inputs = {p: d for p, d in wrote.items() if p.startswith("g/inputs/")}
+        inputs["g/manifest.json"] = json.dumps({**manifest, "goldens": []}).encode()  # the kernel step gets no golden
+        made.append((row, sealed, inputs, manifest))
+    wanted = []
+    for _, _, _, manifest in made:
+        combo = [
+            (dtypes.by_numpy(m["dtype"]).code if dtypes.by_numpy(m["dtype"]) else -1)
+            for m in manifest.get("inputs", [])
+        ]
+        if combo and combo not in wanted:
+            wanted.append(combo)
+    # 2. build
+    op_type = _op_type(unit, folder)
+    spec = opbuild.Spec(
+        sources=["pybind_bound.cpp", "pybind_main.cpp"],
+        op_type=op_type,
+        generated={"pybind_main.cpp": oprun.script("pybind_main.cpp").decode()},
+        input_dtypes=wanted or None,
+    )
+    spec.generate = lambda op: {"pybind_bound.cpp": _binding(unit, folder, op["type"])}
+    spec.forced = {"pybind_bound.cpp": []}
+    result = oprun.build(unit, unit_dir, ctx, _with_header(spec), BINARY)
+    timings.update(
+        build_objects_compiled=result.compiled_objects,
+        build_objects_cached=result.cached_objects,
+        kernel_variants=len(result.variants),
+    )
+    if not result.ok:
+        return oprun.failed_build(result, HARNESS, timings)
+    header, struct = oprun.tiling_header_of(unit, result.op["type"] if result.op else None)
+    verdict = Verdict("passed", harness=HARNESS, compile_ok=True, compile_log=result.log, timings=timings)
+    logs = []
+    for i, (row, sealed, inputs, manifest) in enumerate(made):
+        case = _case(
+            unit_dir, ctx, i, row, base, sealed, inputs, manifest, result.binary, folder, verdict, logs, header, struct
+        )
+        verdict.cases.append(case)
+        if case.get("stop"):
+            verdict.status, verdict.reason = case["stop"]
+            verdict.run_ok = False
+            break
+    verdict.run_log = "\n".join(logs)
+    timings["total_s"] = round(time.monotonic() - start, 3)
+    return steps.judge(verdict)
+
+
+def _with_header(spec: opbuild.Spec) -> opbuild.Spec:
+    """The binding TU gets the generated aclnn header forced in (its EXEC_NPU_CMD names the op's API)."""
+    inner = spec.generate
+
+    def generate(op: dict[str, Any]) -> dict[str, str]:
+        spec.forced["pybind_bound.cpp"] = [aclnn_gen.header_name(op["type"])]
+        return inner(op) if inner else {}
+
+    spec.generate = generate
+    return spec
+
+
+def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder, verdict, logs, header, struct):
+    case: dict[str, Any] = {"case": row, "goldens": {rel: g.sha256 for rel, g in sealed.goldens.items()}}
+    # 3. ModelNew with the binding
+    work = steps.fresh_dir(unit_dir, f"kernel-{i}")
+    put = {**base, **inputs, "case.json": json.dumps({"row": row, "seed": i}).encode(), BINARY: binary}
+    files.write_tree(work, put, executable=(BINARY,))
+    run = steps.run_step(
+        ctx, [ctx.python, RUNNER, "kernel", folder, "case.json", "g", "k", f"./{BINARY}"], work, env=steps.run_env(ctx)
+    )
+    diags, rest = diagnostics.parse_emulator_diagnostics(run.stderr)
+    verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
+    logs.append(f"[case {i}] " + (run.stdout[-2000:] + "\n" + oprun.host_result.strip(rest)[-3000:]).strip())
+    case["host"] = oprun.host_case_record(run.stderr, header, struct)
+    wrote, unsafe = steps.written_files(work, put)
+    if planted := steps.planted(work, unsafe):
+        case["stop"] = ("sandbox_violation", f"kernel: {planted}")
+        return case
+    if (host := oprun.host_stop(run.stderr, run)) is not None:
+        case["stop"] = host
+        return case
+    if (stop := steps.stopped(run, "ModelNew")) is not None and not steps.ended_by_diagnostics(run, diags):
+        if stop[0] == "failed_run" and "COTBUILDER_BIND_ERROR" in run.stderr:
+            bind = run.stderr.split("COTBUILDER_BIND_ERROR", 1)[1].strip().splitlines()[0]
+            stop = ("failed_run", f"binding: {bind[:200]}")
+        case["stop"] = stop
+        return case
+    out_manifest = json.loads(wrote.get("k/manifest.json", b"{}") or b"{}")
+    outputs = {
+        f"output_{j}.bin": wrote.get(f"k/outputs/{m['file']}", b"")
+        for j, m in enumerate(out_manifest.get("outputs", []))
+    }
+    calls = _calls(wrote)
+    case["calls"] = len(calls)
+    # 4. replay every call, binary only; map ModelNew's outputs onto the binding's results
+    replayed = _replay(unit_dir, ctx, i, calls, binary, verdict)
+    problem = _provenance(outputs, inputs, calls, manifest)
+    if problem:
+        case.update({"check": "none", "ok": None, "why": problem})
+        return case
+    compared = {}
+    for name, data in outputs.items():
+        call, index = _origin(data, calls)
+        compared[name] = replayed.get((call, index), b"")
+    if len(outputs) != len(sealed.goldens):
+        case.update(
+            {
+                "check": "none",
+                "ok": None,
+                "why": f"ModelNew returned {len(outputs)} tensors, the reference {len(sealed.goldens)}",
+            }
+        )
+        return case
+    pairs = [(f"output_{j}.bin", f"golden_{j}.bin") for j in range(len(outputs))]
+    case.update(goldens.judge_case(sealed, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
+    if case["ok"] is False and manifest.get("custom_check"):
+        evidence = _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder)
+        case["evidence"] = evidence
+        if evidence.get("accepted"):
+            case["ok"], case["why"] = (
+                None,
+                "only the task's own custom_check_precision accepts it: " + case.get("why", ""),
+            )
+    return case
+
+
+def _calls(wrote: dict[str, bytes]) -> dict[str, dict[str, bytes]]:
+    out: dict[str, dict[str, bytes]] = {}
+    for path, data in wrote.items():
+        m = _CALL_DIR.match(path)
+        if m:
+            out.setdefault(m.group(1), {})[m.group(2)] = data
+    return dict(sorted(out.items(), key=lambda kv: int(kv[0].split("_")[1])))
+
+
+def _results(call: dict[str, bytes]) -> list[tuple[int, bytes]]:
+    try:
+        result = json.loads(call.get("result.json", b"{}"))
+    except ValueError:
+        return []
+    tensors = []
+
+    def walk(r):
+        if r.get("kind") == "tensor":
+            tensors.append(r["file"])
+        for x in r.get("items", []):
+            walk(x)
+
+    walk(result)
+    return [(k, call.get(f, b"")) for k, f in enumerate(tensors)]
+
+
+def _origin(data: bytes, calls: dict[str, dict[str, bytes]]) -> tuple[str | None, int]:
+    for name, call in calls.items():
+        for index, result in _results(call):
+            if result == data:
+                return name, index
+    return None, -1
+
+
+def _provenance(outputs, inputs, calls, manifest) -> str | None:
+    """Why the case cannot be compared as the kernel's work, or None."""
+    if not calls:
+        return "ModelNew never called the kernel's binding: nothing the kernel wrote can be compared"
+    for name, data in outputs.items():
+        if _origin(data, calls)[0] is None:
+            return f"ModelNew's {name} is not a tensor the binding returned (computed or changed outside the kernel)"
+    args = {hashlib.sha256(d).hexdigest() for call in calls.values() for f, d in call.items() if f.startswith("arg_")}
+    for meta in manifest.get("inputs", []):
+        data = inputs.get(f"g/inputs/{meta['file']}")
+        if data is not None and data and hashlib.sha256(data).hexdigest() not in args:
+            return "the binding was not called with the case's inputs (ModelNew changed them first)"
+    return None
+
+
+def _replay(unit_dir, ctx, i, calls, binary, verdict) -> dict[tuple[str, int], bytes]:
+    """Each recorded call run again by cotbuilder, binary only: its results are what gets compared."""
+    out = {}
+    for name, call in calls.items():
+        work = steps.fresh_dir(unit_dir, f"replay-{i}-{name}")
+        put = {f: d for f, d in call.items() if f == "call.json" or f.startswith("arg_")}
+        put[BINARY] = binary
+        files.write_tree(work, put, executable=(BINARY,))
+        run = steps.run_step(ctx, [f"./{BINARY}"], work, env=steps.run_env(ctx))
+        diags, _ = diagnostics.parse_emulator_diagnostics(run.stderr)
+        verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
+        wrote, _ = steps.written_files(work, put)
+        for index, data in _results(wrote):
+            out[(name, index)] = data
+    return out
+
+
+def _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder) -> dict:
+    work = steps.fresh_dir(unit_dir, f"check-{i}")
+    put = {**base, "case.json": json.dumps({"row": row, "seed": i}).encode()}
+    gm = {**manifest, "goldens": [{**m, "file": f"{j}.bin"} for j, m in enumerate(manifest.get("goldens", []))]}
+    put["g/manifest.json"] = json.dumps(gm).encode()
+    put.update({f"g/goldens/{j}.bin": sealed.goldens[f"golden_{j}.bin"].data for j in range(len(sealed.goldens))})
+    put["k/manifest.json"] = json.dumps(out_manifest).encode()
+    put.update(
+        {f"k/outputs/{m['file']}": outputs[f"output_{j}.bin"] for j, m in enumerate(out_manifest.get("outputs", []))}
+    )
+    files.write_tree(work, put)
+    check = steps.run_step(ctx, [ctx.python, RUNNER, "check", folder, "case.json", "g", "k"], work)
+    said = (check.stdout + check.stderr).strip()
+    return {"custom_check_precision": said[-500:], "accepted": '"custom_check_precision": true' in said}

@@ -1,0 +1,183 @@
+"""Generate what msOpGen generates for an op: `aclnn_<op>.h` and its implementation, from the op's OpDef.
+
+The signature follows msOpGen's order: inputs (a required input `const aclTensor *x`, an optional one
+`const aclTensor *xOptional`, a dynamic one `const aclTensorList *x`, a `.Scalar()` one `const aclScalar *x`), then
+attributes (bool, int64_t, double, char *, const aclIntArray * ...; an optional attribute's name ends in Optional),
+then outputs, then `uint64_t *workspaceSize, aclOpExecutor **executor`; the second phase is
+`aclnn<Op>(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, aclrtStream stream)`.
+The implementation hands everything to the emulated framework (`impl/host/aclnn_runtime.h`), which runs the op's
+TilingFunc and launches the kernel variant compiled for the call's dtypes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+ATTR_TYPES = {
+    "bool": ("bool", "attr_bool"),
+    "int": ("int64_t", "attr_int"),
+    "float": ("double", "attr_float"),
+    "string": ("char *", "attr_str"),
+    "list_int": ("const aclIntArray *", "attr_list_int"),
+    "list_float": ("const aclFloatArray *", "attr_list_float"),
+    "list_bool": ("const aclBoolArray *", "attr_list_bool"),
+}
+
+
+class Unsupported(ValueError):
+    """The OpDef uses something the emulated aclnn layer does not model (the message names it)."""
+
+
+def snake(op_type: str) -> str:
+    """msOpGen's file/kernel name for an op type: AddCustom -> add_custom, TopKV3 -> top_kv3,
+    AvgPool3D -> avg_pool3_d (an underscore before a capital that follows a lower-case letter or digit, or that
+    starts a capitalised word after another capital)."""
+    out = []
+    for i, ch in enumerate(op_type):
+        if ch.isupper() and i > 0:
+            prev, nxt = op_type[i - 1], op_type[i + 1] if i + 1 < len(op_type) else ""
+            if prev.islower() or prev.isdigit() or (prev.isupper() and nxt.islower()):
+                out.append("_")
+        out.append(ch.lower())
+    return "".join(out)
+
+
+def header_name(op_type: str) -> str:
+    return f"aclnn_{snake(op_type)}.h"
+
+
+@dataclass
+class Param:
+    kind: str  # tensor | optional | list | scalar | scalar_list | attr
+    c_type: str
+    name: str
+    call: str  # the OpCall method that records it
+
+
+def _camel(name: str) -> str:
+    """OpDef names are used as they are, except that a snake_case name becomes lowerCamel as msOpGen writes it."""
+    if "_" not in name:
+        return name
+    head, *rest = [p for p in name.split("_") if p]
+    return head + "".join(p[:1].upper() + p[1:] for p in rest)
+
+
+def parameters(op: dict[str, Any]) -> list[Param]:
+    params: list[Param] = []
+    seen: set[str] = set()
+
+    def unique(name: str) -> str:
+        base, n = name, 1
+        while name in seen:
+            name, n = f"{base}{n}", n + 1
+        seen.add(name)
+        return name
+
+    for p in op["inputs"]:
+        name = _camel(p["name"])
+        to = p.get("to_dtype", 28)
+        if p["scalar_list"]:
+            params.append(
+                Param(
+                    "scalar_list", "const aclScalarList *", unique(name), f"scalar_list_input(%s, (ge::DataType){to})"
+                )
+            )
+        elif p["scalar"]:
+            params.append(Param("scalar", "const aclScalar *", unique(name), f"scalar_input(%s, (ge::DataType){to})"))
+        elif p["param_type"] == "dynamic":
+            params.append(Param("list", "const aclTensorList *", unique(name), "dynamic_input(%s)"))
+        elif p["param_type"] == "optional":
+            params.append(Param("optional", "const aclTensor *", unique(name + "Optional"), "optional_input(%s)"))
+        else:
+            params.append(Param("tensor", "const aclTensor *", unique(name), "input(%s)"))
+    for a in op["attrs"]:
+        if a["kind"] not in ATTR_TYPES:
+            raise Unsupported(f"attribute {a['name']} of kind {a['kind']} in the aclnn signature")
+        c_type, call = ATTR_TYPES[a["kind"]]
+        name = _camel(a["name"]) + ("" if a["required"] else "Optional")
+        params.append(Param("attr", c_type, unique(name), call + "(%s)"))
+    for p in op["outputs"]:
+        name = _camel(p["name"])
+        if name in seen:
+            name = name + "Out"
+        if p["param_type"] == "dynamic":
+            params.append(Param("list", "const aclTensorList *", unique(name), "dynamic_output(%s)"))
+        else:
+            params.append(Param("tensor", "const aclTensor *", unique(name), "output(%s)"))
+    return params
+
+
+def _guard(op_type: str) -> str:
+    return "ACLNN_" + re.sub(r"\W", "_", snake(op_type)).upper() + "_H_"
+
+
+def generate_header(op: dict[str, Any]) -> str:
+    op_type = op["type"]
+    sig = ",\n    ".join(f"{p.c_type}{'' if p.c_type.endswith('*') else ' '}{p.name}" for p in parameters(op))
+    sig = sig + ",\n    " if sig else ""
+    return (
+        f"// Generated by cotbuilder verify from the OpDef of {op_type} (what msOpGen generates for it).\n"
+        f"#ifndef {_guard(op_type)}\n#define {_guard(op_type)}\n\n"
+        '#include "aclnn/aclnn_base.h"\n\n'
+        '#ifdef __cplusplus\nextern "C" {\n#endif\n\n'
+        f"aclnnStatus aclnn{op_type}GetWorkspaceSize(\n    {sig}uint64_t *workspaceSize,\n    aclOpExecutor **executor);\n\n"
+        f"aclnnStatus aclnn{op_type}(\n    void *workspace,\n    uint64_t workspaceSize,\n    aclOpExecutor *executor,\n"
+        "    aclrtStream stream);\n\n"
+        "#ifdef __cplusplus\n}\n#endif\n\n"
+        f"#endif  // {_guard(op_type)}\n"
+    )
+
+
+@dataclass
+class Variant:
+    """One compiled kernel: its C++ symbol and the dtype column (codes; -1 = any) it serves."""
+
+    symbol: str
+    dtypes: list[int]
+
+
+def generate_source(op: dict[str, Any], n_kernel_params: int, variants: list[Variant]) -> str:
+    """The implementation: record every argument on a cbhost::OpCall in OpDef order, run the host side, launch."""
+    op_type = op["type"]
+    params = parameters(op)
+    n_io = len(op["inputs"]) + len(op["outputs"])
+    if n_kernel_params != n_io + 2:
+        raise Unsupported(
+            f"kernel entry takes {n_kernel_params} pointers, the OpDef has {len(op['inputs'])} inputs and "
+            f"{len(op['outputs'])} outputs (+ workspace, tiling)"
+        )
+    args = ", ".join(f"(GM_ADDR)a[{i}]" for i in range(n_kernel_params))
+    decls, launchers, table = [], [], []
+    for i, v in enumerate(variants):
+        decls.append(f"void {v.symbol}({', '.join(['GM_ADDR'] * n_kernel_params)});")
+        launchers.append(
+            f"static void cotbuilder_launch_{i}(uint32_t blockDim, void **a) {{\n"
+            f"    ICPU_RUN_KF({v.symbol}, blockDim, {args});\n}}"
+        )
+        table.append(f"    {{{{{', '.join(str(d) for d in v.dtypes)}}}, cotbuilder_launch_{i}}},")
+    records = "\n".join("    call." + (p.call % p.name) + ";" for p in params)
+    sig = ", ".join(f"{p.c_type}{'' if p.c_type.endswith('*') else ' '}{p.name}" for p in params)
+    sig = sig + ", " if sig else ""
+    return (
+        f"// Generated by cotbuilder verify from the OpDef of {op_type}: the emulated aclnn layer.\n"
+        '#include "kernel_operator.h"\n'
+        f'#include "{header_name(op_type)}"\n'
+        '#include "impl/host/aclnn_runtime.h"\n\n'
+        + "\n".join(decls)
+        + "\n\n"
+        + "\n".join(launchers)
+        + "\n\nstatic const std::vector<cbhost::KernelVariant> cotbuilder_variants = {\n"
+        + "\n".join(table)
+        + "\n};\n\n"
+        f'extern "C" aclnnStatus aclnn{op_type}GetWorkspaceSize({sig}uint64_t *workspaceSize, aclOpExecutor **executor)\n'
+        "{\n"
+        f'    cbhost::OpCall call("{op_type}");\n'
+        f"{records}\n"
+        "    return call.prepare(workspaceSize, executor, cotbuilder_variants);\n"
+        "}\n\n"
+        f'extern "C" aclnnStatus aclnn{op_type}(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor, '
+        "aclrtStream stream)\n"
+        "{\n    return cbhost::run(workspace, workspaceSize, executor, stream);\n}\n"
+    )

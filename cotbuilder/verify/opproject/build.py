@@ -1,0 +1,529 @@
+"""Build an op project for the emulator the way its own build would, around a harness's main.
+
+1. host: `op_host/*.cpp` + `data/op_describe_main.cpp` -> `describe`, run once: the OpDefs as JSON (what msOpGen
+   reads). Built and described once per op (cached by the host sources' digest): a harness kind or a case added
+   later reuses it.
+2. the op: the one the harness names (its aclnn header, its binding's op), else the only one.
+3. generated: `aclnn_<op>.h` / `.cpp` (`aclnn_gen.py`); the kernel source with its entry renamed and one prelude per
+   dtype column (`kernel_glue.py`).
+4. objects: every host TU, each kernel variant (with the precompiled emulator header and its prelude), the aclnn TU
+   and the harness's own TUs are compiled separately (they cannot share one TU: host and kernel define the tiling
+   struct each their way, kernel variants differ by macros); each object is cached by its inputs; then linked.
+
+Every compiler run goes through `run` (the sandboxed step runner of the calling harness). A failure says where it
+happened: `stage` host (op_host code or the shims), kernel, aclnn (the generated layer: cotbuilder's own bug),
+harness (the example / test / binding), link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import posixpath
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...paths import emulator_dir, package_data
+from .. import build as buildmod
+from . import aclnn_gen, kernel_glue, layout, tpl_dispatch
+
+GEN_DIR = "cotbuilder_gen"
+HARNESS_INCLUDE = emulator_dir() / "harness_include"
+Runner = Callable[[list[str], Path], Any]  # (argv, cwd) -> SandboxResult-like (ok, outcome, stdout, stderr, ...)
+
+
+@dataclass
+class OpBuild:
+    ok: bool
+    stage: str = ""  # where it failed: host | describe | kernel | aclnn | harness | link | layout
+    log: str = ""
+    outcome: str = "ok"  # the failing compiler run's sandbox outcome (timeout, limit, violation ...)
+    reason: str = ""
+    binary: bytes | None = None
+    op: dict | None = None
+    ops: list[dict] = field(default_factory=list)
+    layout: layout.OpLayout | None = None
+    variants: list[kernel_glue.KernelVariant] = field(default_factory=list)
+    seconds: float = 0.0
+    cached_objects: int = 0
+    compiled_objects: int = 0
+
+
+def digest(parts: list[tuple[str, bytes]]) -> str:
+    h = hashlib.sha256(buildmod.emulator_digest().encode())
+    for name, data in sorted(parts):
+        h.update(name.encode() + b"\0" + data + b"\0")
+    return h.hexdigest()[:24]
+
+
+def unit_digest(unit: dict[str, Any]) -> str:
+    return digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in unit["files"]])
+
+
+def include_dirs(unit: dict[str, Any], lay: layout.OpLayout) -> list[str]:
+    """-I folders: the op's own (root, op_host, op_kernel, every folder with a header), then the folders that make
+    the unit's `_deps/` includes resolve as written (`#include "foreach/x.h"` found at `_deps/src/common/inc/foreach/
+    x.h` -> `_deps/src/common/inc`)."""
+    from ...parse import includes
+
+    dirs = list(lay.include_dirs)
+    paths = [f["path"] for f in unit["files"]]
+    tree = includes.Tree.of(paths)
+    texts = {f["path"]: f["text"] for f in unit["files"] if f["path"].endswith((".h", ".hpp", ".cpp", ".cc", ".inc"))}
+    for path, text in texts.items():
+        for name, _ in includes.includes_of(text):
+            hit = tree.resolve(path, name, tuple(d for d in dirs if d != "."))
+            if hit is None or hit.startswith(posixpath.dirname(path) + "/" + name):
+                continue
+            norm = posixpath.normpath(name)
+            if hit.endswith("/" + norm):
+                base = hit[: -len(norm) - 1]
+                if base and base not in dirs:
+                    dirs.append(base)
+    return dirs
+
+
+class ObjectCache:
+    """Compiled objects by key under cache/verify/objects/ (written atomically: parallel workers may share one)."""
+
+    def __init__(self, root: Path, enabled: bool = True):
+        self.root = root / "objects"
+        self.enabled = enabled
+
+    def get(self, key: str) -> bytes | None:
+        path = self.root / key[:2] / (key + ".o")
+        return path.read_bytes() if self.enabled and path.is_file() else None
+
+    def put(self, key: str, data: bytes) -> None:
+        if not self.enabled:
+            return
+        path = self.root / key[:2] / (key + ".o")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}.{threading.get_ident()}")
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+
+    def get_text(self, key: str) -> str | None:
+        path = self.root / key[:2] / (key + ".json")
+        return path.read_text(encoding="utf-8") if self.enabled and path.is_file() else None
+
+    def put_text(self, key: str, text: str) -> None:
+        if not self.enabled:
+            return
+        path = self.root / key[:2] / (key + ".json")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.tmp{os.getpid()}.{threading.get_ident()}")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+
+
+def flags(soc: str, opt: str, dirs: list[str]) -> list[str]:
+    base = buildmod.base_flags(soc, opt)
+    return [*base, "-I", str(HARNESS_INCLUDE), "-I", GEN_DIR, *(x for d in dirs for x in ("-I", d))]
+
+
+@dataclass
+class Spec:
+    """What the harness adds to the op: its sources (unit paths or generated files under GEN_DIR), forced includes
+    per harness source, and the op it is about (None: the only op)."""
+
+    sources: list[str]
+    op_type: str | None = None
+    generated: dict[str, str] = field(default_factory=dict)  # GEN_DIR-relative path -> text
+    forced: dict[str, list[str]] = field(default_factory=dict)  # source -> headers to force-include (after the PCH)
+    defines: list[str] = field(default_factory=list)  # -D for the harness TUs (e.g. BUILD_SOC_VERSION)
+    # the input dtypes (GE codes, first instance of each IR input) the harness will call the op with: only the
+    # kernel variants serving them are compiled (None: every dtype column of the OpDef)
+    input_dtypes: list[list[int]] | None = None
+    # sources that depend on the op's description (a generated main calling its aclnn API): op -> {name: text}
+    generate: Callable[[dict], dict[str, str]] | None = None
+
+
+def _first_error(log: str) -> str:
+    for line in log.splitlines():
+        if " error: " in line or "fatal error:" in line or "undefined reference" in line:
+            return line.strip()[:300]
+    return log.strip().splitlines()[-1][:300] if log.strip() else ""
+
+
+class Builder:
+    def __init__(
+        self,
+        unit: dict[str, Any],
+        workdir: Path,
+        run: Runner,
+        cache: ObjectCache,
+        soc: str,
+        opt: str,
+        pch: buildmod.Pch | None,
+    ):
+        self.unit, self.workdir, self.run, self.cache = unit, workdir, run, cache
+        self.soc, self.opt, self.pch = soc, opt, pch
+        self.unit_key = unit_digest(unit)
+        self.lay = layout.layout(unit)
+        # objects are keyed by the files they can see: an edit to the example or the kernel recompiles only that
+        root = self.lay.root + "/" if self.lay and self.lay.root else ""
+        host_files = [f for f in unit["files"] if f["path"].startswith((root + "op_host/", "_deps/"))]
+        kernel_files = host_files + [f for f in unit["files"] if f["path"].startswith(root + "op_kernel/")]
+        self.scope_keys = {
+            "host": digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in host_files]),
+            "kernel": digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in kernel_files]),
+        }
+        self.dirs = include_dirs(unit, self.lay) if self.lay else []
+        self.result = OpBuild(False, layout=self.lay)
+
+    # -- one compiler run, cached --------------------------------------------------------------------------------
+    def _compile(
+        self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "unit"
+    ) -> tuple[bool, str, str]:
+        argv = ["g++", *flags(self.soc, self.opt, self.dirs), *extra, "-c", source, "-o", out]
+        seen = self.scope_keys.get(scope, self.unit_key)
+        key = digest([("files", seen.encode()), ("argv", "\0".join(argv).encode()), ("salt", salt.encode())])
+        cached = self.cache.get(key)
+        if cached is not None:
+            (self.workdir / out).write_bytes(cached)
+            self.result.cached_objects += 1
+            return True, "", "ok"
+        res = self.run(argv, self.workdir)
+        self.result.compiled_objects += 1
+        log = (res.stderr + res.stdout).strip()
+        path = self.workdir / out
+        if res.ok and path.is_file():
+            self.cache.put(key, path.read_bytes())
+            return True, log, "ok"
+        return False, log, res.outcome
+
+    def _fail(self, stage: str, log: str, outcome: str = "exit", reason: str = "") -> OpBuild:
+        self.result.ok = False
+        self.result.stage = stage
+        self.result.log = log[-20000:]
+        self.result.outcome = outcome
+        self.result.reason = reason or _first_error(log)
+        return self.result
+
+    def _pch_args(self) -> list[str]:
+        return ["-include", str(self.pch.header)] if self.pch is not None and self.pch.header is not None else []
+
+    # -- the steps ------------------------------------------------------------------------------------------------
+    def describe(self) -> list[dict] | None:
+        """Build and run the host side's description (cached per op: the host sources' digest)."""
+        lay = self.lay
+        host_texts = [(p, self._text(p).encode("utf-8", "surrogatepass")) for p in lay.host_sources]
+        key = digest(
+            [
+                *host_texts,
+                ("describe", package_data("verify/data/op_describe_main.cpp").read_bytes()),
+                ("dirs", "\0".join(self.dirs).encode()),
+            ]
+        )
+        cached = self.cache.get_text(key)
+        if cached is not None:
+            return json.loads(cached)["ops"]
+        objs = []
+        main = f"{GEN_DIR}/op_describe_main.cpp"
+        self._write(main, package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8"))
+        for i, src in enumerate([*lay.host_sources, main]):
+            out = f"{GEN_DIR}/host_{i}.o"
+            ok, log, outcome = self._compile(src, out, [], salt="host", scope="host")
+            if not ok:
+                self._fail("host", log, outcome)
+                return None
+            objs.append(out)
+        res = self.run(["g++", "-pthread", *objs, "-o", f"{GEN_DIR}/describe"], self.workdir)
+        if not res.ok:
+            self._fail("host", (res.stderr + res.stdout), res.outcome)
+            return None
+        run = self.run([f"./{GEN_DIR}/describe"], self.workdir)
+        if not run.ok:
+            self._fail(
+                "describe",
+                run.stderr + run.stdout,
+                run.outcome,
+                "the op's host code crashed while registering its OpDef",
+            )
+            return None
+        try:
+            ops = json.loads(run.stdout)["ops"]
+        except (ValueError, KeyError):
+            self._fail("describe", run.stdout[-2000:], "exit", "the OpDef description is not valid JSON")
+            return None
+        self.cache.put_text(key, json.dumps({"ops": ops}))
+        return ops
+
+    def build(self, spec: Spec, binary: str) -> OpBuild:
+        lay = self.lay
+        if lay is None or not lay.entries:
+            return self._fail("layout", "", reason="no op_kernel entry found")
+        ops = self.describe()
+        if ops is None:
+            return self.result
+        self.result.ops = ops
+        op = _pick(ops, spec.op_type)
+        if op is None:
+            names = ", ".join(o["type"] for o in ops) or "none"
+            return self._fail(
+                "layout", "", reason=f"op {spec.op_type or '?'} not registered by the host code (has: {names})"
+            )
+        self.result.op = op
+        entry = lay.entry_for(op["type"])
+        if entry is None:
+            return self._fail("layout", "", reason=f"no kernel entry for op {op['type']}")
+        kernel_text = self._text(entry.path)
+        kernel_texts = [self._text(p) for p in lay.kernel_sources] + [
+            f["text"] for f in self.unit["files"] if f["path"].startswith(_join(lay.root, "op_kernel/"))
+        ]
+        tiling_headers = {p: self._text(p) for p in lay.tiling_headers}
+        variants = kernel_glue.variants(op, kernel_texts, tiling_headers, kernel_text)
+        if spec.input_dtypes is not None:
+            wanted = [v for v in variants if _serves(v.dtypes, len(op["inputs"]), spec.input_dtypes)]
+            variants = wanted or variants
+        self.result.variants = variants
+        try:
+            header = aclnn_gen.generate_header(op)
+            source = aclnn_gen.generate_source(
+                op, entry.n_params, [aclnn_gen.Variant(v.symbol, v.dtypes) for v in variants]
+            )
+        except aclnn_gen.Unsupported as exc:
+            return self._fail("aclnn", "", "exit", f"aclnn layer: {exc}")
+        self._write(f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
+        self._write(f"{GEN_DIR}/aclnn_impl.cpp", source)
+        kernel_copy = posixpath.join(
+            posixpath.dirname(entry.path), f"cotbuilder_kernel_{posixpath.basename(entry.path)}"
+        )
+        self._write(kernel_copy, kernel_glue.rewrite_entry(kernel_text, entry), unit_relative=True)
+        if spec.generate is not None:
+            try:
+                spec.generated.update(spec.generate(op))
+            except (ValueError, KeyError, TypeError) as exc:
+                return self._fail("harness", "", "exit", f"cannot generate the harness for op {op['type']}: {exc}")
+        for name, text in spec.generated.items():
+            self._write(f"{GEN_DIR}/{name}", text)
+
+        objs: list[str] = []
+        for i, src in enumerate(lay.host_sources):
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/host_{i}.o", [], salt="host", scope="host")
+            if not ok:
+                return self._fail("host", log, outcome)
+            objs.append(f"{GEN_DIR}/host_{i}.o")
+        for v in variants:
+            prelude = f"{GEN_DIR}/kernel_prelude_{v.index}.h"
+            self._write(prelude, v.prelude)
+            out = f"{GEN_DIR}/kernel_{v.index}.o"
+            ok, log, outcome = self._compile(
+                kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
+            )
+            if not ok:
+                return self._fail("kernel", log, outcome)
+            objs.append(out)
+        ok, log, outcome = self._compile(
+            f"{GEN_DIR}/aclnn_impl.cpp", f"{GEN_DIR}/aclnn.o", self._pch_args(), salt=source
+        )
+        if not ok:
+            return self._fail("aclnn", log, outcome)
+        objs.append(f"{GEN_DIR}/aclnn.o")
+        for i, src in enumerate(spec.sources):
+            extra = [*self._pch_args(), *(f"-D{d}" for d in spec.defines)]
+            for h in spec.forced.get(src, []):
+                extra += ["-include", h]
+            src_path = src if (self.workdir / src).is_file() else f"{GEN_DIR}/{src}"
+            salt = spec.generated.get(src, "") + "\0".join(spec.forced.get(src, []))
+            ok, log, outcome = self._compile(src_path, f"{GEN_DIR}/harness_{i}.o", extra, salt=salt)
+            if not ok:
+                return self._fail("harness", log, outcome)
+            objs.append(f"{GEN_DIR}/harness_{i}.o")
+        res = self.run(["g++", "-pthread", *objs, "-o", binary], self.workdir)
+        if not res.ok or not (self.workdir / binary).is_file():
+            return self._fail("link", res.stderr + res.stdout, res.outcome)
+        self.result.ok = True
+        self.result.binary = (self.workdir / binary).read_bytes()
+        return self.result
+
+    # -- a kernel unit test ---------------------------------------------------------------------------------------
+    def build_ut(self, test_path: str, helpers: list[str], kernel_defines: list[str], binary: str) -> OpBuild:
+        """The repo's kernel UT as its CMake builds it: the test, its helpers, the op's host code, the kernel under
+        the name the test declares (a tiling-template kernel behind a key dispatch), a gtest main if the test has
+        none, and system() wrapped (ut_support.cpp)."""
+        lay = self.lay
+        if lay is None or not lay.entries:
+            return self._fail("layout", "", reason="no op_kernel entry found")
+        test_text = self._text(test_path)
+        ops = self.describe()
+        if ops is None:
+            return self.result
+        self.result.ops = ops
+        wanted = re.findall(r"\bICPU_RUN_KF\s*\(\s*(\w+)", test_text)
+        entry = next((e for e in lay.entries if e.name in wanted), None) or (
+            lay.entries[0] if len(lay.entries) == 1 else None
+        )
+        if entry is None:
+            return self._fail(
+                "layout",
+                "",
+                reason=f"the test launches {', '.join(sorted(set(wanted))) or 'no kernel'}: not an entry of the op",
+            )
+        op = next(
+            (o for o in ops if aclnn_gen.snake(o["type"]).replace("_", "") == entry.name.replace("_", "").lower()), None
+        )
+        op = op or (ops[0] if len(ops) == 1 else None)
+        self.result.op = op
+        soc = buildmod_arch(self.soc)
+        defs = [f"-DBUILD_SOC_VERSION={self.soc}", f"-D__NPU_ARCH__={soc}"]
+        objs: list[str] = []
+        includes_kernel = posixpath.basename(entry.path) in test_text and re.search(
+            r'#\s*include\s*"[^"]*' + re.escape(posixpath.basename(entry.path)) + '"', test_text
+        )
+        if not includes_kernel:
+            kernel_text = self._text(entry.path)
+            copy = posixpath.join(posixpath.dirname(entry.path), f"cotbuilder_ut_{posixpath.basename(entry.path)}")
+            if entry.is_template:
+                described = self._describe_tpl()
+                if described is None:
+                    return self.result
+                try:
+                    dispatch = tpl_dispatch.dispatcher(
+                        f"cotbuilder_tpl_{entry.name}",
+                        entry.name,
+                        entry.n_params,
+                        entry.template_params,
+                        described,
+                        extern_c=True,
+                    )
+                except ValueError as exc:
+                    return self._fail("kernel", "", reason=f"template kernel: {exc}")
+                kernel_text = (
+                    tpl_dispatch.rename_template(kernel_text, entry.name, f"cotbuilder_tpl_{entry.name}") + dispatch
+                )
+            self._write(copy, kernel_text)
+            lines = self._ut_prelude(op, entry, kernel_text, kernel_defines)
+            prelude = f"{GEN_DIR}/ut_kernel_prelude.h"
+            self._write(prelude, "\n".join(lines) + "\n")
+            ok, log, outcome = self._compile(
+                copy, f"{GEN_DIR}/ut_kernel.o", [*self._pch_args(), *defs, "-include", prelude], salt="\n".join(lines)
+            )
+            if not ok:
+                return self._fail("kernel", log, outcome)
+            objs.append(f"{GEN_DIR}/ut_kernel.o")
+        for i, src in enumerate(lay.host_sources):
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/host_{i}.o", [], salt="host", scope="host")
+            if not ok:
+                return self._fail("host", log, outcome)
+            objs.append(f"{GEN_DIR}/host_{i}.o")
+        own = [test_path, *(h for h in helpers if h not in lay.host_sources)]
+        texts = [self._text(p) for p in own]
+        generated = {"ut_support.cpp": package_data("verify/data/ut_support.cpp").read_text(encoding="utf-8")}
+        if not any(re.search(r"\bint\s+main\s*\(", t) for t in texts):
+            generated["gtest_main.cpp"] = package_data("verify/data/gtest_main.cpp").read_text(encoding="utf-8")
+        for name, text in generated.items():
+            self._write(f"{GEN_DIR}/{name}", text)
+        for i, src in enumerate([*own, *(f"{GEN_DIR}/{n}" for n in generated)]):
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/ut_{i}.o", [*self._pch_args(), *defs], salt="ut")
+            if not ok:
+                return self._fail("harness", log, outcome)
+            objs.append(f"{GEN_DIR}/ut_{i}.o")
+        res = self.run(["g++", "-pthread", "-Wl,--wrap=system", *objs, "-o", binary], self.workdir)
+        if not res.ok or not (self.workdir / binary).is_file():
+            return self._fail("link", res.stderr + res.stdout, res.outcome)
+        self.result.ok = True
+        self.result.binary = (self.workdir / binary).read_bytes()
+        return self.result
+
+    def _ut_prelude(
+        self, op: dict | None, entry: layout.Entry, kernel_text: str, kernel_defines: list[str]
+    ) -> list[str]:
+        """What the UT build gives the kernel TU: the op's tiling struct (as the op build would), the DTYPE_* its
+        CMake passes (else the OpDef's first dtype column, when the kernel reads them); CPU-debug semantics kept."""
+        lay = self.lay
+        lines: list[str] = []
+        if op is not None:
+            kernel_texts = [self._text(p) for p in lay.kernel_sources]
+            headers = {p: self._text(p) for p in lay.tiling_headers}
+            first = kernel_glue.variants(op, kernel_texts, headers, kernel_text)[0]
+            for ln in first.prelude.splitlines():
+                if ln.startswith(("#define COTBUILDER_ENTRY", "#undef ASSERT", "#define ASSERT")):
+                    continue
+                if kernel_defines and ln.startswith(("#define DTYPE_", "#define ORIG_DTYPE_")):
+                    continue
+                lines.append(ln)
+        lines += [f"#define {d.split('=')[0]} {d.split('=', 1)[1]}" for d in kernel_defines]
+        return lines
+
+    def _describe_tpl(self) -> dict | None:
+        texts = {f["path"]: f["text"] for f in self.unit["files"]}
+        headers = tpl_dispatch.tpl_headers(texts)
+        if not headers:
+            self._fail("kernel", "", reason="template kernel without ASCENDC_TPL_SEL: no instance to launch")
+            return None
+        main = f"{GEN_DIR}/tpl_describe_main.cpp"
+        self._write(main, package_data("verify/data/tpl_describe_main.cpp").read_text(encoding="utf-8"))
+        define = f'-DCOTBUILDER_TPL_HEADER="{headers[0]}"'
+        ok, log, outcome = self._compile(
+            main, f"{GEN_DIR}/tpl_describe.o", [define, f"-D__NPU_ARCH__={buildmod_arch(self.soc)}"], salt=headers[0]
+        )
+        if not ok:
+            self._fail("kernel", log, outcome, "the tiling-template declaration does not build on the host")
+            return None
+        res = self.run(["g++", "-pthread", f"{GEN_DIR}/tpl_describe.o", "-o", f"{GEN_DIR}/tpl_describe"], self.workdir)
+        run = self.run([f"./{GEN_DIR}/tpl_describe"], self.workdir) if res.ok else res
+        if not run.ok:
+            self._fail("kernel", run.stderr + run.stdout, run.outcome, "the tiling-template declaration did not run")
+            return None
+        try:
+            return json.loads(run.stdout)
+        except ValueError:
+            self._fail("kernel", run.stdout[-2000:], "exit", "tiling-template description is not JSON")
+            return None
+
+    # -- helpers --------------------------------------------------------------------------------------------------
+    def _text(self, path: str) -> str:
+        for f in self.unit["files"]:
+            if f["path"] == path:
+                return f["text"]
+        return (self.workdir / path).read_text(encoding="utf-8", errors="replace")
+
+    def _write(self, rel: str, text: str, unit_relative: bool = False) -> None:
+        path = self.workdir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def buildmod_arch(soc: str) -> int:
+    """__NPU_ARCH__ of the SoC (socs.toml: dav-2201 -> 2201)."""
+    import tomllib
+
+    socs = tomllib.loads(package_data("verify/data/socs.toml").read_text(encoding="utf-8"))
+    arch = socs.get(soc, {}).get("npu_arch", "dav-2201")
+    return int(arch.split("-")[-1])
+
+
+def _serves(column: list[int], n_inputs: int, wanted: list[list[int]]) -> bool:
+    """Whether a kernel variant's dtype column covers one of the harness's input dtype combinations."""
+    if not column:
+        return True
+    for combo in wanted:
+        if all(i >= n_inputs or column[i] < 0 or c < 0 or column[i] == c for i, c in enumerate(combo)):
+            return True
+    return False
+
+
+def _join(root: str, rest: str) -> str:
+    return f"{root}/{rest}" if root else rest
+
+
+def _pick(ops: list[dict], want: str | None) -> dict | None:
+    if want:
+        norm = want.replace("_", "").lower()
+        for o in ops:
+            if o["type"].replace("_", "").lower() == norm:
+                return o
+        return None
+    return ops[0] if len(ops) == 1 else None
+
+
+def aclnn_headers_included(text: str) -> list[str]:
+    """`aclnn_<op>.h` names a harness source includes (an example main): the ops it calls."""
+    return re.findall(r'#\s*include\s*[<"](?:[^">]*/)?(aclnn_\w+\.h)[">]', text)

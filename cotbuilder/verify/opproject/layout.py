@@ -1,0 +1,155 @@
+"""An op project as the emulated build sees it: which files are host code, which are kernels, where headers live.
+
+Host sources are `op_host/**/*.cpp` (and `.cc`) except the op_api layer an op may ship by hand (files that include
+`opdev/...` or `aclnn_kernels/...`: cotbuilder generates the aclnn layer from the OpDef instead, as msOpGen would)
+and code for SoCs the emulator does not model (`arch35/` folders: the Ascend 950 register-based path). Kernels are
+the `op_kernel/` sources that define a `__global__` entry.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+HOST_SUFFIXES = (".cpp", ".cc", ".cxx")
+HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc")
+UNMODELLED_DIRS = frozenset({"arch35"})
+_OP_API_INCLUDE = re.compile(r'#\s*include\s*[<"](?:opdev/|aclnn_kernels/|aclnnop/|aclnn/opdev/)')
+_MAIN = re.compile(r"\bint\s+main\s*\(")
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+_ENTRY = re.compile(
+    r"(?:template\s*<(?P<tpl>[^{};]*?)>\s*)?"
+    r"(?:extern\s*\"C\"\s*)?(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+"
+    r"(?P<name>\w+)\s*\((?P<params>[^)]*)\)\s*\{"
+)
+_TILING_DEF = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(|\bREGISTER_TILING_DATA_CLASS\s*\(")
+_HOST_CODE = re.compile(
+    r"\b(?:IMPL_OP\w*|OP_ADD|REGISTER_TILING_TEMPLATE|REGISTER_OPS_TILING_TEMPLATE)\s*\(|gert::TilingContext"
+)
+_TEST_CODE = re.compile(r'#\s*include\s*[<"]gtest/|\bTEST(?:_F)?\s*\(')
+DEPS = "_deps/"
+
+
+def strip_comments(text: str) -> str:
+    """Comments blanked to spaces (offsets and line numbers kept), so a commented-out kernel is not an entry."""
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+@dataclass
+class Entry:
+    name: str
+    path: str
+    n_params: int
+    template_params: list[str] = field(default_factory=list)  # e.g. ["int D_T_X", "int D_T_Y"]
+
+    @property
+    def is_template(self) -> bool:
+        return bool(self.template_params)
+
+
+@dataclass
+class OpLayout:
+    root: str  # the op folder inside the unit ("" = the unit root)
+    host_sources: list[str]
+    kernel_sources: list[str]
+    tiling_headers: list[str]
+    include_dirs: list[str]
+    entries: list[Entry]
+    skipped_host: dict[str, str] = field(default_factory=dict)  # path -> why it is not compiled
+
+    def entry_for(self, op_type: str) -> Entry | None:
+        """The kernel entry of `op_type`: msOpGen names it in snake case (AddCustom -> add_custom); compared with
+        underscores and case ignored, else the only entry there is."""
+        want = op_type.replace("_", "").lower()
+        for e in self.entries:
+            if e.name.replace("_", "").lower() == want:
+                return e
+        return self.entries[0] if len(self.entries) == 1 else None
+
+
+def _split_params(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def find_entries(path: str, text: str) -> list[Entry]:
+    found = []
+    for m in _ENTRY.finditer(strip_comments(text)):
+        params = [p for p in _split_params(m.group("params")) if p and p != "void"]
+        tpl = _split_params(m.group("tpl")) if m.group("tpl") else []
+        found.append(Entry(m.group("name"), path, len(params), tpl))
+    return found
+
+
+def op_root_of(paths: list[str]) -> str | None:
+    """The folder holding `op_kernel/` (and usually `op_host/`): the shallowest one."""
+    roots = sorted(
+        {"/".join(p.split("/")[: p.split("/").index("op_kernel")]) for p in paths if "op_kernel" in p.split("/")[:-1]},
+        key=lambda r: (r.count("/") if r else -1, r),
+    )
+    return roots[0] if roots else None
+
+
+def layout(unit: dict[str, Any]) -> OpLayout | None:
+    files = {f["path"]: f["text"] for f in unit["files"]}
+    root = op_root_of(list(files))
+    if root is None:
+        return None
+    prefix = root + "/" if root else ""
+    host, kernels, tiling, skipped = [], [], [], {}
+    entries: list[Entry] = []
+    for path, text in sorted(files.items()):
+        if not path.startswith(prefix):
+            continue
+        rel_parts = path[len(prefix) :].split("/")
+        top = rel_parts[0]
+        if top == "op_host" and len(rel_parts) > 1:
+            if UNMODELLED_DIRS & set(rel_parts[1:-1]):
+                skipped[path] = "code for an unmodelled SoC (arch35)"
+                continue
+            if path.endswith(HEADER_SUFFIXES) and _TILING_DEF.search(text):
+                tiling.append(path)
+            if path.endswith(HOST_SUFFIXES):
+                if _OP_API_INCLUDE.search(text):
+                    skipped[path] = "hand-written aclnn op_api layer (generated from the OpDef instead)"
+                elif _MAIN.search(strip_comments(text)):
+                    skipped[path] = "defines main"
+                else:
+                    host.append(path)
+        elif top == "op_kernel" and len(rel_parts) > 1 and path.endswith(HOST_SUFFIXES):
+            if UNMODELLED_DIRS & set(rel_parts[1:-1]):
+                continue
+            found = find_entries(path, text)
+            if found:
+                kernels.append(path)
+                entries.extend(found)
+    for path, text in sorted(files.items()):
+        # shared host code elsewhere in the source (a tiling library registering this op) is built with the op
+        if path.startswith(DEPS) and path.endswith(HOST_SUFFIXES) and _HOST_CODE.search(text):
+            if not (
+                _OP_API_INCLUDE.search(text)
+                or _TEST_CODE.search(text)
+                or "__global__" in text
+                or _MAIN.search(strip_comments(text))
+            ):
+                host.append(path)
+    dirs = {posixpath.dirname(p) for p in files if p.endswith(HEADER_SUFFIXES)}
+    ordered = [
+        d for d in (root, posixpath.join(root, "op_host"), posixpath.join(root, "op_kernel")) if d in dirs or d == root
+    ]
+    ordered += sorted(d for d in dirs if d not in ordered)
+    return OpLayout(root, host, kernels, tiling, [d or "." for d in ordered], entries, skipped)

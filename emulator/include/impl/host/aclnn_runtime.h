@@ -1,0 +1,403 @@
+// The emulated aclnn framework: what a generated aclnn<Op>GetWorkspaceSize / aclnn<Op> pair calls.
+//
+// Phase 1 (GetWorkspaceSize): build the op's node from the aclTensors / scalars / lists and attribute values in
+// OpDef order, run TilingParse (when the op registered a compile-info type) and TilingFunc, check what they produced,
+// pick the kernel variant compiled for the inputs' dtypes, and report the host result on stderr as one line
+// `COTBUILDER_HOST {json}` (block dim, tiling key, workspace sizes, tiling bytes) for the verifier to record.
+// Phase 2 (aclnn<Op>): copy the tiling bytes to GM, set the tiling key, launch the kernel entry with
+// (inputs..., outputs..., workspace, tiling) on the emulator.
+// `COTBUILDER_STAGE {"stage": ...}` lines say which half is running, so a crash is charged to the host or the kernel.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../aclnn/aclnn_base.h"
+#include "op_def.h"
+
+namespace cbhost {
+
+// A kernel entry compiled for one dtype column of the OpDef: the dtypes of the first instance of every IR input
+// then every IR output (empty: the kernel does not depend on dtype macros and serves every call).
+using LaunchFn = void (*)(uint32_t block_dim, void** args);
+struct KernelVariant {
+    std::vector<int32_t> dtypes;
+    LaunchFn launch;
+};
+
+constexpr size_t kTilingCapacity = 64 * 1024;  // bytes a TilingFunc may write (larger: host failure)
+constexpr size_t kWorkspaceSlots = 64;
+
+inline void stage(const char* name) {
+    std::fprintf(stderr, "COTBUILDER_STAGE {\"stage\":\"%s\"}\n", name);
+    std::fflush(stderr);
+}
+
+inline std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += c;
+        } else if ((unsigned char)c < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", (unsigned)(unsigned char)c);
+            o += b;
+        } else {
+            o += c;
+        }
+    }
+    return o;
+}
+
+struct Prepared {
+    std::string op;
+    std::unique_ptr<Node> node;
+    std::unique_ptr<uint8_t[]> tiling_holder, workspace_holder;
+    void* compile_info = nullptr;
+    void (*free_compile_info)(void*) = nullptr;
+    std::vector<void*> kernel_args;  // one per IR input then IR output
+    std::vector<void*> gm_owned;     // list descriptors and scalar tensors made here
+    uint64_t workspace_bytes = 0;
+    LaunchFn launch = nullptr;
+    ~Prepared() {
+        for (void* p : gm_owned) cbemu::gm_free(p);
+        if (compile_info && free_compile_info) free_compile_info(compile_info);
+    }
+};
+
+// A harness may replace tiling fields after TilingFunc ran (a verify_spec.toml `[tiling]` override, reported).
+inline std::function<void(void*, size_t)>& tiling_override() {
+    static std::function<void(void*, size_t)> f;
+    return f;
+}
+
+inline ge::DataType ge_dtype(aclDataType dt) { return (ge::DataType)(int32_t)dt; }
+inline ge::Format ge_format(aclFormat f) { return f == ACL_FORMAT_UNDEFINED ? ge::FORMAT_ND : (ge::Format)(int32_t)f; }
+
+inline void report_failure(const std::string& op, const std::string& why) {
+    last_error() = op + ": " + why;
+    std::fprintf(stderr, "COTBUILDER_HOST {\"op\":\"%s\",\"ok\":false,\"error\":\"%s\"}\n", json_escape(op).c_str(),
+                 json_escape(why).c_str());
+    std::fflush(stderr);
+}
+
+class OpCall {
+public:
+    explicit OpCall(const char* op_type) : op_(op_type) {
+        node_ = std::make_unique<Node>();
+        node_->type = op_type;
+        node_->name = op_type;
+    }
+
+    void input(const aclTensor* t) { add_tensor(t, true); }
+    void optional_input(const aclTensor* t) { add_tensor(t, true); }
+    void dynamic_input(const aclTensorList* l) { add_list(l, true); }
+    // A scalar input reaches the kernel as a one-element tensor of `to` (DT_UNDEFINED: the scalar's own dtype).
+    void scalar_input(const aclScalar* s, ge::DataType to) {
+        if (!s) {
+            add_tensor(nullptr, true);
+            return;
+        }
+        ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
+        void* gm = scalar_to_gm(*s, dt);
+        auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, gm);
+        owned_tensors_.emplace_back(t);
+        add_tensor(t, true);
+    }
+    void scalar_list_input(const aclScalarList* l, ge::DataType to) {
+        if (!l) {
+            add_list(nullptr, true);
+            return;
+        }
+        auto* list = new aclTensorList();
+        owned_lists_.emplace_back(list);
+        for (auto* s : l->v) {
+            ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
+            auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0,
+                                      scalar_to_gm(*s, dt));
+            owned_tensors_.emplace_back(t);
+            list->v.push_back(t);
+        }
+        add_list(list, true);
+    }
+    void output(const aclTensor* t) { add_tensor(t, false); }
+    void dynamic_output(const aclTensorList* l) { add_list(l, false); }
+
+    void attr_bool(bool v) { attrs_.push_back(gert::AttrValue::of_bool(v)); }
+    void attr_int(int64_t v) { attrs_.push_back(gert::AttrValue::of_int(v)); }
+    void attr_float(double v) { attrs_.push_back(gert::AttrValue::of_float((float)v)); }
+    void attr_str(const char* v) { attrs_.push_back(gert::AttrValue::of_str(v ? v : "")); }
+    void attr_list_int(const aclIntArray* a) {
+        attrs_.push_back(gert::AttrValue::of_list<int64_t>(gert::AttrValue::kListInt, a ? a->v : std::vector<int64_t>{}));
+    }
+    void attr_list_float(const aclFloatArray* a) {
+        attrs_.push_back(gert::AttrValue::of_list<float>(gert::AttrValue::kListFloat, a ? a->v : std::vector<float>{}));
+    }
+    void attr_list_bool(const aclBoolArray* a) {
+        attrs_.push_back(gert::AttrValue::of_list_bool(a ? a->v : std::vector<bool>{}));
+    }
+    void attr_list_list_int(const std::vector<std::vector<int64_t>>& v) {
+        attrs_.push_back(gert::AttrValue::of_list_list_int(v));
+    }
+
+    aclnnStatus prepare(uint64_t* workspace_size, aclOpExecutor** executor, const std::vector<KernelVariant>& variants);
+
+private:
+    std::string op_;
+    std::unique_ptr<Node> node_;
+    std::vector<gert::AttrValue> attrs_;
+    std::vector<void*> args_;
+    std::vector<void*> gm_owned_;
+    std::vector<std::unique_ptr<aclTensor>> owned_tensors_;
+    std::vector<std::unique_ptr<aclTensorList>> owned_lists_;
+    std::vector<int32_t> column_;  // dtype of the first instance per IR param (-1: absent)
+    std::string error_;
+
+    static TensorSlot slot_of(const aclTensor* t) {
+        TensorSlot s;
+        gert::Shape view(t->view_dims);
+        gert::Shape storage(t->storage_dims.empty() ? t->view_dims : t->storage_dims);
+        s.shape = gert::StorageShape(view, storage);
+        s.desc = gert::CompileTimeTensorDesc(ge_dtype(t->dtype), gert::StorageFormat(ge_format(t->format), ge_format(t->format)));
+        s.tensor = gert::Tensor(s.shape, s.desc.GetFormat(), gert::kOnDeviceHbm, ge_dtype(t->dtype), t->first());
+        return s;
+    }
+    std::vector<TensorSlot>& slots(bool in) { return in ? node_->inputs : node_->outputs; }
+    std::vector<gert::AnchorInstanceInfo>& ir(bool in) { return in ? node_->ir_inputs : node_->ir_outputs; }
+
+    void add_tensor(const aclTensor* t, bool in) {
+        auto& sl = slots(in);
+        if (t && !t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
+        ir(in).emplace_back((uint32_t)sl.size(), t ? 1u : 0u);
+        if (t) sl.push_back(slot_of(t));
+        args_.push_back(t ? t->first() : nullptr);
+        column_.push_back(t ? (int32_t)t->dtype : -1);
+    }
+    // A tensor list reaches the kernel as one GM block in the documented ListTensorDesc layout: a uint64 byte offset
+    // to the pointer table, per tensor a uint64 (rank | index << 32) followed by its dims, then the data pointers.
+    void add_list(const aclTensorList* l, bool in) {
+        auto& sl = slots(in);
+        size_t n = l ? l->v.size() : 0;
+        ir(in).emplace_back((uint32_t)sl.size(), (uint32_t)n);
+        if (!l) {
+            args_.push_back(nullptr);
+            column_.push_back(-1);
+            return;
+        }
+        size_t words = 1;
+        for (auto* t : l->v) words += 1 + (t ? t->view_dims.size() : 0);
+        size_t ptr_at = words;
+        words += n;
+        auto* gm = static_cast<uint64_t*>(cbemu::gm_alloc(words * 8));
+        gm_owned_.push_back(gm);
+        gm[0] = ptr_at * 8;
+        size_t w = 1;
+        for (size_t i = 0; i < n; ++i) {
+            const aclTensor* t = l->v[i];
+            size_t rank = t ? t->view_dims.size() : 0;
+            gm[w++] = (uint64_t)rank | ((uint64_t)i << 32);
+            for (size_t d = 0; d < rank; ++d) gm[w++] = (uint64_t)t->view_dims[d];
+            gm[ptr_at + i] = (uint64_t)(uintptr_t)(t ? t->first() : nullptr);
+            if (t) {
+                if (!t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
+                sl.push_back(slot_of(t));
+            }
+        }
+        args_.push_back(gm);
+        column_.push_back(n && l->v[0] ? (int32_t)l->v[0]->dtype : -1);
+    }
+    void* scalar_to_gm(const aclScalar& s, ge::DataType dt) {
+        size_t n = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
+        auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(n < 32 ? 32 : n));
+        gm_owned_.push_back(gm);
+        double d = s.as_double();
+        int64_t i = s.as_int();
+        switch (dt) {
+            case ge::DT_FLOAT: { float v = (float)d; std::memcpy(gm, &v, 4); break; }
+            case ge::DT_DOUBLE: std::memcpy(gm, &d, 8); break;
+            case ge::DT_FLOAT16: { uint16_t b = half((float)d).bits_; std::memcpy(gm, &b, 2); break; }
+            case ge::DT_BF16: { bfloat16_t v((float)d); std::memcpy(gm, &v, 2); break; }
+            case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: gm[0] = (uint8_t)i; break;
+            case ge::DT_INT16: case ge::DT_UINT16: { int16_t v = (int16_t)i; std::memcpy(gm, &v, 2); break; }
+            case ge::DT_INT32: case ge::DT_UINT32: { int32_t v = (int32_t)i; std::memcpy(gm, &v, 4); break; }
+            default: std::memcpy(gm, &i, 8); break;
+        }
+        return gm;
+    }
+};
+
+inline std::string hex(const void* p, size_t n) {
+    static const char* d = "0123456789abcdef";
+    std::string s;
+    s.reserve(n * 2);
+    for (size_t i = 0; i < n; ++i) {
+        uint8_t b = static_cast<const uint8_t*>(p)[i];
+        s += d[b >> 4];
+        s += d[b & 15];
+    }
+    return s;
+}
+
+}  // namespace cbhost
+
+struct aclOpExecutor {
+    std::unique_ptr<cbhost::Prepared> prepared;
+};
+
+namespace cbhost {
+
+inline aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** executor,
+                                   const std::vector<KernelVariant>& variants) {
+    stage("host_tiling");
+    if (!workspace_size || !executor) {
+        report_failure(op_, "workspaceSize or executor is a null pointer");
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    if (!error_.empty()) {
+        report_failure(op_, error_);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    build_all_op_defs();
+    ops::OpDef* def = op_def(op_);
+    auto impl_it = op_impls().find(op_);
+    if (impl_it == op_impls().end() || !impl_it->second.tiling) {
+        report_failure(op_, "no TilingFunc registered for this op (OpDef SetTiling or IMPL_OP_OPTILING)");
+        return ACLNN_ERR_INNER_TILING_ERROR;
+    }
+    const OpImpl& impl = impl_it->second;
+
+    // Attributes the call did not pass (a shorter aclnn signature) take the OpDef default.
+    if (def)
+        for (size_t i = attrs_.size(); i < def->attr_count(); ++i) attrs_.push_back(def->attr(i).default_value());
+    node_->attrs = gert::RuntimeAttrs(attrs_);
+
+    auto p = std::make_unique<Prepared>();
+    p->op = op_;
+    fe::PlatFormInfos* platform = new fe::PlatFormInfos();
+    static std::vector<std::unique_ptr<fe::PlatFormInfos>> platforms;  // live as long as the process
+    platforms.emplace_back(platform);
+    node_->platform = platform;
+
+    if (impl.make_compile_info) {
+        p->compile_info = impl.make_compile_info();
+        p->free_compile_info = impl.free_compile_info;
+        node_->compile_info = p->compile_info;
+        node_->compile_info_mut = p->compile_info;
+    }
+    if (impl.tiling_parse) {
+        gert::TilingParseContext pctx(node_.get());
+        ge::graphStatus st = impl.tiling_parse(&pctx);
+        if (st != ge::GRAPH_SUCCESS) {
+            report_failure(op_, "TilingParse returned " + std::to_string(st));
+            return ACLNN_ERR_INNER_TILING_ERROR;
+        }
+    }
+
+    p->tiling_holder = gert::TilingData::CreateCap(kTilingCapacity);
+    node_->tiling = reinterpret_cast<gert::TilingData*>(p->tiling_holder.get());
+    p->workspace_holder = gert::ContinuousVector::Create<size_t>(kWorkspaceSlots);
+    node_->workspace = reinterpret_cast<gert::ContinuousVector*>(p->workspace_holder.get());
+
+    gert::TilingContext ctx(node_.get());
+    ge::graphStatus st = impl.tiling(&ctx);
+    if (st != ge::GRAPH_SUCCESS) {
+        report_failure(op_, "TilingFunc returned " + std::to_string(st) + " (not GRAPH_SUCCESS)");
+        return ACLNN_ERR_INNER_TILING_ERROR;
+    }
+    size_t tiling_size = node_->tiling->GetDataSize();
+    if (tiling_override() && tiling_size <= node_->tiling->GetCapacity()) {
+        tiling_override()(node_->tiling->GetData(), tiling_size);
+        std::fprintf(stderr, "COTBUILDER_STAGE {\"stage\":\"tiling_overridden\"}\n");
+    }
+    if (tiling_size > node_->tiling->GetCapacity()) {
+        report_failure(op_, "tiling data of " + std::to_string(tiling_size) + " bytes exceeds the " +
+                                std::to_string(node_->tiling->GetCapacity()) + "-byte tiling buffer");
+        return ACLNN_ERR_INNER_TILING_ERROR;
+    }
+    if (node_->block_dim == 0) {
+        report_failure(op_, "TilingFunc did not set a block dim (SetBlockDim) or set 0");
+        return ACLNN_ERR_INNER_TILING_ERROR;
+    }
+    uint64_t ws = 0;
+    std::string ws_json;
+    for (size_t i = 0; i < ctx.GetWorkspaceNum(); ++i) {
+        size_t w = static_cast<const size_t*>(node_->workspace->GetData())[i];
+        ws += w;
+        ws_json += (i ? "," : "") + std::to_string(w);
+    }
+
+    const KernelVariant* chosen = nullptr;
+    for (const auto& v : variants) {
+        bool ok = v.dtypes.empty() || v.dtypes.size() == column_.size();
+        for (size_t i = 0; ok && i < v.dtypes.size(); ++i)
+            ok = column_[i] < 0 || v.dtypes[i] < 0 || v.dtypes[i] == column_[i];
+        if (ok) {
+            chosen = &v;
+            break;
+        }
+    }
+    if (!chosen) {
+        std::string got;
+        for (size_t i = 0; i < column_.size(); ++i)
+            got += (i ? "," : "") + (column_[i] < 0 ? std::string("-") : ge::TypeUtils::DataTypeToSerialString((ge::DataType)column_[i]));
+        report_failure(op_, "no kernel for the dtype combination (" + got + "): not declared in the OpDef");
+        return ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
+    }
+
+    std::fprintf(stderr,
+                 "COTBUILDER_HOST {\"op\":\"%s\",\"ok\":true,\"block_dim\":%u,\"tiling_key\":%llu,\"workspace\":[%s],"
+                 "\"tiling_size\":%zu,\"schedule_mode\":%u,\"tiling\":\"%s\"}\n",
+                 json_escape(op_).c_str(), node_->block_dim, (unsigned long long)node_->tiling_key, ws_json.c_str(),
+                 tiling_size, node_->schedule_mode, hex(node_->tiling->GetData(), tiling_size).c_str());
+    std::fflush(stderr);
+
+    p->node = std::move(node_);
+    p->kernel_args = args_;
+    p->gm_owned = std::move(gm_owned_);
+    p->workspace_bytes = ws;
+    p->launch = chosen->launch;
+    *workspace_size = ws;
+    auto* ex = new aclOpExecutor();
+    ex->prepared = std::move(p);
+    // The executor keeps the tensors made from scalars alive until it runs.
+    static std::vector<std::unique_ptr<aclTensor>> keep_tensors;
+    static std::vector<std::unique_ptr<aclTensorList>> keep_lists;
+    for (auto& t : owned_tensors_) keep_tensors.push_back(std::move(t));
+    for (auto& l : owned_lists_) keep_lists.push_back(std::move(l));
+    *executor = ex;
+    return ACLNN_SUCCESS;
+}
+
+inline aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream) {
+    if (!executor || !executor->prepared) {
+        report_failure("aclnn", "executor is null or was already run");
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    std::unique_ptr<Prepared> p = std::move(executor->prepared);
+    delete executor;
+    if (p->workspace_bytes > 0 && (workspace == nullptr || workspace_size < p->workspace_bytes)) {
+        report_failure(p->op, "workspace of " + std::to_string(workspace_size) + " bytes given, " +
+                                  std::to_string(p->workspace_bytes) + " needed");
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    // The whole tiling buffer is copied (zeros past the data size), so a kernel that reads a larger struct than the
+    // host wrote reads zeros, as from a fresh device buffer.
+    auto* tiling_gm = static_cast<uint8_t*>(cbemu::gm_alloc(kTilingCapacity));
+    std::memcpy(tiling_gm, p->node->tiling->GetData(), p->node->tiling->GetDataSize());
+    std::vector<void*> args = p->kernel_args;
+    args.push_back(workspace);
+    args.push_back(tiling_gm);
+    cbemu::tiling_key() = p->node->tiling_key;
+    stage("kernel");
+    p->launch(p->node->block_dim, args.data());
+    stage("kernel_done");
+    cbemu::gm_free(tiling_gm);
+    return ACLNN_SUCCESS;
+}
+
+}  // namespace cbhost

@@ -1,0 +1,57 @@
+// Small helpers tiling code shares (the ops-base `tiling/tiling_type.h` interface, as op projects use it): the
+// AI-core parameters a tiling template caches, rounding helpers, and check macros (defined only when the project has
+// not defined its own).
+#pragma once
+#include <cstdint>
+#include <cstdio>
+
+namespace optiling {
+
+struct AiCoreParams {
+    uint64_t ubSize = 0;
+    uint64_t blockDim = 0;
+    uint64_t aicNum = 0;
+    uint64_t l1Size = 0;
+    uint64_t l0aSize = 0;
+    uint64_t l0bSize = 0;
+    uint64_t l0cSize = 0;
+};
+
+// n rounded up to a multiple of align (0 when align is 0).
+template <typename T>
+static T AlignUp(T num, T align) {
+    if (align == 0) return 0;
+    if (num < 0) return -(-num / align) * align;
+    return (num + align - 1) / align * align;
+}
+// n / d rounded up (0 when d is 0).
+template <typename T>
+static T CeilDivision(T num, T div) {
+    return div == 0 ? 0 : (num + div - 1) / div;
+}
+template <typename T>
+static T CeilDiv(const T num, const T div) {
+    return div == 0 ? 0 : (num + div - 1) / div;
+}
+
+}  // namespace optiling
+
+#ifndef CHECK_RET
+#define CHECK_RET(cond, return_expr) \
+    do {                             \
+        if ((cond)) {                \
+            return_expr;             \
+        }                            \
+    } while (0)
+#endif
+#ifndef CHECK_NULL
+#define CHECK_NULL(ptr, return_expr) \
+    do {                             \
+        if ((ptr) == nullptr) {      \
+            return_expr;             \
+        }                            \
+    } while (0)
+#endif
+#ifndef LOG_PRINT
+#define LOG_PRINT(message, ...) std::printf(message, ##__VA_ARGS__)
+#endif

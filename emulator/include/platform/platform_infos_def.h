@@ -1,0 +1,3 @@
+// Host shim (hand-written): fe::PlatFormInfos.
+#pragma once
+#include "../impl/host/platform.h"

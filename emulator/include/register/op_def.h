@@ -1,0 +1,3 @@
+// Host shim (hand-written): OpDef, OpParamDef, OpAttrDef, OpAICoreDef, OpAICoreConfig.
+#pragma once
+#include "../impl/host/op_def.h"

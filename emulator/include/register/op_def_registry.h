@@ -1,0 +1,4 @@
+// Host shim (hand-written): the op prototype registry (OpDef, OP_ADD) with the gert contexts and ge types it uses.
+#pragma once
+#include "../impl/host/op_def.h"
+#include "../impl/host/log.h"

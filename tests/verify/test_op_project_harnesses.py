@@ -1,0 +1,242 @@
+"""Op projects verified the way their authors test them (issue 11), end to end on op projects written here
+(examples/op_project): an aclnn example (HardSwishCustom), a kernel unit test (AxpbyCustom), a benchmark task
+(bench/.../HardSigmoidCustom). For each layout: it passes with the tiling its own TilingFunc computes; a host tiling bug
+is a `failed_run` of the host; a kernel bug is a `wrong_answer`; and a hostile variant - its checker lies, or it tries
+to copy the golden, or it computes the answer itself - is never `passed`.
+
+Real builds against the emulator and its host shims, real sandboxed runs; the object cache is shared by the module's
+tests, so a variant recompiles only what it changed.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from cotbuilder.parse.units import extract_units
+from cotbuilder.verify import build as buildmod
+from cotbuilder.verify import harness_op, steps
+
+OPS = Path(__file__).resolve().parents[2] / "examples" / "op_project"
+BENCH = "bench/tasks/level1/Activation/HardSigmoidCustom"
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory) -> steps.Context:
+    cache = tmp_path_factory.mktemp("op-cache")
+    context = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
+    context.pch = buildmod.ensure_pch(cache, context.soc, context.opt)
+    return context
+
+
+def unit_of(folder: str, edits: dict[str, tuple[str, str]] | None = None) -> dict:
+    """The op project under examples/op_project/<folder> as the crawl groups it, with `edits` {path: (old, new)}."""
+    root = OPS / folder
+    files = []
+    for path in sorted(root.rglob("*")):
+        if path.is_file():
+            rel = str(path.relative_to(root))
+            text = path.read_text(encoding="utf-8")
+            if edits and rel in edits:
+                old, new = edits[rel]
+                assert old in text, (rel, old)
+                text = text.replace(old, new)
+            files.append({"path": f"{folder}/{rel}", "text": text, "file_id": None, "license": "Apache-2.0"})
+    units, _ = extract_units("c" * 64, files)
+    (unit,) = [u for u in units if u["layout"] == "op_project"]
+    return unit
+
+
+def verify(unit: dict, ctx: steps.Context):
+    which = harness_op.choose(unit)
+    unit_dir = ctx.sandbox_session().new_dir("op-test-")
+    return which, harness_op.verify(unit, which, unit_dir, ctx)
+
+
+# ---- aclnn example -------------------------------------------------------------------------------------------------
+
+SWISH_TILING = "op_host/hard_swish_custom.cpp"
+SWISH_KERNEL = "op_kernel/hard_swish_custom.cpp"
+SWISH_EXAMPLE = "examples/AclNNInvocationNaive/"
+# a kernel bug that moves every element (a bug hitting only some elements, after a matching prefix, is left
+# unchecked when the sample's own checker passes: see goldens.judge_case)
+SWISH_BUG = (
+    "AscendC::Muls(gate, gate, 1.0f / 6.0f, len);",
+    "AscendC::Muls(gate, gate, 1.0f / 6.0f, len);\n        AscendC::Adds(gate, gate, 0.5f, len);",
+)
+
+
+def test_aclnn_example_passes_with_the_tiling_its_own_tiling_func_computes(ctx):
+    which, v = verify(unit_of("HardSwishCustom"), ctx)
+    assert which == "aclnn" and v.status == "passed", (v.reason, v.compile_log[-2000:])
+    (case,) = v.cases
+    assert case["check"] == "golden" and case["ok"] is True and case["goldens"]
+    (host,) = case["host"]
+    assert host["op"] == "HardSwishCustom" and host["block_dim"] == 16
+    assert host["tiling"] == {
+        "totalLength": 33 * 1031,
+        "blockLength": 2128,
+        "lastBlockLength": 2103,
+        "tileLength": 2048,
+    }
+    assert case["evidence"]["ok"] is True  # the example's own checker agreed: evidence, not the verdict
+
+
+def test_aclnn_example_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):
+    broken = unit_of("HardSwishCustom", {SWISH_TILING: ("if (totalLength == 0) {", "if (totalLength != 0) {")})
+    _, v = verify(broken, ctx)
+    assert v.status == "failed_run" and v.reason.startswith("host:"), v.reason
+    assert "TilingFunc returned" in v.reason
+
+
+def test_aclnn_example_with_a_kernel_bug_is_a_wrong_answer(ctx):
+    broken = unit_of("HardSwishCustom", {SWISH_KERNEL: SWISH_BUG})
+    _, v = verify(broken, ctx)
+    assert v.status == "wrong_answer", v.reason
+
+
+def test_aclnn_example_whose_checker_lies_is_still_judged_by_cotbuilder(ctx):
+    hostile = unit_of(
+        "HardSwishCustom",
+        {
+            SWISH_KERNEL: SWISH_BUG,
+            SWISH_EXAMPLE + "verify_result.py": ("    if bad.any() or not np.isfinite(real).all():", "    if False:"),
+        },
+    )
+    _, v = verify(hostile, ctx)
+    assert v.status == "wrong_answer", v.reason
+    assert v.cases[0]["evidence"]["ok"] is True  # the checker said pass; the verdict is cotbuilder's
+
+
+def test_aclnn_example_main_that_copies_the_golden_is_not_passed(ctx):
+    hostile = unit_of(
+        "HardSwishCustom",
+        {
+            SWISH_KERNEL: SWISH_BUG,
+            SWISH_EXAMPLE + "main.cpp": (
+                '    CHECK_RET(WriteFile("../output/output_y.bin", yHost.data(), bytes), return 1);',
+                '    ReadFile("../output/golden.bin", yHost.data(), bytes);\n'
+                '    CHECK_RET(WriteFile("../output/output_y.bin", yHost.data(), bytes), return 1);',
+            ),
+        },
+    )
+    _, v = verify(hostile, ctx)
+    assert v.status != "passed" and v.status == "wrong_answer", v.reason  # the golden was never there to copy
+
+
+# ---- kernel unit test ----------------------------------------------------------------------------------------------
+
+AXPBY_TILING = "op_host/axpby_custom.cpp"
+AXPBY_KERNEL = "op_kernel/axpby_custom.cpp"
+AXPBY_TEST = "tests/ut/op_kernel/"
+
+
+def test_kernel_ut_passes_every_test_against_the_golden_made_before_the_kernel_ran(ctx):
+    which, v = verify(unit_of("AxpbyCustom"), ctx)
+    assert which == "kernel_ut" and v.status == "passed", (v.reason, v.compile_log[-2000:], v.run_log[-2000:])
+    assert [c["test"] for c in v.cases] == [
+        "AxpbyCustomTest.aligned_8192",
+        "AxpbyCustomTest.unaligned_tail_10007",
+        "AxpbyCustomTest.single_block_13",
+    ]
+    for case in v.cases:
+        assert case["status"] == "passed" and case["check"] == "golden" and case["goldens"]
+        assert case["evidence"]["gtest"] == "passed" and case["evidence"]["checker"]["ok"] is True
+
+
+def test_kernel_ut_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):
+    broken = unit_of("AxpbyCustom", {AXPBY_TILING: ("if (totalLength == 0 ||", "if (totalLength != 0 ||")})
+    _, v = verify(broken, ctx)
+    assert v.status == "failed_run" and "host:" in v.reason, v.reason
+
+
+def test_kernel_ut_whose_checker_lies_about_a_kernel_bug_is_a_wrong_answer(ctx):
+    hostile = unit_of(
+        "AxpbyCustom",
+        {
+            AXPBY_KERNEL: ("AscendC::Axpy(zLocal, yLocal, beta, len);", "AscendC::Axpy(zLocal, yLocal, alpha, len);"),
+            AXPBY_TEST + "axpby_custom_data/compare_data.py": ("    if bad.any()", "    if False and bad.any()"),
+        },
+    )
+    _, v = verify(hostile, ctx)
+    assert v.status == "wrong_answer", v.reason
+    assert all(c["status"] == "wrong_answer" for c in v.cases)
+
+
+def test_kernel_ut_that_copies_the_golden_into_its_output_is_not_passed(ctx):
+    hostile = unit_of(
+        "AxpbyCustom",
+        {
+            AXPBY_KERNEL: ("AscendC::Axpy(zLocal, yLocal, beta, len);", "AscendC::Axpy(zLocal, yLocal, alpha, len);"),
+            AXPBY_TEST + "test_axpby_custom.cpp": (
+                '    WriteFile("./axpby_custom_data/output_z.bin", z, bytes);',
+                '    ReadFile("./axpby_custom_data/golden_z.bin", z, bytes);\n'
+                '    WriteFile("./axpby_custom_data/output_z.bin", z, bytes);',
+            ),
+        },
+    )
+    _, v = verify(hostile, ctx)
+    assert v.status == "wrong_answer", v.reason
+
+
+# ---- benchmark validation ------------------------------------------------------------------------------------------
+
+# torch is the `torch` extra (.ci/run installs it); without it the reference step is `unsupported`, naming it.
+HSIG_TILING = "answer/0/op_host/hard_sigmoid_custom.cpp"
+HSIG_KERNEL = "answer/0/op_kernel/hard_sigmoid_custom.cpp"
+HSIG_VALIDATION = "validation/"
+
+
+def _bench(edits=None) -> dict:
+    return unit_of(BENCH, edits)
+
+
+def test_benchmark_task_passes_every_case_of_its_validation(ctx):
+    which, v = verify(_bench(), ctx)
+    assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:], v.run_log[-2000:])
+    assert len(v.cases) == 3 and all(c["check"] == "golden" and c["ok"] is True for c in v.cases)
+    assert all(c["calls"] == 1 and c["host"][0]["op"] == "HardSigmoidCustom" for c in v.cases)
+
+
+def test_benchmark_task_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):
+    _, v = verify(_bench({HSIG_TILING: ("if (typeSize == 0 || totalLength == 0) {", "if (typeSize != 0) {")}), ctx)
+    assert v.status == "failed_run" and v.reason.startswith("host:"), v.reason
+
+
+def test_benchmark_task_with_a_kernel_bug_is_a_wrong_answer(ctx):
+    _, v = verify(
+        _bench({HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", "AscendC::Adds(work, work, 0.25f, len);")}), ctx
+    )
+    assert v.status == "wrong_answer", v.reason
+
+
+def test_benchmark_model_that_computes_the_answer_itself_is_not_passed(ctx):
+    hostile = _bench(
+        {
+            HSIG_VALIDATION + "module.py": (
+                "        import kernel_gen_ops\n        return kernel_gen_ops.hard_sigmoid_custom(x)",
+                "        return torch.nn.functional.hardsigmoid(x)",
+            )
+        }
+    )
+    _, v = verify(hostile, ctx)
+    assert v.status == "unchecked", v.reason
+    assert "never called the kernel" in v.cases[0]["why"]
+
+
+def test_benchmark_custom_check_that_accepts_a_wrong_kernel_does_not_pass_it(ctx):
+    hostile = _bench(
+        {
+            HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", "AscendC::Adds(work, work, 0.25f, len);"),
+            HSIG_VALIDATION + "prepare_inputs.py": (
+                "def get_init_inputs(param, device=None):",
+                "def custom_check_precision(param, ref, out):\n    return 1, None, None\n\n\n"
+                "def get_init_inputs(param, device=None):",
+            ),
+        }
+    )
+    _, v = verify(hostile, ctx)
+    assert v.status == "unchecked", v.reason  # only the task's own check accepts it: never passed
+    assert v.cases[0]["evidence"]["accepted"] is True
