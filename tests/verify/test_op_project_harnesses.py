@@ -240,3 +240,24 @@ def test_benchmark_custom_check_that_accepts_a_wrong_kernel_does_not_pass_it(ctx
     _, v = verify(hostile, ctx)
     assert v.status == "unchecked", v.reason  # only the task's own check accepts it: never passed
     assert v.cases[0]["evidence"]["accepted"] is True
+
+
+def test_benchmark_custom_check_built_on_the_benchmarks_check_precision_runs_and_rejects_a_wrong_kernel(ctx):
+    """29 NPUKernelBench tasks' custom checks import `framework.utils.check_precision` from the benchmark itself: the
+    runner provides it (cotbuilder's own copy of the rule), so the task is judged instead of `unsupported`, and the
+    check - run as evidence when cotbuilder's comparison fails - gives its own verdict rather than an import error."""
+    task = _bench(
+        {
+            HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", "AscendC::Adds(work, work, 0.25f, len);"),
+            HSIG_VALIDATION + "prepare_inputs.py": (
+                "import torch\n",
+                "import torch\nfrom framework.utils import check_precision\n\n\n"
+                "def custom_check_precision(param, ref, out):\n    return check_precision(ref, out, 1e-3, 1e-3)\n",
+            ),
+        }
+    )
+    _, v = verify(task, ctx)
+    assert v.status == "wrong_answer", v.reason
+    for case in v.cases:
+        assert case["evidence"]["accepted"] is False
+        assert '"custom_check_precision": false' in case["evidence"]["custom_check_precision"]

@@ -13,7 +13,8 @@ Two modes, each a step of its own (the kernel's step never sees a golden):
   python bench_runner.py check VALIDATION_DIR CASE_JSON GOLDEN_DIR OUTPUT_DIR
       the task's own custom_check_precision(row, reference, output) on copies: prints its verdict (evidence only).
 
-torch_npu and torch_npu.contrib.transfer_to_npu are stubbed (the tasks import them for the NPU); `device` is CPU.
+torch_npu and torch_npu.contrib.transfer_to_npu are stubbed (the tasks import them for the NPU); `device` is CPU; the
+benchmark's `framework.utils.check_precision` (imported by tasks' custom checks) is cotbuilder's own copy of its rule.
 """
 
 from __future__ import annotations
@@ -39,6 +40,41 @@ def _stub_npu_modules() -> None:
     sys.modules.setdefault("torch_npu", torch_npu)
     sys.modules.setdefault("torch_npu.contrib", contrib)
     sys.modules.setdefault("torch_npu.contrib.transfer_to_npu", transfer)
+    _stub_framework()
+
+
+def _check_precision(outputs, outputs_new, max_abs_error, max_rel_error):
+    """The benchmark's precision rule, written here from its description (a task's custom_check_precision imports it
+    from the benchmark's own `framework.utils`, which is not part of a task): an element fails when its absolute error
+    exceeds max_abs_error and its relative error (to |reference| + 1e-7) exceeds max_rel_error; any non-finite value in
+    either side or in the errors fails everything. Returns (1 or 0, all absolute errors, all relative errors)."""
+    import torch
+
+    refs = outputs if isinstance(outputs, list) else [outputs]
+    news = outputs_new if isinstance(outputs_new, list) else [outputs_new]
+    ok = len(refs) == len(news)
+    abs_all, rel_all = [], []
+    for ref, new in zip(refs, news, strict=False):
+        if new.dtype == torch.bool:
+            ref, new = ref.to(torch.int), new.to(torch.int)
+        abs_err = (ref - new).abs()
+        rel_err = abs_err / (ref.abs() + 1e-7)
+        abs_all.append(abs_err.reshape(-1))
+        rel_all.append(rel_err.reshape(-1))
+        finite = all(bool(torch.isfinite(t).all()) for t in (ref, new, abs_err, rel_err))
+        if not finite or bool(((abs_err > max_abs_error) & (rel_err > max_rel_error)).any()):
+            ok = False
+    return (1 if ok else 0), torch.cat(abs_all), torch.cat(rel_all)
+
+
+def _stub_framework() -> None:
+    """`framework.utils.check_precision`, which 29 NPUKernelBench tasks' prepare_inputs import from the benchmark."""
+    framework = types.ModuleType("framework")
+    utils = types.ModuleType("framework.utils")
+    utils.check_precision = _check_precision
+    framework.utils = utils
+    sys.modules.setdefault("framework", framework)
+    sys.modules.setdefault("framework.utils", utils)
 
 
 def _load(name: str, path: Path):
