@@ -123,7 +123,12 @@ def ended_by_diagnostics(result: sandbox.SandboxResult, diags: list[dict[str, An
 
 
 def run_env(ctx: Context) -> dict[str, str]:
-    return {"COTBUILDER_SOC": ctx.soc, **ctx.extra_env}
+    """The environment of a unit's run steps. `python3` on PATH is the interpreter cotbuilder runs generators with
+    (a kernel UT's `system("python3 gen_data.py")` must find numpy whether or not the caller activated its venv)."""
+    env = {"COTBUILDER_SOC": ctx.soc}
+    if os.sep in ctx.python:
+        env["PATH"] = os.pathsep.join([str(Path(ctx.python).parent), os.environ.get("PATH", "/usr/bin:/bin")])
+    return {**env, **ctx.extra_env}
 
 
 def schedule_seeds(ctx: Context) -> list[int]:
