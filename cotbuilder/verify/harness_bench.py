@@ -85,7 +85,7 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
     # 1. goldens, for every case (their inputs' dtypes decide which kernel variants are built)
     made: list[tuple[dict, goldens.Sealed, dict[str, bytes], dict]] = []
     for i, row in enumerate(rows):
-        case_json = json.dumps({"row": row, "seed": i}).encode()
+        case_json = json.dumps({"row": row, "index": i, "seed": i}).encode()
         work = steps.fresh_dir(unit_dir, f"golden-{i}")
         put = {**base, "case.json": case_json}
         files.write_tree(work, put)

@@ -145,7 +145,14 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
             f"harness: calls an aclnn API unlike the one generated from the OpDef: {result.reason[:160]}",
             **common,
         )
+    if result.stage == "harness" and _TORCH_SURFACE.search(result.reason or diagnostics.first_error(log) or ""):
+        # a benchmark's binding (validation/pybind.cpp) is the task's, compiled against our torch-extension shim
+        first = result.reason or diagnostics.first_error(log)
+        return Verdict("unsupported", f"harness: torch-extension shim lacks: {first[:160]}", **common)
     return Verdict("failed_compile", f"{result.stage}: {result.reason or diagnostics.first_error(log)}", **common)
+
+
+_TORCH_SURFACE = re.compile(r"(?:at|c10|torch|pybind11|py)::|class at::Tensor")
 
 
 @functools.lru_cache(maxsize=1)
