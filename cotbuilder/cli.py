@@ -121,7 +121,7 @@ def query(
     ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per row (JSON lines)."),
 ) -> None:
-    """Run read-only SQL over the store (tables: see README). Write statements are refused."""
+    """Run read-only SQL over the store (every table and column: docs/tables.md). Write statements are refused."""
     import json
 
     from .cli_common import console, out
