@@ -378,10 +378,29 @@ inline void overlay_static(AscendC::tiling::TCubeTiling& t) {
 template <typename T>
 struct Operand {
     const T* base = nullptr;      // element 0
-    const AscendC::GlobalTensor<T>* gm = nullptr;
-    AscendC::GlobalTensor<T> gm_copy;
-    bool local = false, scalar = false, set = false;
+    AscendC::GlobalTensor<T> gm;  // the GM operand, whose bounds every fetch checks (when global)
+    bool global = false, local = false, scalar = false, set = false;
     T value{};
+
+    static Operand of(const AscendC::GlobalTensor<T>& t) {
+        Operand o;
+        o.gm = t;
+        o.base = t.addr_;
+        o.global = o.set = true;
+        return o;
+    }
+    static Operand of(const AscendC::LocalTensor<T>& t) {
+        Operand o;
+        o.base = t.addr_;
+        o.local = o.set = true;
+        return o;
+    }
+    static Operand of(T scalar_value) {
+        Operand o;
+        o.value = scalar_value;
+        o.scalar = o.set = true;
+        return o;
+    }
 };
 
 template <typename T>
@@ -446,72 +465,17 @@ public:
         if (tailK > 0) sK_ = tailK;
         reset_iteration();
     }
-    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
-        a_ = cbemu::mm::Operand<SrcAT>{};
-        a_.gm_copy = gm;
-        a_.gm = &a_.gm_copy;
-        a_.base = gm.addr_;
-        a_.set = true;
-        transA_ = isTransposeA;
+    void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) { set_a(gm, isTransposeA); }
+    void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) { set_a(leftMatrix, isTransposeA); }
+    void SetTensorA(SrcAT aScalar) { set_a(aScalar, false); }
+    void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) { set_b(gm, isTransposeB); }
+    void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false) { set_b(rightMatrix, isTransposeB); }
+    void SetTensorB(SrcBT bScalar) {  // a scalar B keeps the transpose flag it had
+        b_ = cbemu::mm::Operand<SrcBT>::of(bScalar);
         reset_iteration();
     }
-    void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
-        a_ = cbemu::mm::Operand<SrcAT>{};
-        a_.base = leftMatrix.addr_;
-        a_.local = true;
-        a_.set = true;
-        transA_ = isTransposeA;
-        reset_iteration();
-    }
-    void SetTensorA(SrcAT aScalar) {
-        a_ = cbemu::mm::Operand<SrcAT>{};
-        a_.scalar = true;
-        a_.value = aScalar;
-        a_.set = true;
-        transA_ = false;
-        reset_iteration();
-    }
-    void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
-        b_ = cbemu::mm::Operand<SrcBT>{};
-        b_.gm_copy = gm;
-        b_.gm = &b_.gm_copy;
-        b_.base = gm.addr_;
-        b_.set = true;
-        transB_ = isTransposeB;
-        reset_iteration();
-    }
-    void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false) {
-        b_ = cbemu::mm::Operand<SrcBT>{};
-        b_.base = rightMatrix.addr_;
-        b_.local = true;
-        b_.set = true;
-        transB_ = isTransposeB;
-        reset_iteration();
-    }
-    void SetTensorB(SrcBT bScalar) {
-        b_ = cbemu::mm::Operand<SrcBT>{};
-        b_.scalar = true;
-        b_.value = bScalar;
-        b_.set = true;
-        reset_iteration();
-    }
-    void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
-        bias_ = cbemu::mm::Operand<BiasT>{};
-        bias_.gm_copy = biasGlobal;
-        bias_.gm = &bias_.gm_copy;
-        bias_.base = biasGlobal.addr_;
-        bias_.set = true;
-        bias_on_ = true;
-        reset_iteration();
-    }
-    void SetBias(const LocalTensor<BiasT>& inputBias) {
-        bias_ = cbemu::mm::Operand<BiasT>{};
-        bias_.base = inputBias.addr_;
-        bias_.local = true;
-        bias_.set = true;
-        bias_on_ = true;
-        reset_iteration();
-    }
+    void SetBias(const GlobalTensor<BiasT>& biasGlobal) { set_bias(biasGlobal); }
+    void SetBias(const LocalTensor<BiasT>& inputBias) { set_bias(inputBias); }
     void DisableBias() { bias_on_ = false; }
     void ClearBias() { bias_on_ = false; }
     void SetQuantScalar(const uint64_t quantScalar) {
@@ -674,6 +638,24 @@ public:
     }
 
 private:
+    template <typename Src>
+    void set_a(const Src& src, bool transpose) {
+        a_ = cbemu::mm::Operand<SrcAT>::of(src);
+        transA_ = transpose;
+        reset_iteration();
+    }
+    template <typename Src>
+    void set_b(const Src& src, bool transpose) {
+        b_ = cbemu::mm::Operand<SrcBT>::of(src);
+        transB_ = transpose;
+        reset_iteration();
+    }
+    template <typename Src>
+    void set_bias(const Src& src) {
+        bias_ = cbemu::mm::Operand<BiasT>::of(src);
+        bias_on_ = true;
+        reset_iteration();
+    }
     struct Block {
         uint32_t mi, ni, mb, nb;
         std::vector<L0cT> acc;
@@ -748,7 +730,7 @@ private:
     T fetch(const cbemu::mm::Operand<T>& op, int64_t idx, const cbemu::SrcLoc& loc) const {
         if (op.scalar) return op.value;
         const T* p = op.base + idx;
-        if (op.gm && op.gm->check_span(p, sizeof(T), loc, "Matmul") < sizeof(T)) return T{};
+        if (op.global && op.gm.check_span(p, sizeof(T), loc, "Matmul") < sizeof(T)) return T{};
         return *p;
     }
 
