@@ -17,7 +17,7 @@ import tomllib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import compare, diagnostics, files, goldens, harness_spec, steps
+from . import compare, harness_spec, steps
 from .opproject import aclnn_gen, dtypes
 from .opproject import build as opbuild
 from .opproject import run as oprun
@@ -229,49 +229,16 @@ def verify_op_spec(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> 
         if result.stage == "harness" and result.reason.startswith("cannot generate"):
             return Verdict("failed_run", f"bad verify_spec.toml: {result.reason}", HARNESS, timings=timings)
         return oprun.failed_build(result, HARNESS, timings)
-    tol = spec.get("tolerance", {})
     verdict = Verdict("passed", harness=HARNESS, compile_ok=True, compile_log=result.log, timings=timings)
-    logs = []
-    for i, seed in enumerate(spec.get("seeds", list(ctx.seeds))):
-        inputs = harness_spec.make_inputs(spec, int(seed))
-        ref, sealed = harness_spec._reference(ctx, spec, inputs, steps.fresh_dir(unit_dir, f"reference-{i}"))
-        if (stop := steps.stopped(ref, "reference")) is not None:
-            verdict.status, verdict.reason = stop
-            verdict.run_log = (ref.stdout + ref.stderr)[-5000:]
-            break
-        run_dir = steps.fresh_dir(unit_dir, f"run-{i}")
-        put = {**inputs, BINARY: result.binary}
-        files.write_tree(run_dir, put, executable=(BINARY,))
-        (run_dir / "output").mkdir()
-        run = steps.run_step(ctx, [f"./{BINARY}"], run_dir, env=steps.run_env(ctx))
-        diags, rest = diagnostics.parse_emulator_diagnostics(run.stderr)
-        verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
-        logs.append(f"[seed {seed}] " + (run.stdout + "\n" + oprun.host_result.strip(rest)).strip())
-        case: dict[str, Any] = {
-            "seed": int(seed),
-            "goldens": {rel: g.sha256 for rel, g in sealed.goldens.items()},
-            "host": oprun.host_case_record(run.stderr, header_text, struct),
-        }
+
+    def host(run: Any, case: dict[str, Any]) -> tuple[str, str] | None:
+        case["host"] = oprun.host_case_record(run.stderr, header_text, struct)
         if spec.get("tiling"):
             case["tiling_override"] = sorted(spec["tiling"])
-        outputs, unsafe = steps.written_files(run_dir, put)
-        if planted := steps.planted(run_dir, unsafe):
-            verdict.status, verdict.reason, verdict.run_ok = "sandbox_violation", f"kernel: {planted}", False
-            break
-        if (host := oprun.host_stop(run.stderr, run)) is not None:
-            verdict.status, verdict.reason, verdict.run_ok = host[0], host[1], False
-            verdict.cases.append(case)
-            break
-        stop = steps.stopped(run, "kernel")
-        if stop is not None and not steps.ended_by_diagnostics(run, diags):
-            verdict.status, verdict.reason, verdict.run_ok = stop[0], stop[1], False
-            break
-        verdict.run_ok = stop is None
-        pairs = [(f"output/{o['name']}.bin", f"expected/{o['name']}.bin") for o in spec["outputs"]]
-        pairs = [(out, gold) for out, gold in pairs if gold in sealed.goldens]
-        case.update(goldens.judge_case(sealed, outputs, (), tol.get("atol"), tol.get("rtol"), pairs=pairs))
-        verdict.cases.append(case)
-    verdict.run_log = "\n".join(logs)
+        return oprun.host_stop(run.stderr, run)
+
+    harness_spec.run_cases(ctx, spec, unit_dir, result.binary, verdict, host)
+    verdict.run_log = oprun.host_result.strip(verdict.run_log)  # the host's protocol lines are not the run's output
     timings["total_s"] = round(time.monotonic() - start, 3)
     return steps.judge(verdict)
 

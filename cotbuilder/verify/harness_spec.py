@@ -16,6 +16,7 @@ import re
 import string
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from ..paths import package_data
 from . import build as buildmod
-from . import compare, files, goldens, steps
+from . import compare, files, goldens, sandbox, steps
 from .units import materialise, safe_relpath
 from .verdict import Verdict
 
@@ -260,11 +261,27 @@ def verify_spec(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ver
     timings.update(compile_s=round(result.seconds, 3), cached_build=result.cached, pch=bool(ctx.pch and ctx.pch.header))
     if not result.ok:
         return steps.compile_failure(result, timings, "spec")
-    tol = spec.get("tolerance", {})
     verdict = Verdict("passed", harness="spec", compile_ok=True, compile_log=result.log, timings=timings)
+    run_cases(ctx, spec, unit_dir, result.binary, verdict)
+    timings["total_s"] = round(time.monotonic() - start, 3)
+    return steps.judge(verdict)
+
+
+def run_cases(
+    ctx: steps.Context,
+    spec: dict[str, Any],
+    unit_dir: Path,
+    binary: bytes,
+    verdict: Verdict,
+    host: Callable[[sandbox.SandboxResult, dict[str, Any]], tuple[str, str] | None] | None = None,
+) -> None:
+    """Every seed of a spec, each a case: numpy inputs, the reference in its own step (its goldens sealed), the
+    kernel in a fresh dir, cotbuilder's comparison. The first case that cannot go on sets the verdict and ends the
+    loop. `host(run, case)`: an op project's host half - it adds its record to the case and names a stop of the host
+    (tiling failed), which is charged to the host, not the kernel."""
+    tol = spec.get("tolerance", {})
     logs, ref_s, run_s = [], 0.0, 0.0
-    seeds = spec.get("seeds", list(ctx.seeds))
-    for i, seed in enumerate(seeds):
+    for i, seed in enumerate(spec.get("seeds", list(ctx.seeds))):
         inputs = make_inputs(spec, int(seed))
         ref, sealed = _reference(ctx, spec, inputs, steps.fresh_dir(unit_dir, f"reference-{i}"))
         ref_s += ref.wall_s
@@ -273,23 +290,27 @@ def verify_spec(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ver
             verdict.run_log = (ref.stdout + ref.stderr)[-5000:]
             break
         run_dir = steps.fresh_dir(unit_dir, f"run-{i}")
-        put = {**inputs, BINARY: result.binary}
+        put = {**inputs, BINARY: binary}
         files.write_tree(run_dir, put, executable=(BINARY,))
         (run_dir / "output").mkdir()
         run, diags, log = steps.run_binary(ctx, run_dir, BINARY)
         run_s += run.wall_s
         verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
         logs.append(f"[seed {seed}] {log}")
+        case: dict[str, Any] = {"seed": int(seed), "goldens": {rel: g.sha256 for rel, g in sealed.goldens.items()}}
         outputs, unsafe = steps.written_files(run_dir, put)
         if planted := steps.planted(run_dir, unsafe):
             verdict.status, verdict.reason, verdict.run_ok = "sandbox_violation", f"kernel: {planted}", False
+            break
+        if host is not None and (host_stop := host(run, case)) is not None:
+            verdict.status, verdict.reason, verdict.run_ok = host_stop[0], host_stop[1], False
+            verdict.cases.append(case)
             break
         stop = steps.stopped(run, "kernel")
         if stop is not None and not steps.ended_by_diagnostics(run, diags):
             verdict.status, verdict.reason, verdict.run_ok = stop[0], stop[1], False
             break
         verdict.run_ok = stop is None
-        case = {"seed": int(seed), "goldens": {rel: g.sha256 for rel, g in sealed.goldens.items()}}
         pairs = [(f"output/{o['name']}.bin", f"expected/{o['name']}.bin") for o in spec["outputs"]]
         pairs = [(out, gold) for out, gold in pairs if gold in sealed.goldens]
         case.update(goldens.judge_case(sealed, outputs, (), tol.get("atol"), tol.get("rtol"), pairs=pairs))
@@ -297,5 +318,4 @@ def verify_spec(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ver
             case["unsafe_files"] = unsafe[:10]
         verdict.cases.append(case)
     verdict.run_log = "\n".join(logs)
-    timings.update(reference_s=round(ref_s, 3), run_s=round(run_s, 3), total_s=round(time.monotonic() - start, 3))
-    return steps.judge(verdict)
+    verdict.timings.update(reference_s=round(ref_s, 3), run_s=round(run_s, 3))
