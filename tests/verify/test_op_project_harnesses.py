@@ -1,6 +1,6 @@
 """Op projects verified the way their authors test them (issue 11), end to end on op projects written here
-(examples/op_project): an aclnn example (HardSwishCustom), a kernel unit test (AxpbyCustom), a benchmark task
-(bench/.../HardSigmoidCustom). For each layout: it passes with the tiling its own TilingFunc computes; a host tiling bug
+(examples/op_project): an aclnn example (HardSwishCustom), a verify_spec.toml whose tiling its TilingFunc computes
+(SwishCustom), a kernel unit test (AxpbyCustom), a benchmark task (bench/.../HardSigmoidCustom). For each layout: it passes with the tiling its own TilingFunc computes; a host tiling bug
 is a `failed_run` of the host; a kernel bug is a `wrong_answer`; and a hostile variant - its checker lies, or it tries
 to copy the golden, or it computes the answer itself - is never `passed`.
 
@@ -124,6 +124,50 @@ def test_aclnn_example_main_that_copies_the_golden_is_not_passed(ctx):
     )
     _, v = verify(hostile, ctx)
     assert v.status != "passed" and v.status == "wrong_answer", v.reason  # the golden was never there to copy
+
+
+# ---- verify_spec.toml with the tiling from TilingFunc (op_spec) ----------------------------------------------------
+
+SWISH_OP_TILING = "op_host/swish_custom.cpp"
+SWISH_OP_KERNEL = "op_kernel/swish_custom.cpp"
+SWISH_OP_ENTRY = "    GET_TILING_DATA(tilingData, tiling);\n"
+
+
+def test_op_spec_passes_with_the_tiling_its_own_tiling_func_computes(ctx):
+    which, v = verify(unit_of("SwishCustom"), ctx)
+    assert which == "op_spec" and v.status == "passed", v.reason
+    assert len(v.cases) == 2 and all(c["ok"] is True and c["goldens"] for c in v.cases)
+    assert all(c["host"][0]["block_dim"] > 1 and c["host"][0]["tiling"] for c in v.cases)  # TilingFunc ran, multi-core
+
+
+def test_op_spec_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):
+    broken = unit_of("SwishCustom", {SWISH_OP_TILING: ("if (totalLength == 0) {", "if (totalLength != 0) {")})
+    _, v = verify(broken, ctx)
+    assert v.status == "failed_run" and v.reason.startswith("host:"), v.reason
+
+
+def test_op_spec_with_a_kernel_bug_is_a_wrong_answer(ctx):
+    broken = unit_of(
+        "SwishCustom",
+        {SWISH_OP_KERNEL: ("AscendC::Adds(denom, denom, 1.0f, len);", "AscendC::Adds(denom, denom, 2.0f, len);")},
+    )
+    _, v = verify(broken, ctx)
+    assert v.status == "wrong_answer", v.reason
+
+
+def test_op_spec_kernel_that_reads_the_reference_golden_instead_of_computing_is_not_passed(ctx):
+    """The reference runs in a sibling step; its sealed golden is never in the kernel's sandbox, so a kernel that
+    looks for it (next to it, one level up, in the sibling step's folder) finds nothing and writes nothing right."""
+    steal = (
+        SWISH_OP_ENTRY
+        + '    for (const char* p : {"expected/y.bin", "../expected/y.bin", "../reference-0/expected/y.bin"}) {\n'
+        '        if (FILE* f = fopen(p, "rb")) { fread((void*)y, 2, 7 * 7143, f); fclose(f); return; }\n'
+        "    }\n"
+        "    return;\n"
+    )
+    hostile = unit_of("SwishCustom", {SWISH_OP_KERNEL: (SWISH_OP_ENTRY, steal)})
+    _, v = verify(hostile, ctx)
+    assert v.status != "passed" and v.status in ("wrong_answer", "unchecked"), v.reason
 
 
 # ---- kernel unit test ----------------------------------------------------------------------------------------------
