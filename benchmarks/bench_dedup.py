@@ -22,7 +22,6 @@ import argparse
 import itertools
 import multiprocessing
 import os
-import random
 import resource
 import sys
 import tempfile
@@ -38,19 +37,6 @@ from cotbuilder.dedup import clusters, minhash, synthetic, tokens  # noqa: E402
 
 PARAMS = clusters.ClusterParams(threshold=0.7, num_perm=256, ngram=5)
 SHARD = 2048
-
-
-def generate(n: int, seed: int = 0) -> list[str]:
-    """n kernels: bases with duplicate variants (30% of bases get some), by templating + mutation."""
-    rng = random.Random(seed)
-    out: list[str] = []
-    while len(out) < n:
-        base = synthetic.base_kernel(rng)
-        out.append(base)
-        if rng.random() < 0.3:
-            for kind in rng.sample(synthetic.VARIANTS, rng.randint(1, 3)):
-                out.append(synthetic.variant(base, kind, rng))
-    return out[:n]
 
 
 class Clock:
@@ -177,7 +163,7 @@ def _line(label: str, n: int, wall: float, cpu: float | None = None) -> str:
 
 
 def bench(n: int, jobs: int, stage: bool, run_before: bool) -> None:
-    codes = generate(n)
+    codes = synthetic.kernels(n, max_variants=3)
     print(f"\n== {n:,} kernels, {jobs} jobs (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     new_groups, t_new = after(codes, 1)  # warm: imports and regex compilation in this process
     with Clock() as total_new:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import subprocess
 import sys
 import tempfile
@@ -28,17 +27,6 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from cotbuilder.dedup import synthetic  # noqa: E402
-
-
-def corpus(n: int, seed: int = 0) -> list[str]:
-    rng = random.Random(seed)
-    out: list[str] = []
-    while len(out) < n:
-        base = synthetic.base_kernel(rng)
-        out.append(base)
-        if rng.random() < 0.3:
-            out += [synthetic.variant(base, k, rng) for k in rng.sample(synthetic.VARIANTS, rng.randint(1, 2))]
-    return out[:n]
 
 
 def _tree_rss_kib(root: int) -> int:
@@ -141,7 +129,7 @@ def main() -> None:
             f"  {'units':>7} {'data MiB':>9} {'largest process MiB':>20} {'tree peak MiB':>14} {'seconds':>8}   growth vs first"
         )
         for n in args.sizes:
-            codes = corpus(n)
+            codes = synthetic.kernels(n, max_variants=2)
             data = sum(len(c) for c in codes) / 2**20
             with tempfile.TemporaryDirectory(prefix=f"bench-mem-{stage}-") as tmp:
                 if stage == "crawl":

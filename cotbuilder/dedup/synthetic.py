@@ -277,3 +277,16 @@ def unit_rows(codes: list[str]) -> list[dict]:
             }
         )
     return rows
+
+
+def kernels(n: int, seed: int = 0, max_variants: int = 3) -> list[str]:
+    """Exactly n kernels (a benchmark's corpus size): bases, 30% of them followed by 1..max_variants variants.
+    Unlike corpus() it sizes by kernels, not bases, and keeps no groups."""
+    rng = random.Random(seed)
+    out: list[str] = []
+    while len(out) < n:
+        base = base_kernel(rng)
+        out.append(base)
+        if rng.random() < 0.3:
+            out += [variant(base, kind, rng) for kind in rng.sample(VARIANTS, rng.randint(1, max_variants))]
+    return out[:n]

@@ -119,15 +119,11 @@ def verify_aclnn(
         case: dict[str, Any] = {"seed": seed, "example": folder, "op": op_type}
         sealed, inputs = goldens.Sealed(), {}
         if generator:
-            gen, inputs, sealed, unsafe = _generate(
-                unit, folder, generator, steps.fresh_dir(unit_dir, f"gen-{i}"), ctx, seed
-            )
-            if (stop := steps.stopped(gen, "generator")) is not None:
-                verdict.status, verdict.reason = stop
-                verdict.run_log = (gen.stdout + gen.stderr)[-5000:]
-                break
-            if planted := steps.planted(unit_dir / f"gen-{i}", unsafe):
-                verdict.status, verdict.reason = "sandbox_violation", f"generator: {planted}"
+            gen_dir = steps.fresh_dir(unit_dir, f"gen-{i}")
+            gen, inputs, sealed, unsafe = _generate(unit, folder, generator, gen_dir, ctx, seed)
+            if (stop := steps.generator_stop(gen, gen_dir, unsafe)) is not None:
+                verdict.status, verdict.reason, log = stop
+                verdict.run_log = log or verdict.run_log
                 break
         case["goldens"] = {rel: g.sha256 for rel, g in sealed.goldens.items()}
         run_dir = steps.fresh_dir(unit_dir, f"run-{i}")

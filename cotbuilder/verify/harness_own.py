@@ -322,14 +322,12 @@ def verify_own(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, prebuil
         inputs: dict[str, bytes] = {}
         sealed = goldens.Sealed()
         if generator:
-            gen, inputs, sealed, unsafe = _generate(unit, generator, steps.fresh_dir(unit_dir, f"gen-{i}"), ctx, seed)
+            gen_dir = steps.fresh_dir(unit_dir, f"gen-{i}")
+            gen, inputs, sealed, unsafe = _generate(unit, generator, gen_dir, ctx, seed)
             gen_s += gen.wall_s
-            if (stop := steps.stopped(gen, "generator")) is not None:
-                verdict.status, verdict.reason = stop
-                verdict.run_log = (gen.stdout + gen.stderr)[-5000:]
-                break
-            if planted := steps.planted(unit_dir / f"gen-{i}", unsafe):
-                verdict.status, verdict.reason = "sandbox_violation", f"generator: {planted}"
+            if (stop := steps.generator_stop(gen, gen_dir, unsafe)) is not None:
+                verdict.status, verdict.reason, log = stop
+                verdict.run_log = log or verdict.run_log
                 break
         case["goldens"] = {rel: g.sha256 for rel, g in sealed.goldens.items()}
         # step 2: the kernel, in a fresh dir with the unit's files and the inputs, and an empty output/

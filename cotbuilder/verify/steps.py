@@ -117,6 +117,16 @@ def stopped(result: sandbox.SandboxResult, what: str) -> tuple[str, str] | None:
     return "failed_run", f"{stage}{' - ' + detail if detail else ''}"
 
 
+def generator_stop(gen: sandbox.SandboxResult, gen_dir: Path, unsafe: list[str]) -> tuple[str, str, str] | None:
+    """(status, reason, log) when an input/golden generator step cannot lead to a case: it ended badly (its output
+    is the log), or it left a file it may not (planted; no log); None when its goldens and inputs can be used."""
+    if (stop := stopped(gen, "generator")) is not None:
+        return stop[0], stop[1], (gen.stdout + gen.stderr)[-5000:]
+    if found := planted(gen_dir, unsafe):
+        return "sandbox_violation", f"generator: {found}", ""
+    return None
+
+
 def ended_by_diagnostics(result: sandbox.SandboxResult, diags: list[dict[str, Any]]) -> bool:
     """The emulator exits 3 at the end of a run that reported errors: still judge its output (see judge())."""
     return result.outcome == "exit" and result.returncode == 3 and bool(diagnostics.errors(diags))

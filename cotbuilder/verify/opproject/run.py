@@ -50,19 +50,15 @@ def compile_runner(ctx: steps.Context) -> opbuild.Runner:
     return run
 
 
-def build(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, spec: opbuild.Spec, binary: str) -> opbuild.OpBuild:
-    build_dir = steps.fresh_dir(unit_dir, "build")
+def _builder(unit: dict[str, Any], build_dir: Path, ctx: steps.Context) -> opbuild.Builder:
+    """The unit's files written to build_dir, and a builder that compiles them in the sandbox with the cache."""
     files.write_tree(build_dir, unit_tree(unit))
-    builder = opbuild.Builder(
-        unit,
-        build_dir,
-        compile_runner(ctx),
-        opbuild.ObjectCache(ctx.cache_dir, ctx.use_cache),
-        ctx.soc,
-        ctx.opt,
-        ctx.pch,
-    )
-    return builder.build(spec, binary)
+    cache = opbuild.ObjectCache(ctx.cache_dir, ctx.use_cache)
+    return opbuild.Builder(unit, build_dir, compile_runner(ctx), cache, ctx.soc, ctx.opt, ctx.pch)
+
+
+def build(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, spec: opbuild.Spec, binary: str) -> opbuild.OpBuild:
+    return _builder(unit, steps.fresh_dir(unit_dir, "build"), ctx).build(spec, binary)
 
 
 def build_ut(
@@ -74,17 +70,7 @@ def build_ut(
     kernel_defines: list[str],
     binary: str,
 ) -> opbuild.OpBuild:
-    files.write_tree(build_dir, unit_tree(unit))
-    builder = opbuild.Builder(
-        unit,
-        build_dir,
-        compile_runner(ctx),
-        opbuild.ObjectCache(ctx.cache_dir, ctx.use_cache),
-        ctx.soc,
-        ctx.opt,
-        ctx.pch,
-    )
-    return builder.build_ut(test_path, helpers, kernel_defines, binary)
+    return _builder(unit, build_dir, ctx).build_ut(test_path, helpers, kernel_defines, binary)
 
 
 def unit_tree(unit: dict[str, Any]) -> dict[str, bytes]:
