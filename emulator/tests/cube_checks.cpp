@@ -221,6 +221,26 @@ __global__ __aicore__ void hl_batch(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR til
     mm.IterateBatch(cG, batch, batch, false);
     mm.End();
 }
+// A GM operand whose buffer holds only half of A: the reads past it are reported at the call that makes them (on the
+// hardware the Matmul reads whatever lies there).
+__global__ __aicore__ void hl_short_a(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
+    TCubeTiling t;
+    std::memcpy(&t, (const void*)tilingGm, sizeof t);
+    TPipe pipe;
+    using A = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    Matmul<A, A, C> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> aG, bG;
+    GlobalTensor<float> cG;
+    aG.SetGlobalBuffer((__gm__ half*)a, (uint64_t)t.M * t.Ka / 2);
+    bG.SetGlobalBuffer((__gm__ half*)b, (uint64_t)t.Ka * t.N);
+    cG.SetGlobalBuffer((__gm__ float*)c, (uint64_t)t.M * t.N);
+    mm.SetTensorA(aG);
+    mm.SetTensorB(bG);
+    mm.IterateAll(cG);  // @short_a
+    mm.End();
+}
 #undef ASCENDC_CUBE_ONLY
 
 // Mixed through the library (no ASCENDC_CUBE_ONLY: the AIC serves, the AIVs compute): Iterate + GetTensorC into
@@ -484,6 +504,7 @@ int main(int argc, char** argv) {
         else if (c == "hl_mix_epilogue") ICPU_RUN_KF(hl_mix_epilogue, used, a, b, bias, cbuf, tg);
         else if (c == "hl_batch") ICPU_RUN_KF(hl_batch, 1, a, b, cbuf, tg, (uint32_t)batch);
         else if (c == "hl_bad_tiling") ICPU_RUN_KF(bad_matmul_tiling, 1, a, b, cbuf, tg);
+        else if (c == "hl_short_a") ICPU_RUN_KF(hl_short_a, 1, a, b, cbuf, tg);
         else return 2;
         save("c", cbuf, out_bytes);
         return 0;

@@ -331,6 +331,19 @@ def test_a_kernel_tiling_that_overflows_l0a_is_a_matmul_tiling_error(cube_exe, t
     assert proc.returncode == 3
 
 
+def test_a_matmul_reading_past_its_gm_operand_is_reported_at_the_calling_line(cube_exe, tmp_path, toolchain):
+    """A's GlobalTensor is given half the matrix: the Matmul's reads past it are an out-of-bounds error (the operand
+    keeps its bounds when it is stored), not a right or silently wrong answer."""
+    rng = np.random.default_rng(26)
+    write(tmp_path, a=f16(rng, 64, 64), b=f16(rng, 64, 64), bias=padded(np.zeros(16, np.float32)))
+    write(tmp_path, shape=np.array([64, 64, 64, 1, 0], np.int32))
+    proc = run(cube_exe, tmp_path, "hl_short_a")
+    d = [x for x in toolchain.parse_diags(proc.stderr) if x["kind"] == "gm_out_of_bounds"]
+    assert d, proc.stderr
+    assert d[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_checks.cpp", "short_a")
+    assert proc.returncode == 3
+
+
 # ---------------- mixed AIC / AIV kernels ----------------
 
 
