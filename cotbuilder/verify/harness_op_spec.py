@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import time
 import tomllib
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from . import compare, harness_spec, steps
@@ -241,7 +241,3 @@ def verify_op_spec(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> 
     verdict.run_log = oprun.host_result.strip(verdict.run_log)  # the host's protocol lines are not the run's output
     timings["total_s"] = round(time.monotonic() - start, 3)
     return steps.judge(verdict)
-
-
-def spec_base(spec_file: dict[str, Any]) -> str:
-    return str(PurePosixPath(spec_file["path"]).parent)

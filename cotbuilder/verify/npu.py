@@ -236,7 +236,3 @@ def verify_cann(
     verdict.compile_log = log
     verdict.timings["compile_s"] = round(time.monotonic() - start, 3)
     return verdict
-
-
-def sandbox_note() -> str:
-    return "; ".join(sandbox.capabilities().enforced())

@@ -35,13 +35,3 @@ def by_numpy(name: str) -> DType | None:
         if d.numpy == name:
             return d
     return None
-
-
-def by_torch(name: str) -> DType | None:
-    name = name.removeprefix("torch.")
-    aliases = {"float": "float32", "half": "float16", "double": "float64", "long": "int64", "int": "int32"}
-    name = aliases.get(name, name)
-    for d in table().values():
-        if d.torch == name:
-            return d
-    return None
