@@ -132,8 +132,14 @@ def compile_argv(
     return argv + ["-o", output]
 
 
+def portable_args(argv: list[str]) -> list[str]:
+    """argv as a cache key sees it: the PCH is named by its key (its folder), not by where the workspace lives, so a
+    moved or copied workspace keeps its builds."""
+    return [f"pch:{Path(a).parent.name}" if a.endswith("/" + PCH_NAME) else a for a in argv]
+
+
 def build_key(workdir: Path, sources_digest: str, argv: list[str]) -> str:
-    flags = [a for a in argv if not a.startswith(str(workdir))]
+    flags = [a for a in portable_args(argv) if not a.startswith(str(workdir))]
     return hashlib.sha256((emulator_digest() + sources_digest + "\0".join(flags)).encode()).hexdigest()[:24]
 
 

@@ -55,3 +55,26 @@ def test_a_second_store_of_the_same_key_never_exposes_done_with_a_partial_binary
     (rundir / "prog").write_bytes(third.binary)
     (rundir / "prog").chmod(0o755)
     assert buildmod.sandbox.run(["./prog"], rundir, buildmod.COMPILE_LIMITS).ok
+
+
+def test_a_copied_workspace_cache_still_hits_though_its_precompiled_header_lives_elsewhere(tmp_path):
+    """The PCH path is part of every compile command; the cache key names the PCH by its key, so a workspace that is
+    moved or copied (cache included) rebuilds nothing. A PCH built with other flags is still another key."""
+    import shutil
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "k.cpp").write_text("int main() { return 0; }\n", encoding="utf-8")
+
+    def build_in(cache: Path, workdir: Path, opt: str = "-O1") -> buildmod.BuildResult:
+        pch = buildmod.ensure_pch(cache, "ascend910b", opt)
+        assert pch.header is not None and str(pch.header).startswith(str(cache.resolve())), pch.error
+        return buildmod.build(workdir, ["k.cpp"], [], "ascend910b", cache, "one-source", pch, opt=opt)
+
+    first = build_in(tmp_path / "ws1" / "cache", tmp_path / "a")
+    assert first.ok and not first.cached, first.log
+    shutil.copytree(tmp_path / "ws1", tmp_path / "ws2")
+    shutil.rmtree(tmp_path / "ws1")  # the first workspace's paths no longer exist
+    again = build_in(tmp_path / "ws2" / "cache", tmp_path / "a")
+    assert again.ok and again.cached
+    other_flags = build_in(tmp_path / "ws2" / "cache", tmp_path / "a", opt="-O0")
+    assert other_flags.ok and not other_flags.cached

@@ -183,7 +183,8 @@ class Builder:
     ) -> tuple[bool, str, str]:
         argv = ["g++", *flags(self.soc, self.opt, self.dirs), *extra, "-c", source, "-o", out]
         seen = self.scope_keys.get(scope, self.unit_key)
-        key = digest([("files", seen.encode()), ("argv", "\0".join(argv).encode()), ("salt", salt.encode())])
+        portable = "\0".join(buildmod.portable_args(argv))
+        key = digest([("files", seen.encode()), ("argv", portable.encode()), ("salt", salt.encode())])
         cached = self.cache.get(key)
         if cached is not None:
             (self.workdir / out).write_bytes(cached)
