@@ -17,6 +17,7 @@
 #include "impl/basic_api/misc.h"
 #include "impl/emu/launch.h"
 #include "impl/basic_api/sync.h"
+#include "impl/basic_api/scalar_utils.h"
 #include "impl/basic_api/debug.h"
 #include "impl/basic_api/reduce.h"
 #include "impl/basic_api/rearrange.h"

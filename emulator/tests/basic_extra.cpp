@@ -194,6 +194,25 @@ extern "C" __global__ __aicore__ void k_misc(GM_ADDR z, GM_ADDR fill) {
     ascendc_assert(o[9] == 2, "DivCeil(8, 4) = %d", (int)o[9]);
 }
 
+// Names kernels still call from older docs or the toolkit's utilities. out float: [ToFloat of 4 bf16 values,
+// ToBfloat16 bits of 4 floats (as float), AlignUp(33, 32), AlignUp(64, 32), BroadCast [4,1] -> [4,8] (32 values)]
+extern "C" __global__ __aicore__ void k_old_names(GM_ADDR z) {
+    float* o = (float*)z;
+    const float fs[4] = {1.0f, -2.5f, 3.14159274f, 65504.0f};
+    for (int i = 0; i < 4; ++i) o[i] = ToFloat(bfloat16_t::from_bits((uint16_t)(0x3F80 + 0x40 * i)));
+    for (int i = 0; i < 4; ++i) o[4 + i] = (float)ToBfloat16(fs[i]).bits_;
+    o[8] = (float)AlignUp(33, 32);
+    o[9] = (float)AlignUp(64, 32);
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bs, bd;
+    pipe.InitBuffer(bs, 32), pipe.InitBuffer(bd, 4 * 8 * 4);
+    LocalTensor<float> src = bs.Get<float>(), dst = bd.Get<float>();
+    for (int r = 0; r < 4; ++r) src.SetValue(r, 10.0f * (float)(r + 1));
+    const uint32_t dstShape[2] = {4, 8}, srcShape[2] = {4, 1};
+    BroadCast<float, 2, 1>(dst, src, dstShape, srcShape);
+    for (int i = 0; i < 32; ++i) o[10 + i] = dst.GetValue(i);
+}
+
 // ---- fatal modes ----
 extern "C" __global__ __aicore__ void k_deadlock(GM_ADDR ws) {
     TPipe pipe;
@@ -270,6 +289,11 @@ int main(int argc, char** argv) {
         ICPU_RUN_KF(k_misc, 1, z, fill);
         save("misc", z, 13 * 8);
         save("init_output", fill, 48 * 2);
+    }
+    {
+        uint8_t* z = (uint8_t*)GmAlloc(42 * 4);
+        ICPU_RUN_KF(k_old_names, 1, z);
+        save("old_names", z, 42 * 4);
     }
     {
         // host side: aclFloat16 conversions

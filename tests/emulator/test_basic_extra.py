@@ -139,6 +139,20 @@ def test_ctrl_spr_mutex_ids_divceil_ub_size_cycles_and_init_output(extra):
     assert np.all(fill[:40] == 1.5) and np.all(fill[40:] == 0)
 
 
+def test_older_documented_names_tofloat_tobfloat16_broadcast_and_alignup_compute_like_their_new_forms(extra):
+    """CANN 8.0.0's ToFloat/ToBfloat16 (bf16 <-> float scalars) and BroadCast (today's Broadcast), and the toolkit's
+    AlignUp: real kernels still call them, so a build that lacks them would call correct code broken."""
+    d, _, _ = extra
+    o = _out(d, "old_names", np.float32)
+    bf16_bits = np.array([0x3F80 + 0x40 * i for i in range(4)], np.uint32)
+    assert np.array_equal(o[:4], (bf16_bits << 16).view(np.float32))  # exact: a bf16 is a float's top half
+    fs = np.array([1.0, -2.5, 3.14159274, 65504.0], np.float32).view(np.uint32)
+    rne = ((fs + 0x7FFF + ((fs >> 16) & 1)) >> 16).astype(np.float32)  # round to nearest even
+    assert np.array_equal(o[4:8], rne)
+    assert list(o[8:10]) == [64, 64]
+    assert np.array_equal(o[10:42], np.repeat(np.array([10, 20, 30, 40], np.float32), 8))
+
+
 def test_acl_float16_converts_ieee_half_bits(extra):
     d, _, _ = extra
     f = _out(d, "acl_f16", np.float32)

@@ -34,6 +34,24 @@ __global__ __aicore__ void tbuf_mte2_v(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
     SYNC(V_MTE3);
     DataCopy(gm<float>(z), c, N);
 }
+// tbuf_mte2_v with the device compiler's own intrinsics: the set_flag/wait_flag pair names MTE3 -> V, which does not
+// order the MTE2 copies before the Add; the twin names MTE2 -> V.
+template <bool FIX>
+__global__ __aicore__ void intrinsic_wrong_pipes(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bz;
+    pipe.InitBuffer(bx, N * 4), pipe.InitBuffer(by, N * 4), pipe.InitBuffer(bz, N * 4);
+    auto a = bx.Get<float>(), b = by.Get<float>(), c = bz.Get<float>();
+    DataCopy(a, gm<float>(x), N);
+    DataCopy(b, gm<float>(y), N);
+    set_flag(FIX ? PIPE_MTE2 : PIPE_MTE3, PIPE_V, EVENT_ID1);
+    wait_flag(FIX ? PIPE_MTE2 : PIPE_MTE3, PIPE_V, EVENT_ID1);
+    Add(c, a, b, N);
+    set_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    wait_flag(PIPE_V, PIPE_MTE3, EVENT_ID1);
+    DataCopy(gm<float>(z), c, N);
+    pipe_barrier(PIPE_ALL);
+}
 // The same with the V -> MTE3 sync missing instead.
 template <bool FIX>
 __global__ __aicore__ void tbuf_v_mte3(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
@@ -255,6 +273,7 @@ void run_x_ws_z() {
 
 PAIR(tbuf_mte2_v, run_xyz)
 PAIR(tbuf_v_mte3, run_xyz)
+PAIR(intrinsic_wrong_pipes, run_xyz)
 PAIR(deque_missing, run_xyz)
 PAIR(vecin_as_output, run_xyz)
 PAIR(mte2_overlap, run_xyz)

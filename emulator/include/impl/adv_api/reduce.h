@@ -201,6 +201,17 @@ void Broadcast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint3
     cbemu::hl_tmp(tmp, loc, "Broadcast");
     Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
 }
+// BroadCast: the name CANN 8.0.0 documented for Broadcast (same template parameters and arguments)
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim], CBEMU_LOC) {
+    Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+void BroadCast(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t dstShape[dim],
+               const uint32_t srcShape[dim], const LocalTensor<uint8_t>& tmp, CBEMU_LOC) {
+    Broadcast<T, dim, axis, isReuseSource>(dst, src, dstShape, srcShape, tmp, loc);
+}
 
 // ---- DropOut: dst = mask ? src / keepProb : 0; byte mask (one uint8 per element) or bit mask ----
 struct DropOutShapeInfo {

@@ -59,6 +59,28 @@ inline void WaitFlag(TEventID id, CBEMU_LOC) { detail_sync::wait(event, id, loc)
 template <pipe_t pipe>
 inline void PipeBarrier() { cbemu::hz::barrier(cbemu::hz::from_pipe_t(pipe)); }
 
+// The device compiler's own sync intrinsics, which kernels (and the toolkit's impl) also call directly: set_flag /
+// wait_flag between two pipes, pipe_barrier on one. The same flags as SetFlag/WaitFlag/PipeBarrier above.
+namespace detail_sync {
+inline int event_of(int src, int dst) {  // the HardEvent with these pipes; a pair without one gets its own flag
+    for (int e = 0; e < (int)HardEvent::MAX; ++e)
+        if (kEventPipes[e][0] == src && kEventPipes[e][1] == dst) return e;
+    return cbemu::hz::kEvents - 1;
+}
+}  // namespace detail_sync
+}  // namespace AscendC
+
+inline void set_flag(pipe_t src, pipe_t dst, event_t id, CBEMU_LOC) {
+    const int s = cbemu::hz::from_pipe_t(src), d = cbemu::hz::from_pipe_t(dst);
+    cbemu::hz::set_flag(s, d, AscendC::detail_sync::event_of(s, d), (int)id, loc);
+}
+inline void wait_flag(pipe_t src, pipe_t dst, event_t id, CBEMU_LOC) {
+    const int s = cbemu::hz::from_pipe_t(src), d = cbemu::hz::from_pipe_t(dst);
+    cbemu::hz::wait_flag(s, d, AscendC::detail_sync::event_of(s, d), (int)id, loc);
+}
+inline void pipe_barrier(pipe_t pipe) { cbemu::hz::barrier(cbemu::hz::from_pipe_t(pipe)); }
+
+namespace AscendC {
 // TQueSync<src, dst>: SetFlag/WaitFlag between two pipes named as template arguments (docs: TQueSync).
 template <pipe_t src, pipe_t dst>
 class TQueSync {
@@ -72,13 +94,7 @@ public:
 
 private:
     // the same flag as the HardEvent with these pipes (a pair without one gets a flag of its own)
-    static int evt() {
-        for (int e = 0; e < (int)HardEvent::MAX; ++e)
-            if (detail_sync::kEventPipes[e][0] == cbemu::hz::from_pipe_t(src) &&
-                detail_sync::kEventPipes[e][1] == cbemu::hz::from_pipe_t(dst))
-                return e;
-        return cbemu::hz::kEvents - 1;
-    }
+    static int evt() { return detail_sync::event_of(cbemu::hz::from_pipe_t(src), cbemu::hz::from_pipe_t(dst)); }
 };
 
 // SyncAll: all blocks of the launch meet (impl/emu/sched.h); with more blocks than the SoC's cores it hangs.

@@ -1,0 +1,36 @@
+"""The status of an op project whose build stopped: the unit's own error (`failed_compile`) or a piece cotbuilder
+lacks (`unsupported`, named). The logs are g++'s own wording for each situation."""
+
+from __future__ import annotations
+
+from cotbuilder.verify.opproject import build as opbuild
+from cotbuilder.verify.opproject.run import failed_build
+
+
+def _verdict(stage: str, log: str):
+    result = opbuild.OpBuild(False, stage=stage, log=log, outcome="exit", reason=log.splitlines()[0])
+    return failed_build(result, "op_spec", {})
+
+
+def test_a_host_namespace_undeclared_in_a_tiling_header_the_kernel_includes_is_our_gap():
+    log = (
+        "In file included from op_kernel/add_rms_norm.cpp:12:\n"
+        "./op_host/add_rms_norm_tiling.h:39:29: error: 'gert' has not been declared\n"
+        "   39 | static ge::graphStatus TilingPrepare(gert::TilingParseContext* context);\n"
+    )
+    v = _verdict("kernel", log)
+    assert v.status == "unsupported" and "host API not emulated" in v.reason, v.reason
+
+
+def test_a_name_the_kernel_never_defined_is_its_own_compile_error():
+    log = "op_kernel/add_custom.cpp:40:9: error: 'CopyInn' was not declared in this scope; did you mean 'CopyIn'?\n"
+    v = _verdict("kernel", log)
+    assert v.status == "failed_compile" and "CopyInn" in v.reason, v.reason
+
+
+def test_an_invented_ascendc_api_is_the_kernels_error_and_a_real_unemulated_one_is_ours():
+    invented = "op_kernel/k.cpp:7:14: error: 'AddTwiceFast' is not a member of 'AscendC'\n"
+    assert _verdict("kernel", invented).status == "failed_compile"
+    real = "op_kernel/k.cpp:7:14: error: 'GetReduceMaxMinCount' is not a member of 'AscendC'\n"
+    v = _verdict("kernel", real)
+    assert v.status == "unsupported" and "GetReduceMaxMinCount" in v.reason, v.reason
