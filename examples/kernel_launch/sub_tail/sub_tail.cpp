@@ -8,12 +8,7 @@
 using namespace AscendC;
 
 constexpr int32_t BUFFER_NUM = 2;
-constexpr uint32_t ALIGN_ELEMS = 32 / sizeof(float);  // elements per 32-byte block
-
-__aicore__ inline uint32_t AlignUp(uint32_t value, uint32_t align)
-{
-    return (value + align - 1) / align * align;
-}
+constexpr uint32_t ALIGN_ELEMS = 32 / sizeof(float);  // elements per 32-byte block (rounded to with AlignUp)
 
 __aicore__ inline void LoadTiling(SubTailTiling &tiling, GM_ADDR tilingGm)
 {
