@@ -593,20 +593,27 @@ def _wait(proc: subprocess.Popen, seconds: float) -> bool:
     return True
 
 
-def _step_cgroups(session: Session, limits: Limits) -> list[tuple[Path, str]]:
-    made = []
+def _step_cgroups(session: Session, limits: Limits) -> tuple[list[tuple[Path, str]], str]:
+    """The step's cgroup under each of the session's controllers, with its limits set; and, when one could not be
+    made, why (the step must then not run: the session promised those limits, and its verdicts record them)."""
+    made: list[tuple[Path, str]] = []
     name = f"s{os.getpid()}-{next(_counter)}"
     for ctl in session.controllers:
         path = Path(ctl.parent, name)
         try:
             path.mkdir()
-        except OSError:
-            continue
-        if _set_limits(path, ctl.kind, limits):
-            made.append((path, ctl.kind))
+        except OSError as exc:
+            error = f"cannot create the step's {ctl.kind} cgroup under {ctl.parent}: {exc.strerror or exc}"
         else:
+            if _set_limits(path, ctl.kind, limits):
+                made.append((path, ctl.kind))
+                continue
             _remove_cgroup(path)
-    return made
+            error = f"cannot set the step's {ctl.kind} cgroup limits under {ctl.parent}"
+        for path, _ in made:
+            _remove_cgroup(path)
+        return [], error
+    return made, ""
 
 
 def run(
@@ -633,7 +640,9 @@ def run(
     }
     if not caps_root:
         rlimits["RLIMIT_NPROC"] = limits.nproc
-    cgroups = _step_cgroups(session, limits)
+    cgroups, cgroup_error = _step_cgroups(session, limits)
+    if cgroup_error:  # fail closed: never run a step with less confinement than the session's verdicts claim
+        return SandboxResult(None, "", "", 0.0, "sandbox_error", cgroup_error)
     read_fd, write_fd = os.pipe()
     use = session.use
     spec = {

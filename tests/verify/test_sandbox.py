@@ -255,3 +255,19 @@ def test_a_session_removes_its_dirs_and_cgroups_and_the_next_one_cleans_a_dead_r
         assert not dead.exists() and not any(cg.exists() for cg in cgroups)
     finally:
         sandbox.close_session(live)
+
+
+def test_a_step_whose_cgroup_cannot_be_made_does_not_run_and_says_why(tmp_path):
+    """The session's cgroup vanishes under it (another process cleaned it up): a step must not then run with only
+    rlimits while its verdict would claim the cgroup limits - it does not start, and the reason names the cgroup."""
+    session = sandbox.open_session(tmp_path / "sandbox")
+    try:
+        assert session.controllers, "this machine has cgroups (test above)"
+        Path(session.controllers[0].parent).rmdir()
+        wd = session.new_dir("step-")
+        res = sandbox.run(["sh", "-c", "touch ran"], wd, SMALL, session=session)
+        assert res.outcome == "sandbox_error" and "cgroup" in res.reason, res
+        assert not (wd / "ran").exists()
+        assert not [p for c in session.controllers[1:] for p in Path(c.parent).iterdir() if p.is_dir()]
+    finally:
+        sandbox.close_session(session)
