@@ -65,6 +65,14 @@ def is_toolkit_header(path: str) -> bool:
     return path in doc.headers or path in doc.wrappers or path.startswith(doc.prefixes)
 
 
+def is_listed_toolkit_header(path: str) -> bool:
+    """A header the toolkit ships (listed, or under one of its folders), not one only named like its headers
+    (`kernel_*.h`, `op_*.h`: a project's own header can be named so too)."""
+    doc = documented()
+    folders = tuple(p for p in doc.prefixes if p.endswith("/"))  # lib/, impl/...: the toolkit's own folders
+    return path in doc.headers or path in doc.wrappers or path.startswith(folders)
+
+
 def parse_documented(text: str) -> Documented:
     apis: dict[str, str] = {}
     pages: dict[str, str] = {}

@@ -9,7 +9,7 @@ import tomllib
 from typing import Any
 
 from ..apidocs.identifiers import is_toolkit_name
-from ..apidocs.lists import documented_apis, is_toolkit_header
+from ..apidocs.lists import documented_apis, is_listed_toolkit_header, is_toolkit_header
 from ..paths import package_data
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
@@ -99,6 +99,9 @@ def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple
     error. `cmake_vars`: the unit's CMake variables (a `#error` naming one means a configuration we did not pass)."""
     missing = missing_apis(compile_log)
     if missing:
+        guessed = [m for m in missing if m.startswith("<") and not is_listed_toolkit_header(m[1:-1])]
+        if guessed and len(guessed) == len(missing):  # named like the toolkit's, but the toolkit has no such file
+            return "header found neither in the unit nor in the emulator", missing
         return "missing in emulator", missing
     for name, regex in _gaps():
         if regex.search(compile_log):

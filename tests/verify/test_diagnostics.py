@@ -36,6 +36,18 @@ def test_missing_toolkit_header_is_unsupported_but_a_missing_user_header_is_not(
     assert diagnostics.missing_apis(log) == ["<lib/matmul_intf.h>"]
 
 
+def test_a_missing_header_only_named_like_the_toolkits_is_not_called_an_emulator_gap():
+    """`kernel_common.h` is no toolkit file (a project's own header the crawl did not bring): still not the kernel's
+    fault here, but the reason must not say the emulator lacks it; a real toolkit header keeps that reason."""
+    own = "k.cpp:2:10: fatal error: kernel_common.h: No such file or directory"
+    assert diagnostics.unsupported_gap(own) == (
+        "header found neither in the unit nor in the emulator",
+        ["<kernel_common.h>"],
+    )
+    real = "k.cpp:2:10: fatal error: lib/matmul_intf.h: No such file or directory"
+    assert diagnostics.unsupported_gap(real) == ("missing in emulator", ["<lib/matmul_intf.h>"])
+
+
 def test_emulator_diag_lines_are_parsed_deduplicated_and_removed_from_the_log():
     stderr = (
         'hello\nCOTBUILDER_DIAG {"kind":"ub_overflow","severity":"error","message":"InitBuffer over UB",'
