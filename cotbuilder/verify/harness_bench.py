@@ -94,6 +94,9 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
             status, reason = stop
             if status == "unsupported" and "torch" in reason:
                 reason += " (install the torch extra: pip install -e '.[torch]')"
+            elif status == "failed_run":  # the benchmark's own reference failed (often a torch op CPU lacks): the
+                # answer never ran, so nothing may be said of it
+                status, reason = "unsupported", f"benchmark {reason} - the answer was not run"
             return Verdict(status, reason, HARNESS, run_log=(gen.stdout + gen.stderr)[-5000:], timings=timings)
         wrote, _ = steps.written_files(work, put)
         manifest = json.loads(wrote.get("g/manifest.json", b"{}") or b"{}")

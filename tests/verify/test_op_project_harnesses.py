@@ -256,6 +256,15 @@ def test_benchmark_task_with_a_kernel_bug_is_a_wrong_answer(ctx):
     assert v.status == "wrong_answer", v.reason
 
 
+def test_benchmark_reference_that_cannot_run_on_the_cpu_says_nothing_of_the_answer(ctx):
+    """The benchmark's own reference fails on the CPU (a torch op with no CPU kernel for that dtype): the answer
+    never ran, so the verdict is `unsupported` naming the reference, never a `failed_run` of the answer."""
+    cpu_lacks = "return torch.empty(2, dtype=torch.int32).uniform_(0, 1)  # no CPU kernel for int\n"
+    v = verify(_bench({"validation/module.py": ("return torch.nn.functional.hardsigmoid(x)", cpu_lacks)}), ctx)[1]
+    assert v.status == "unsupported" and v.reason.startswith("benchmark reference"), v.reason
+    assert "not implemented for 'Int'" in v.reason and "the answer was not run" in v.reason, v.reason
+
+
 def test_benchmark_model_that_computes_the_answer_itself_is_not_passed(ctx):
     hostile = _bench(
         {
