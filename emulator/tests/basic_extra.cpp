@@ -213,6 +213,30 @@ extern "C" __global__ __aicore__ void k_old_names(GM_ADDR z) {
     for (int i = 0; i < 32; ++i) o[10 + i] = dst.GetValue(i);
 }
 
+// FusedMulAdd (dst = a * dst + b, 100 floats) and AscendCUtils::SetMask: a repeat-form Adds with isSetMask = false
+// under SetMask<float>(40) changes only the first 40 of 64 elements. out float: [d after FusedMulAdd on its first 100
+// of 128, masked (64)]
+extern "C" __global__ __aicore__ void k_fma_mask(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bb, bd, bm;
+    pipe.InitBuffer(ba, 512), pipe.InitBuffer(bb, 512), pipe.InitBuffer(bd, 512), pipe.InitBuffer(bm, 256);
+    LocalTensor<float> a = ba.Get<float>(), b = bb.Get<float>(), d = bd.Get<float>(), m = bm.Get<float>();
+    GlobalTensor<float> gx, gy, gz;
+    gx.SetGlobalBuffer((__gm__ float*)x, 256), gy.SetGlobalBuffer((__gm__ float*)y, 256);
+    gz.SetGlobalBuffer((__gm__ float*)z, 192);
+    DataCopy(a, gx, 128), DataCopy(b, gy, 128), DataCopy(d, gx[128], 128);
+    DataCopy(m, gy[128], 64);
+    SetFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    WaitFlag<HardEvent::MTE2_V>(EVENT_ID0);
+    FusedMulAdd(d, a, b, 100);
+    AscendCUtils::SetMask<float>(40);
+    Adds<float, false>(m, m, 1000.0f, (uint64_t)64, 1, {1, 1, 8, 8});  // the mask argument is ignored
+    SetFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    WaitFlag<HardEvent::V_MTE3>(EVENT_ID0);
+    DataCopy(gz, d, 128);
+    DataCopy(gz[128], m, 64);
+}
+
 // ---- fatal modes ----
 extern "C" __global__ __aicore__ void k_deadlock(GM_ADDR ws) {
     TPipe pipe;
@@ -294,6 +318,11 @@ int main(int argc, char** argv) {
         uint8_t* z = (uint8_t*)GmAlloc(42 * 4);
         ICPU_RUN_KF(k_old_names, 1, z);
         save("old_names", z, 42 * 4);
+    }
+    {
+        uint8_t *x = load("a"), *y = load("b"), *z = (uint8_t*)GmAlloc(192 * 4);
+        ICPU_RUN_KF(k_fma_mask, 1, x, y, z);
+        save("fma_mask", z, 192 * 4);
     }
     {
         // host side: aclFloat16 conversions

@@ -153,6 +153,17 @@ def test_older_documented_names_tofloat_tobfloat16_broadcast_and_alignup_compute
     assert np.array_equal(o[10:42], np.repeat(np.array([10, 20, 30, 40], np.float32), 8))
 
 
+def test_fused_mul_add_reads_dst_and_ascendc_utils_set_mask_limits_a_repeat_to_its_first_elements(extra):
+    d, inp, _ = extra
+    o = _out(d, "fma_mask", np.float32)
+    a, b = inp["a"], inp["b"]
+    dst0 = a[128:256]
+    expect = dst0.copy()
+    expect[:100] = (a[:100].astype(np.float32) * dst0[:100] + b[:100]).astype(np.float32)
+    np.testing.assert_allclose(o[:128], expect, rtol=1e-6)
+    assert np.array_equal(o[128:168], b[128:168] + np.float32(1000)) and np.array_equal(o[168:192], b[168:192])
+
+
 def test_acl_float16_converts_ieee_half_bits(extra):
     d, _, _ = extra
     f = _out(d, "acl_f16", np.float32)

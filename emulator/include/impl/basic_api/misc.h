@@ -152,14 +152,37 @@ inline void printf(const char* fmt, Args... args) {
 // docs: 系统资源与变量/GetDataBlockSizeInBytes: one data block (the 32-byte unit of DataCopy and repeat strides).
 inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
 
-// AscendCUtils::SetOverflow(1|0): the vector unit's inf/NaN mode (1: CTRL[48] = 1, IEEE results) or saturation
-// mode (0: CTRL[48] = 0), as the real utils set it on NPU arch 2201.
+// AscendCUtils: the toolkit's utility class (kernel_utils_base.h) whose helpers kernels call directly.
+// SetOverflow(1|0): the vector unit's inf/NaN mode (1: CTRL[48] = 1, IEEE results) or saturation mode (0: CTRL[48] =
+// 0), as the real utils set it on NPU arch 2201. SetMask writes the mask register as is (in counter mode the low word
+// is the count); SetMask(len) is the normal-mode bit mask of the first len elements of a 256-byte repeat.
 struct AscendCUtils {
     static void SetOverflow(uint32_t mode) {
         uint64_t& r = cbemu::ctx().ctrl;
         r = mode == 1 ? (r | (1ull << 48)) : (r & ~(1ull << 48));
     }
     static uint32_t GetOverflow() { return (uint32_t)((cbemu::ctx().ctrl >> 48) & 1); }
+    template <typename T, bool isSetMask = true>
+    static void SetMask(const uint64_t& maskHigh, const uint64_t& maskLow) {
+        if constexpr (isSetMask) {
+            cbemu::ctx().mask_hi = maskHigh;
+            cbemu::ctx().mask_lo = maskLow;
+        }
+    }
+    template <typename T, bool isSetMask = true>
+    static void SetMask(int32_t len) {
+        if constexpr (isSetMask) {
+            constexpr int32_t per_repeat = (int32_t)(256 / sizeof(T)), half = 64;
+            if (len == half) return SetMask<T>(0, ~0ull);
+            if (len == per_repeat || len >= 2 * half) return SetMask<T>(~0ull, ~0ull);
+            SetMask<T>(len > half ? (1ull << (uint32_t)(len - half)) - 1 : 0,
+                       len > half ? ~0ull : (1ull << (uint32_t)len) - 1);
+        }
+    }
+    template <typename T>
+    static void SetMaskCount() { AscendC::SetMaskCount(); }
+    template <typename T>
+    static void SetMaskNorm() { AscendC::SetMaskNorm(); }
 };
 
 template <typename... Args>

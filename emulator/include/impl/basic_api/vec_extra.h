@@ -40,6 +40,24 @@ inline T shift_right(T a, int64_t s, bool round) {
 
 namespace AscendC {
 
+// ---- FusedMulAdd: dst = src0 * dst + src1 (dst is read and written) ----
+template <typename T, bool isSetMask = true>
+void FusedMulAdd(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
+                 const int32_t& count, CBEMU_LOC) {
+    CBEMU_LEGAL(FusedMulAdd, T, T);
+    const int64_t n = count;
+    if (!cbemu::check_count(dst, n, loc, "FusedMulAdd") | !cbemu::check_count(src0, n, loc, "FusedMulAdd") |
+        !cbemu::check_count(src1, n, loc, "FusedMulAdd"))
+        return;
+    cbemu::hz::Scope op(cbemu::hz::P_V, loc, "FusedMulAdd");
+    cbemu::rd(op, src0, n), cbemu::rd(op, src1, n), cbemu::rd(op, dst, n), cbemu::wr(op, dst, n);
+    const bool sat = cbemu::float_saturation();
+    for (int64_t i = 0; i < n; ++i) {
+        auto r = cbemu::c(src0.addr_[i]) * cbemu::c(dst.addr_[i]) + cbemu::c(src1.addr_[i]);
+        dst.addr_[i] = cbemu::saturate(T(r), sat);
+    }
+}
+
 // ---- AddRelu: dst = max(src0 + src1, 0) ----
 CBEMU_BINARY(AddRelu, (a + b) > 0 ? (a + b) : decltype(a + b)(0))
 
