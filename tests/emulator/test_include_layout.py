@@ -123,3 +123,18 @@ def test_a_family_the_emulator_does_not_model_has_no_header_and_stays_unsupporte
     assert diagnostics.missing_apis(log) == ["<tensor_api/tensor.h>"]
     # ...while a project's own missing header is the project's problem
     assert diagnostics.missing_apis("k.cpp:2:10: fatal error: my_helpers.h: No such file or directory") == []
+
+
+def test_host_tiling_code_gets_securec_from_the_register_headers_as_with_cann(toolchain, tmp_path):
+    """Op host code calls memset_s / memcpy_s without including securec.h (CANN's register headers bring it): the
+    shims must too, or a correct op is failed_compile. The bounds check is securec's: a too-long copy returns nonzero."""
+    src = tmp_path / "host.cpp"
+    src.write_text(
+        '#include "register/tilingdata_base.h"\n#include <cstdio>\n'
+        "int main() { char buf[8]; int ok = memset_s(buf, sizeof buf, 0, 8);\n"
+        '  int over = memcpy_s(buf, sizeof buf, "0123456789", 10);\n'
+        '  std::printf("%d %d\\n", ok, over != 0); return 0; }\n',
+        encoding="utf-8",
+    )
+    exe = toolchain.build(src, tmp_path / "host")
+    assert subprocess.run([str(exe)], capture_output=True, text=True, timeout=30).stdout.split() == ["0", "1"]

@@ -20,6 +20,8 @@ def test_a_host_namespace_undeclared_in_a_tiling_header_the_kernel_includes_is_o
     )
     v = _verdict("kernel", log)
     assert v.status == "unsupported" and "host API not emulated" in v.reason, v.reason
+    ops = "op_host/pack_infershape.cpp:21:8: error: 'Ops' has not been declared\n"  # ops-math's op_common helpers
+    assert _verdict("host", ops).status == "unsupported"
 
 
 def test_a_name_the_kernel_never_defined_is_its_own_compile_error():

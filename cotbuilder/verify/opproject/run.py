@@ -23,7 +23,7 @@ _HOST_NAMESPACES = re.compile(
     r"'(?:gert|ge|fe|platform_ascendc|optiling|context_ascendc|ops|Ops|AscendC)::[\w:]+'|"
     r"is not a member of '(?:gert|ge|fe|platform_ascendc|optiling|context_ascendc|ops)(?:::\w+)*'|"
     # a host namespace unknown where a toolkit host header was included (a tiling header the kernel includes too)
-    r"'(?:gert|ge|fe|platform_ascendc|optiling|context_ascendc)' has not been declared|"
+    r"'(?:gert|ge|fe|platform_ascendc|optiling|context_ascendc|ops|Ops)' has not been declared|"
     r"has no member named '\w+'.*(?:Context|PlatFormInfos|PlatformAscendC|OpDef|OpParamDef|OpAttrDef|Tensor|Shape)"
 )
 _NO_HEADER = re.compile(r"fatal error: ([\w./+-]+): No such file or directory")

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "../impl/emu/diag.h"
+#include "../securec.h"  // the real register headers bring securec along (host code calls memset_s unannounced)
 
 #define BEGIN_TILING_DATA_DEF(class_name) \
     class class_name {                    \

@@ -210,21 +210,7 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC&, 
 inline void GetArangeMaxMinTmpSize(uint32_t& maxValue, uint32_t& minValue) { maxValue = minValue = 0; }
 }  // namespace AscendC
 
-// securec's bounded copy, which CANN's tiling headers bring along and host tiling code calls.
-#ifndef COTBUILDER_HAVE_MEMCPY_S
-#define COTBUILDER_HAVE_MEMCPY_S
-#include <cstring>
-inline int memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
-    if (!dest || !src || count > destMax) return -1;
-    std::memmove(dest, src, count);
-    return 0;
-}
-inline int memset_s(void* dest, size_t destMax, int c, size_t count) {
-    if (!dest || count > destMax) return -1;
-    std::memset(dest, c, count);
-    return 0;
-}
-#endif
+#include "../securec.h"  // CANN's tiling headers bring securec along; host tiling code calls memcpy_s
 
 
 // ---- quantization ----
