@@ -161,6 +161,8 @@ def tasks(
     """Import tasks ("a kernel to write": statement, cases, reference, tolerance, layout) from a folder of task.toml
     files into the `tasks` table (format: docs/tasks.md). A bad file is named with its problem and not stored; the
     others are (exit 1). Re-importing an unchanged task writes the same row."""
+    from rich.markup import escape
+
     from .cli_common import console, out
     from .tasks.toml_loader import TaskError, load_folder
 
@@ -169,7 +171,7 @@ def tasks(
     except TaskError as exc:
         raise usage_error(str(exc)) from exc
     for err in errors:
-        console.print(f"[red]bad task:[/red] {err.message}", soft_wrap=True, markup=False, highlight=False)
+        console.print(f"[red]bad task:[/red] {escape(err.message)}", soft_wrap=True, highlight=False)
     if loaded and not check:
         from .tasks.stored import save
 

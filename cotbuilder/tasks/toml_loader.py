@@ -195,8 +195,11 @@ def _tensor(item: Any, where: str) -> dict[str, Any]:
 def _reference(ref: Any) -> dict[str, str]:
     if not isinstance(ref, dict):
         raise ValueError('[reference] needs one of numpy = "expr", torch = "expr", python = "def reference(...)"')
+    unknown = sorted(set(ref) - set(REFERENCE_KINDS))
+    if unknown:
+        raise ValueError(f"unknown key(s) in [reference]: {', '.join(unknown)}")
     given = [k for k in REFERENCE_KINDS if k in ref]
-    if len(given) != 1 or set(ref) - set(REFERENCE_KINDS):
+    if len(given) != 1:
         raise ValueError(
             f"[reference] needs exactly one of {', '.join(REFERENCE_KINDS)} (got {', '.join(ref) or 'none'})"
         )
@@ -242,6 +245,8 @@ def _files(folder: Path, keep: Any) -> list[dict[str, str]]:
 
 
 def _answer(task: Task, path: Path) -> list[dict[str, str]]:
+    if not path.exists():
+        raise ValueError(f"answer {path}: no such file or folder")
     if path.is_file():
         return [{"path": task.kernel_path or path.name, "text": path.read_text(encoding="utf-8")}]
     if task.layout == "kernel_only":
