@@ -189,3 +189,20 @@ def test_a_kernel_only_answer_may_not_replace_the_given_host():
     task = load_file(DEMO_TASKS / "swish_custom" / "task.toml")
     with pytest.raises(specs.AnswerError, match="op_kernel/ only"):
         specs.answer_files({"op_host/swish_custom.cpp": "// my own tiling"}, task)
+
+
+def test_stored_tasks_read_back_as_the_same_task(tmp_path):
+    tasks, _ = load_folder(DEMO_TASKS)
+    from cotbuilder.tasks.stored import find, load_all, save
+    from cotbuilder.tasks.task import compute_id
+
+    with Store(tmp_path / "ws") as store:
+        assert save(store, tasks) == len(tasks)
+        back = load_all(store)
+        assert {t.task_id for t in back} == {t.task_id for t in tasks}
+        for t in back:
+            assert compute_id(t) == t.task_id  # JSON columns come back as the values that were hashed
+        swish = find(store, "swish_custom")
+        assert swish is not None and swish.given_files and swish.cases[1]["attrs"] == {"beta": 0.5}
+        assert find(store, swish.task_id[:12]).name == "swish_custom"
+        assert find(store, "no_such_task") is None
