@@ -113,6 +113,8 @@ class Handler(BaseHTTPRequestHandler):
                 self._send(200, {"scores": self.server.score_all([self._item(i) for i in items])})
         except BadRequest as exc:
             self._send(exc.code, {"error": str(exc)})
+        except Exception as exc:  # a bug of ours: the client gets JSON and a 500, the server keeps serving
+            self._send(500, {"error": f"{type(exc).__name__}: {exc}"})
 
     def _body(self) -> dict[str, Any]:
         length = self.headers.get("Content-Length")
