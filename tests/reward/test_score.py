@@ -88,3 +88,17 @@ def test_a_reference_that_fails_is_the_tasks_fault_and_gets_no_reward(scorer, ad
     s = scorer.score(RIGHT, broken)
     assert s.task_error and s.reward is None
     assert s.status == "failed_run" and s.reason.startswith("reference")
+
+
+def test_a_kernel_only_answer_runs_the_given_host_for_each_case(scorer):
+    """swish_custom gives op_host/ (OpDef + TilingFunc); the answer is op_kernel/ only. Both cases (two shapes, two
+    values of beta) pass with the demo's kernel; the TilingFunc's record shows it ran per case."""
+    from cotbuilder.tasks.toml_loader import load_file
+
+    from .conftest import REPO
+
+    task = load_file(REPO / "examples" / "tasks" / "swish_custom" / "task.toml")
+    task = dataclasses.replace(task, cases=[{**c, "seeds": [0]} for c in task.cases], task_id="")
+    s = scorer.score(task.answer()["op_kernel/swish_custom.cpp"], task)
+    assert (s.status, s.reward) == ("passed", 1.0), s.reason
+    assert [c["case"] for c in s.cases] == ["rows_7x7143_beta1.5", "flat_4096_beta0.5"]

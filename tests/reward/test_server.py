@@ -21,7 +21,9 @@ import pytest
 from cotbuilder.reward import Scorer
 from cotbuilder.tasks.toml_loader import load_file
 
-from .conftest import COMPILE_ERROR, RIGHT, TASK_TOML, WRONG, cache_root
+from .conftest import COMPILE_ERROR, REPO, RIGHT, TASK_TOML, WRONG, cache_root
+
+REPO_TASKS = REPO / "examples" / "tasks"
 
 COMPARED = ("status", "reward", "compiled", "correct", "errors", "cases", "task_id", "code_hash", "backend")
 MAX_BODY = 100_000
@@ -153,3 +155,16 @@ def test_oversize_and_malformed_bodies_get_4xx(server):
 def test_serve_without_tasks_refuses_with_one_line(tmp_path, cli):
     res = cli("serve", "--port", "0", workspace=tmp_path / "ws")
     assert res.returncode == 2 and "no tasks" in res.stderr
+
+
+def test_served_tasks_come_from_the_store_and_from_folders(tmp_path, cli):
+    from cotbuilder.reward.server import load_tasks
+
+    ws = tmp_path / "ws"
+    assert cli("tasks", str(REPO_TASKS), workspace=ws).returncode == 0
+    extra = _task_dir(tmp_path)  # add_fp16 with one seed: another task of the same name
+    index = load_tasks(ws, [extra])
+    stored = load_file(REPO_TASKS / "add_fp16" / "task.toml")
+    assert stored.task_id in index and index[stored.task_id].name == "add_fp16"
+    assert index["add_fp16"].cases[0]["seeds"] == [0]  # the folder's task wins the name
+    assert "swish_custom" in index
