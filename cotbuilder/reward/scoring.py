@@ -7,7 +7,7 @@ nothing it prints or writes decides its score.
 
 Safe from many threads and processes: builds go through verify's content-addressed build cache (PCH built once under a
 file lock), each score runs in its own sandbox dirs, and finished scores are cached as one JSON file per key
-(code hash, task id, emulator version + header digest, SoC), written atomically - repeated samples cost a file read.
+(code hash, task id, emulator version + header digest, SoC, a digest of the harness code), written atomically - repeated samples cost a file read.
 Identical requests in flight in one process wait for one computation.
 """
 
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
+import hashlib
 import json
 import os
 import sys
@@ -99,7 +101,7 @@ class Scorer:
             unparseable = Score("unparseable", reward_for("unparseable"), reason=str(exc), errors=[str(exc)])
             return self._final(unparseable, task, "", start)
         code_hash = sha256_text(stable_json(sorted(files.items())))
-        key = sha256_text(stable_json([code_hash, task.task_id, self.backend, self.soc, self.opt]))
+        key = sha256_text(stable_json([code_hash, task.task_id, self.backend, self.soc, self.opt, harness_digest()]))
         while True:
             if (hit := self._read_cache(key)) is not None:
                 hit.cached = True
@@ -121,7 +123,7 @@ class Scorer:
 
     # -- scoring -------------------------------------------------------------------------------------------------
     def _compute(self, files: dict[str, str], task: Task, key: str) -> Score:
-        from ..verify import harness_op_spec, harness_spec, sandbox, steps
+        from ..verify import harness_bench, harness_op_spec, harness_spec, sandbox, steps
         from ..verify.verdict import redact
 
         ctx = steps.Context(
@@ -140,7 +142,9 @@ class Scorer:
         try:
             for i, (case_name, unit) in enumerate(case_units(task, files)):
                 case_dir = steps.fresh_dir(root, f"case-{i}")
-                if unit["layout"] == "kernel_launch":
+                if task.reference["kind"] == "benchmark":
+                    verdict = harness_bench.verify_bench(unit, case_dir, ctx)
+                elif unit["layout"] == "kernel_launch":
                     verdict = harness_spec.verify_spec(unit, case_dir, ctx)
                 else:
                     verdict = harness_op_spec.verify_op_spec(unit, case_dir, ctx)
@@ -211,9 +215,25 @@ def _task_failed(score: Score, task: Task) -> bool:
     """The task's side stopped the verdict (its reference crashed, its spec cannot be built): the answer is not to
     blame. An op_project answer brings its own OpDef, so there a bad spec is the answer's."""
     reason = score.reason
-    if score.status in ("failed_run", "timeout", "unsupported", "sandbox_violation") and reason.startswith("reference"):
+    if score.status in ("failed_run", "timeout", "unsupported", "sandbox_violation") and reason.startswith(
+        ("reference", "benchmark reference")
+    ):
         return True
     return reason.startswith("bad verify_spec.toml") and task.layout != "op_project"
+
+
+@functools.lru_cache(maxsize=1)
+def harness_digest() -> str:
+    """Hash of the code that turns an answer into a verdict (verify/, tasks/, reward/ and their data files): a
+    harness fix makes earlier cached scores stale, as an emulator edit does through the backend version."""
+    from ..paths import package_data
+
+    h = hashlib.sha256()
+    for folder in ("verify", "tasks", "reward"):
+        for path in sorted(package_data(folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                h.update(path.relative_to(package_data("")).as_posix().encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
 
 
 _default: dict[str, Scorer] = {}

@@ -45,6 +45,8 @@ def answer_files(code: str | dict[str, str], task: Task) -> dict[str, str]:
         name = path.rsplit("/", 1)[-1]
         if name == SPEC_NAME or name.startswith("cotbuilder_"):
             raise AnswerError(f"answer path {path!r} is reserved for cotbuilder's harness")
+        if path.startswith("validation/") and task.reference["kind"] == "benchmark":
+            raise AnswerError(f"answer path {path!r}: validation/ is the benchmark's")
         if task.layout == "kernel_only" and not path.startswith("op_kernel/"):
             raise AnswerError(f"a kernel_only answer writes op_kernel/ only (got {path!r})")
     return files
@@ -94,17 +96,43 @@ def spec_text(task: Task, case: dict[str, Any]) -> str:
 
 
 def case_units(task: Task, files: dict[str, str]) -> list[tuple[str, dict[str, Any]]]:
-    """[(case name, unit record)] for the harnesses: the task's given files, the answer, the case's spec."""
+    """[(case name, unit record)] for the harnesses: the task's given files, the answer, the case's spec. A
+    benchmark task is one unit laid out as crawl groups a benchmark answer (the op at the root, its validation under
+    `_deps/`): the benchmark harness runs every test_cases.csv row itself."""
+    if task.reference["kind"] == "benchmark":
+        tree = {f["path"]: f["text"] for f in task.given_files} | files
+        listed = [
+            {"path": f"_deps/{p}", "role": "validation", "file_id": None, "text": t}
+            if p.startswith("validation/")
+            else {"path": p, "role": _role(p), "file_id": None, "text": t}
+            for p, t in sorted(tree.items())
+        ]
+        unit_id = sha256_text(stable_json([task.task_id, sorted(files.items())]))
+        return [
+            ("benchmark", {"unit_id": unit_id, "name": task.op or task.name, "layout": "op_project", "files": listed})
+        ]
     layout = "kernel_launch" if task.layout == "kernel_launch" else "op_project"
     base = {f["path"]: f["text"] for f in task.given_files} | files
     units = []
     for case in task.cases:
         all_files = base | {SPEC_NAME: spec_text(task, case)}
-        listed = [{"path": p, "role": "other", "file_id": None, "text": t} for p, t in sorted(all_files.items())]
+        listed = [{"path": p, "role": _role(p), "file_id": None, "text": t} for p, t in sorted(all_files.items())]
         unit_id = sha256_text(stable_json([task.task_id, case["name"], sorted(all_files.items())]))
         units.append((case["name"], {"unit_id": unit_id, "name": f"{task.name}/{case['name']}", "layout": layout,
                                      "files": listed}))  # fmt: skip
     return units
+
+
+def _role(path: str) -> str:
+    """The role crawl would give the file (the op-project harnesses find the tiling header and kernel by it)."""
+    name = path.rsplit("/", 1)[-1]
+    if path.startswith("op_host/"):
+        return "tiling" if name.endswith(("_tiling.h", "_tiling.hpp")) else "tiling_func"
+    if path.startswith("op_kernel/"):
+        return "kernel"
+    if name == "CMakeLists.txt":
+        return "build"
+    return "kernel" if name.endswith((".cpp", ".cc", ".asc")) else "other"
 
 
 def _toml(scalars: dict[str, Any], arrays: dict[str, list[dict[str, Any]]], tables: dict[str, dict[str, Any]]) -> str:

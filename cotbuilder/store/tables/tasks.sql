@@ -19,8 +19,8 @@ CREATE TABLE IF NOT EXISTS tasks (
     block_dim       INTEGER,               -- kernel_launch: the block dim cotbuilder launches with
     launch_args     JSON,                  -- kernel_launch: the entry's GM arguments in order (tensor names, `workspace`, `tiling`); null = inputs, outputs, workspace, tiling
     workspace_bytes INTEGER,               -- kernel_launch: bytes of the GM workspace passed as `workspace`
-    cases           JSON NOT NULL,         -- the test cases: `[{name, inputs: [tensor], outputs: [tensor], attrs: {}, seeds: [int]}]`; a tensor is `{name, shape, dtype, low?, high?}` (inputs drawn uniform in [low, high) per seed)
-    reference       JSON NOT NULL,         -- `{kind: numpy | torch | python, code}`: an expression over the inputs and attrs (numpy as `np`; torch tensors for `torch`) or Python defining `reference(*inputs)`; always run in the sandbox
+    cases           JSON NOT NULL,         -- the test cases: `[{name, inputs: [tensor], outputs: [tensor], attrs: {}, seeds: [int], row?}]`; a tensor is `{name, shape, dtype, low?, high?}` (inputs drawn uniform in [low, high) per seed)
+    reference       JSON NOT NULL,         -- `{kind: numpy | torch | python | benchmark, code}`: an expression over the inputs and attrs (numpy as `np`; torch tensors for `torch`), Python defining `reference(*inputs)`, or `benchmark`: the benchmark's own validation in given_files (`validation/module.py` reference, test_cases.csv rows, pybind binding; code names module.py) run by verify's benchmark harness; always run in the sandbox
     tolerance       JSON,                  -- `{atol, rtol}` for every output; null = the dtype's default (docs/statuses.md, verify/data/tolerances.toml)
     given_files     JSON,                  -- files the task gives and the answer must fit (kernel_only: the op project without op_kernel/)
     answer_files    JSON,                  -- a known right answer, when the task has one (the demo tasks: the demo's own kernel); never shown to a model by cotbuilder
