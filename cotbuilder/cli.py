@@ -1,5 +1,5 @@
 """The `cotbuilder` command line: one verb per registered stage (declared from its config, see stages/command.py),
-plus `run`, `status` and `query`. Nothing here imports a stage's implementation: `cotbuilder --help` reads only the
+plus `run`, `status`, `query`, `tasks` (import task.toml folders) and `serve` (the reward over HTTP). Nothing here imports a stage's implementation: `cotbuilder --help` reads only the
 registry and the stages' config modules."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from . import __version__
-from .cli_common import EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, CliState, get_state, open_store
+from .cli_common import EXIT_OK, EXIT_PARTIAL, EXIT_USAGE, CliState, get_state, open_store, usage_error
 from .stages.command import EXECUTOR_HELP, RAY_ADDRESS_HELP, stage_command
 from .stages.registry import STAGES, Registry
 
@@ -153,6 +153,95 @@ def query(
     out.print(table)
 
 
+def tasks(
+    ctx: typer.Context,
+    folder: Path = typer.Argument(..., help="A folder of task.toml files (searched recursively), e.g. examples/tasks"),
+    check: bool = typer.Option(False, "--check", help="Only read and validate the files; store nothing."),
+    kind: str = typer.Option(
+        "toml", "--from", help="toml: a folder of task.toml files; npukernelbench: an NPUKernelBench tree."
+    ),
+    mode: str = typer.Option("full", "--mode", help="npukernelbench: full (answer = op project) or kernel_only."),
+) -> None:
+    """Import tasks ("a kernel to write": statement, cases, reference, tolerance, layout) from a folder of task.toml
+    files, or an NPUKernelBench tree (--from npukernelbench), into the `tasks` table (format: docs/tasks.md). A bad file is named with its problem and not stored; the
+    others are (exit 1). Re-importing an unchanged task writes the same row."""
+    from rich.markup import escape
+
+    from .cli_common import console, out
+    from .tasks.toml_loader import TaskError, load_folder
+
+    if kind not in ("toml", "npukernelbench"):
+        raise usage_error(f"--from must be toml or npukernelbench (got {kind!r})")
+    try:
+        if kind == "toml":
+            loaded, errors = load_folder(folder)
+        else:
+            from .tasks.npukernelbench import load_npukernelbench
+
+            if not folder.is_dir():
+                raise TaskError(f"{folder}: not a folder")
+            loaded, errors = load_npukernelbench(folder, mode)
+    except (TaskError, ValueError) as exc:
+        raise usage_error(str(exc)) from exc
+    for err in errors:
+        console.print(f"[red]bad task:[/red] {escape(err.message)}", soft_wrap=True, highlight=False)
+    if loaded and not check:
+        from .tasks.stored import save
+
+        store = open_store(ctx)
+        with store:
+            save(store, loaded)
+    from rich.table import Table
+
+    table = Table("task", "layout", "cases", "task_id", title=f"tasks {'checked' if check else 'stored'}")
+    for t in loaded:
+        table.add_row(t.name, t.layout, str(len(t.cases)), t.task_id[:12])
+    out.print(table)
+    raise typer.Exit(EXIT_PARTIAL if errors else EXIT_OK)
+
+
+def serve(
+    ctx: typer.Context,
+    port: int = typer.Option(8765, "--port", help="TCP port to listen on (0: any free port, printed)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to bind; keep 127.0.0.1 unless a trainer elsewhere needs it."
+    ),
+    task_dirs: list[Path] = typer.Option(
+        [], "--tasks", help="Also serve the tasks of this task.toml folder (repeatable)."
+    ),
+    concurrency: int = typer.Option(
+        2, "--concurrency", help="Scores computed at once (each one g++ + sandboxed runs)."
+    ),
+    max_body: int = typer.Option(1_000_000, "--max-body", help="Largest request body in bytes (413 above)."),
+    max_batch: int = typer.Option(256, "--max-batch", help="Most items in one /score_batch request."),
+    soc: str = typer.Option("ascend910b", "--soc", help="SoC the kernels are built for."),
+    allow_weak_sandbox: bool = typer.Option(
+        False, "--allow-weak-sandbox", help="Serve even if this machine lacks an isolation feature (as verify)."
+    ),
+) -> None:
+    """Serve the reward over HTTP for RL trainers: POST /score {"task", "code"} and POST /score_batch {"items": [...]}
+    return Score JSON (docs/reward.md); GET /health, GET /tasks. Tasks come from the workspace's `tasks` table and
+    --tasks folders. Ctrl-C / SIGTERM: stop accepting, finish what runs, exit 0."""
+    from .cli_common import console
+    from .reward.server import ServeError, serve_forever
+
+    try:
+        serve_forever(
+            get_state(ctx).workspace,
+            host,
+            port,
+            task_dirs,
+            concurrency,
+            max_body,
+            max_batch,
+            soc,
+            allow_weak_sandbox,
+            log=lambda line: console.print(line, markup=False, highlight=False),
+        )
+    except ServeError as exc:
+        raise usage_error(str(exc)) from exc
+
+
 def build_app(registry: Registry = STAGES) -> typer.Typer:
     """The CLI for a registry: one verb per stage, then run, status, query."""
     app = typer.Typer(
@@ -168,6 +257,8 @@ def build_app(registry: Registry = STAGES) -> typer.Typer:
     app.command("run")(run)
     app.command("status")(status)
     app.command("query")(query)
+    app.command("tasks")(tasks)
+    app.command("serve")(serve)
     return app
 
 

@@ -160,7 +160,7 @@ def generate_main(spec: dict[str, Any], header_text: str) -> str:
         fill.append("    uint8_t* cb_tiling = (uint8_t*)AscendC::GmAlloc(64);")
         fill.append("    std::memset(cb_tiling, 0, 64);")
     lines_free.append("    AscendC::GmFree(cb_tiling);")
-    args += ["cb_workspace", "cb_tiling"]
+    args = _launch_args(spec, args + ["cb_workspace", "cb_tiling"])
     key = spec.get("tiling_key")
     template = string.Template(package_data("verify/data/spec_main.cpp.tmpl").read_text(encoding="utf-8"))
     return template.substitute(
@@ -180,6 +180,21 @@ def generate_main(spec: dict[str, Any], header_text: str) -> str:
         dump="\n".join(lines_dump),
         free="\n".join(lines_free),
     )
+
+
+def _launch_args(spec: dict[str, Any], default: list[str]) -> list[str]:
+    """The entry's arguments: `(inputs..., outputs..., workspace, tiling)`, or the spec's `launch_args` order - a
+    kernel-launch entry takes only the GM buffers it uses (`add(x, y, z)`, `minmax(x, y, workspace)`)."""
+    names = spec.get("launch_args")
+    if names is None:
+        return default
+    var = {i["name"]: f"cb_in_{i['name']}" for i in spec["inputs"]}
+    var |= {o["name"]: f"cb_out_{o['name']}" for o in spec["outputs"]}
+    var |= {"workspace": "cb_workspace", "tiling": "cb_tiling"}
+    unknown = [n for n in names if n not in var]
+    if unknown or not isinstance(names, list):
+        raise SpecError(f"launch_args names no input, output, workspace or tiling: {', '.join(map(str, unknown))}")
+    return [var[n] for n in names]
 
 
 def _digest(workdir: Path, paths: list[str]) -> str:
