@@ -71,6 +71,7 @@ class SwitchedVerifyStage(VerifyStage):
 def verify_store(store: Store, config: VerifyConfig, fidelity_off: bool) -> None:
     run_stage(SwitchedVerifyStage(config, FIDELITY_OFF_ENV if fidelity_off else {}), store)
 
+
 # A sample that touches the cube unit (matmul, convolution, L0/L1 positions) is not a vector kernel.
 CUBE = re.compile(
     r"Matmul|MatMul|Mmad|LoadData|Conv2D|Conv3D|TPosition::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)|"
@@ -156,7 +157,8 @@ def main() -> int:
     parser.add_argument(
         "--fidelity-off",
         action="store_true",
-        help="approximate 'before the fidelity checks': " + ", ".join(f"{k}={v}" for k, v in FIDELITY_OFF_ENV.items())
+        help="approximate 'before the fidelity checks': "
+        + ", ".join(f"{k}={v}" for k, v in FIDELITY_OFF_ENV.items())
         + " for every step (what cannot be switched off is printed)",
     )
     args = parser.parse_args()

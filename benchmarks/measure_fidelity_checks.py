@@ -36,6 +36,7 @@ CHECKS = [
     ("4 cross-core race (GM)", set()),
     ("4 schedule-dependent output (--schedules N)", {"schedule_dependent"}),
     ("5 poison read: NaN/Inf where golden finite", set()),
+    ("5 unwritten output (poison where the golden expects 0)", set()),
     ("5 all-NaN/Inf output rule", set()),
     ("6 numerics / saturation", set()),
     ("7 tensor_leak (warning)", {"tensor_leak"}),
@@ -74,16 +75,31 @@ def fired(r: dict) -> dict[str, list[dict]]:
     for case in r.get("cases") or []:
         if any((o.get("nonfinite_bad") or 0) > 0 for o in case.get("outputs") or []):
             out["5 poison read: NaN/Inf where golden finite"].append({"kind": "nonfinite", "message": case.get("why")})
+        if "were never written by the kernel" in (case.get("why") or ""):
+            out["5 unwritten output (poison where the golden expects 0)"].append(
+                {"kind": "unwritten", "message": case.get("why")}
+            )
         if "NaN/Inf in every element" in (case.get("why") or ""):
             out["5 all-NaN/Inf output rule"].append({"kind": "all_nan", "message": case.get("why")})
     return {k: v for k, v in out.items() if v}
 
 
+def unit_label(r: dict) -> str:
+    """The unit's path in its repository (a measurement's temp-dir root is cut to the part below examples/)."""
+    root = r.get("root") or ""
+    if root.startswith("/"):
+        return r["name"]
+    return root or r["name"]
+
+
 def table(label: str, data: list[dict], markdown: bool) -> None:
     hits: dict[str, list[str]] = collections.defaultdict(list)
+    others: collections.Counter = collections.Counter()
+    known = {k for _, kinds in CHECKS for k in kinds} | {"race"}
     for r in data:
         for check in fired(r):
-            hits[check].append(r["root"] or r["name"])
+            hits[check].append(unit_label(r))
+        others.update({d["kind"] for d in r.get("diagnostics") or [] if d["kind"] not in known})
     print(f"\n{label}: {len(data)} verified units")
     if markdown:
         print("| check (issue 12 §) | units | which |\n|---|---|---|")
@@ -94,6 +110,7 @@ def table(label: str, data: list[dict], markdown: bool) -> None:
             print(f"| {check} | {len(names)} | {which} |")
         else:
             print(f"  {check:45} {len(names):4}  {which}")
+    print(f"  other diagnostics (units): {dict(others.most_common())}")
 
 
 def races(label: str, data: list[dict]) -> None:
@@ -102,7 +119,7 @@ def races(label: str, data: list[dict]) -> None:
         for d in r.get("diagnostics") or []:
             if d["kind"] in ("race", "sync"):
                 where = f"{Path(d.get('file') or '?').name}:{d.get('line')}"
-                print(f"  {r['root'] or r['name']} [{r['status']}] {d['kind']} at {where}: {d['message']}")
+                print(f"  {unit_label(r)} [{r['status']}] {d['kind']} at {where}: {d['message']}")
 
 
 def main() -> int:
