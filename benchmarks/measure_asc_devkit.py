@@ -33,11 +33,45 @@ sys.path.insert(0, str(REPO / "tests" / "verify"))
 
 from unitdir import unit_from_dir  # noqa: E402
 
+from cotbuilder.stages.driver import run_stage  # noqa: E402
 from cotbuilder.store import Store  # noqa: E402
 from cotbuilder.verify.cmake_defines import unit_arch  # noqa: E402
-from cotbuilder.verify.stage import VerifyConfig, run  # noqa: E402
+from cotbuilder.verify.stage import VerifyConfig, VerifyStage  # noqa: E402
 
 DEFAULT_GIT_DIR = "/work/.mirror/mirror-cann+asc-devkit/repo"
+# "Before the fidelity checks", approximated on today's emulator by the run-time switches it has (docs/emulator.md):
+# the pipe-hazard model off, and memory nobody wrote reading as zeros instead of the poison byte. What has no switch
+# (legality at compile time, queue depth / buffer count / scratch checks, the multi-core scheduler, documented
+# numerics, the all-NaN output rule) stays on: see FIDELITY_ALWAYS_ON.
+FIDELITY_OFF_ENV = {"COTBUILDER_HAZARDS": "0", "COTBUILDER_POISON_BYTE": "0"}
+FIDELITY_ALWAYS_ON = (
+    "legality table (compile time)",
+    "queue depth / 64-buffer / scratch-size checks and src clobbering (clobber writes zeros with the byte at 0)",
+    "seeded multi-core scheduler and SyncAll deadlock detection",
+    "documented numerics (reduction order, float->half saturation)",
+    "all-NaN/Inf output is wrong_answer (harness rule)",
+    "UB reads as zeros, not 0xFF as before the fidelity merge (one poison byte for UB and GM)",
+)
+
+
+class SwitchedVerifyStage(VerifyStage):
+    """The verify stage with extra environment for every sandboxed step (the emulator's run-time switches)."""
+
+    def __init__(self, config: VerifyConfig, env: dict[str, str]):
+        super().__init__(config)
+        self.env = env
+
+    def plan(self, store, stats):
+        items = super().plan(store, stats)
+        for item in items:
+            item.job.ctx.extra_env.update(self.env)
+        return items
+
+
+def verify_store(store: Store, config: VerifyConfig, fidelity_off: bool) -> None:
+    run_stage(SwitchedVerifyStage(config, FIDELITY_OFF_ENV if fidelity_off else {}), store)
+
+
 # A sample that touches the cube unit (matmul, convolution, L0/L1 positions) is not a vector kernel.
 CUBE = re.compile(
     r"Matmul|MatMul|Mmad|LoadData|Conv2D|Conv3D|TPosition::(?:A1|A2|B1|B2|C1|C2|CO1|CO2)|"
@@ -83,6 +117,10 @@ def all_samples(examples: Path) -> list[Path]:
     return sorted(found)
 
 
+def _matches(wanted: str, path: str) -> bool:
+    return path.endswith(wanted[:-1]) if wanted.endswith("$") else wanted in path
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--git-dir", default=DEFAULT_GIT_DIR)
@@ -99,13 +137,29 @@ def main() -> int:
         help="the cube and mixed samples (Matmul, Mmad, LoadData, L0/L1 positions, AIC/AIV kernels) instead",
     )
     parser.add_argument(
-        "--only", default="", help="verify only samples whose path contains one of these comma-separated texts"
+        "--only",
+        default="",
+        help="verify only samples whose path contains one of these comma-separated texts (a text ending in $ must "
+        "end the path)",
     )
     parser.add_argument(
         "--show", type=int, default=15, help="how many dav-3510-only failure reasons to list (all others are listed)"
     )
     parser.add_argument(
         "--json", type=Path, help="also write one JSON line per sample (name, status, reason, cases, diagnostics) here"
+    )
+    parser.add_argument(
+        "--workspace",
+        type=Path,
+        help="keep the verify workspace here (its store holds every diagnostic: `cotbuilder -w DIR query ...`); "
+        "a re-run with the same workspace verifies only what is missing",
+    )
+    parser.add_argument(
+        "--fidelity-off",
+        action="store_true",
+        help="approximate 'before the fidelity checks': "
+        + ", ".join(f"{k}={v}" for k, v in FIDELITY_OFF_ENV.items())
+        + " for every step (what cannot be switched off is printed)",
     )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="ascdk-") as tmp:
@@ -118,7 +172,7 @@ def main() -> int:
             vector, cube = all_samples(examples), []
         if args.only:
             wanted = args.only.split(",")
-            vector = [f for f in vector if any(w in str(f.relative_to(examples)) for w in wanted)]
+            vector = [f for f in vector if any(_matches(w, str(f.relative_to(examples))) for w in wanted)]
         if args.limit:
             vector = vector[: args.limit]
         units, arch_of = [], {}
@@ -126,11 +180,12 @@ def main() -> int:
             name = str(folder.relative_to(examples))
             units.append(unit_from_dir(folder, layout="kernel_launch", name=name))
             arch_of[name] = unit_arch(units[-1], SOC)
-        ws = Path(tmp) / "ws"
+        ws = args.workspace or Path(tmp) / "ws"
         start = time.monotonic()
         with Store(ws) as store:
             store.insert("units", units)
-            run(store, VerifyConfig(jobs=args.jobs, seeds=[0], soc=SOC, progress=sys.stderr.isatty()))
+            config = VerifyConfig(jobs=args.jobs, seeds=[0], soc=SOC, progress=sys.stderr.isatty())
+            verify_store(store, config, args.fidelity_off)
             rows = store.rows(
                 "SELECT u.name, v.status, v.reason, v.missing_apis, v.compile_ok, v.run_ok, v.harness, v.cases, v.diagnostics "
                 "FROM verifications v "
@@ -154,6 +209,8 @@ def main() -> int:
         ran = sum(bool(r["run_ok"]) for r in sub)
         return f"considered {len(sub)}, compiled {compiled}, ran {ran}, passed {share(sub)}"
 
+    if args.fidelity_off:
+        print(f"FIDELITY OFF: {FIDELITY_OFF_ENV}; still on: {'; '.join(FIDELITY_ALWAYS_ON)}")
     print(
         f"asc-devkit examples/01_simd_cpp_api: {len(vector)} {kind} kernel-launch samples "
         f"({len(cube)} others left out), verified in {seconds:.0f} s with --jobs {args.jobs}, --soc {SOC}"

@@ -2,21 +2,27 @@
 
     python benchmarks/measure_op_projects.py npukernelbench [--git-dir DIR] [--only TASK ...]
     python benchmarks/measure_op_projects.py cann-ops [--git-dir DIR]
-    python benchmarks/measure_op_projects.py ops-math [--git-dir DIR]
-    (common: --out results.jsonl (resume: units already there are skipped), --limit N, --wall-seconds S)
+    python benchmarks/measure_op_projects.py ops-math --workspace WS [--jobs 2] [--every 3] [--limit N]
+    python benchmarks/measure_op_projects.py ops-math --workspace WS --report      # the summary of what WS holds
 
 - npukernelbench: every task's reference answer (`answer/0`) through its validation (benchmark harness: the PyTorch
   reference on CPU - the torch extra -, the cases of test_cases.csv). The denominator is fixed by one rule: every
   task whose answer uses no Cube API (`CUBE` below, searched in the answer's op_kernel/ and op_host/); the task ids
   are printed. Goal: >= 80% passed.
-- cann-ops (the copy vendored in KernelHive/ascendc-skill): every op with an `examples/AclNNInvocationNaive` example,
-  through it (aclnn harness). Goal: >= 70% passed.
+- cann-ops (the copy vendored in KernelHive/ascendc-skill): every op with an `examples/AclNNInvocationNaive` example.
+  Goal: >= 70% passed.
 - ops-math (hicann): every op's kernel UTs (tests/ut/op_kernel, not arch35), each TEST a case (kernel UT harness).
   Goals: >= 70% of the TEST cases run to the end (passed or unchecked), >= 80% of the compared cases pass.
 
-The snapshot is read from its bare git dir into a temp dir (nothing is kept), grouped into units by cotbuilder's own
-parser, and each unit verified in the sandbox; results go to a JSONL file and a summary table is printed: units,
-passed, every other status with its top reasons.
+The snapshot is read from its bare git dir into a temp dir, grouped into units by cotbuilder's own parser, and the
+chosen units are verified by the verify stage in a workspace that is kept (`--workspace`): its store holds every
+verdict, case and emulator diagnostic (`cotbuilder -w WS query ...`, `benchmarks/measure_fidelity_checks.py WS`), and
+a re-run with the same workspace verifies only what is still missing (resume after a kill). Each unit gets the
+harness `cotbuilder verify` would choose for it; where that differs from the harness the measurement is about, the
+unit is named. `--fidelity-off` runs with the emulator's fidelity switches off ("before", see measure_asc_devkit.py);
+`--share-builds WS2` reuses another workspace's compiled objects (the switches act at run time only, so a before run
+after an after run rebuilds nothing but the links). `--every N` measures every Nth unit of the sorted denominator (a
+fixed, stated subset when the whole set cannot be afforded).
 """
 
 from __future__ import annotations
@@ -34,11 +40,16 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from measure_asc_devkit import FIDELITY_ALWAYS_ON, FIDELITY_OFF_ENV, SwitchedVerifyStage  # noqa: E402
 
 from cotbuilder.crawl import filefilter  # noqa: E402
 from cotbuilder.parse.units import extract_units  # noqa: E402
-from cotbuilder.verify import build as buildmod  # noqa: E402
-from cotbuilder.verify import harness_op, sandbox, steps  # noqa: E402
+from cotbuilder.stages.driver import run_stage  # noqa: E402
+from cotbuilder.store import Store  # noqa: E402
+from cotbuilder.verify import worker  # noqa: E402
+from cotbuilder.verify.stage import VerifyConfig  # noqa: E402
 
 SNAPSHOTS = {
     "npukernelbench": ("/work/.mirror/weich97+NPUKernelBench/repo", "tasks"),
@@ -122,22 +133,22 @@ def select(kind: str, units: list[dict]) -> list[tuple[str, dict, str]]:
     return sorted(chosen, key=lambda c: c[0])
 
 
-def verify(unit: dict, harness: str, ctx: steps.Context) -> dict:
-    from cotbuilder.verify import harness_aclnn
+def subset(chosen: list, every: int, only: list[str]) -> list:
+    """Every `every`-th unit of the sorted denominator (the 1st, the N+1st, ...), narrowed by --only."""
+    picked = chosen[::every]
+    return [c for c in picked if not only or any(o in c[0] for o in only)]
 
-    session = ctx.sandbox_session()
-    unit_dir = session.new_dir(f"u-{unit['unit_id'][:12]}-")
-    try:
-        if harness == "aclnn":
-            example = next(e for e in harness_aclnn.examples(unit) if e["dir"].endswith("AclNNInvocationNaive"))
-            verdict = harness_aclnn.verify_aclnn(unit, unit_dir, ctx, example)
-        else:
-            verdict = harness_op.verify(unit, harness, unit_dir, ctx)
-        return verdict.as_columns()
-    except Exception as exc:  # a bug of ours: recorded, the measurement goes on
-        return {"status": "infra_error", "reason": f"{type(exc).__name__}: {exc}", "cases": []}
-    finally:
-        sandbox.remove_tree(unit_dir)
+
+def stored(store: Store) -> list[dict]:
+    """One row per stored verification, keyed by the unit's root (the measurement's id)."""
+    return store.rows(
+        "SELECT u.root AS id, u.name, v.harness, v.status, v.reason, v.cases, v.diagnostics, v.missing_apis, "
+        "v.timings FROM verifications v JOIN units u USING (unit_id) ORDER BY u.root"
+    )
+
+
+def top_reason(reason: str) -> str:
+    return re.sub(r"\d+", "N", (reason or "")[:90])
 
 
 def summary(kind: str, results: list[dict], denominator: list[str]) -> None:
@@ -145,7 +156,7 @@ def summary(kind: str, results: list[dict], denominator: list[str]) -> None:
     reasons: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for r in results:
         if r["status"] != "passed":
-            reasons[r["status"]][re.sub(r"\d+", "N", (r.get("reason") or "")[:90])] += 1
+            reasons[r["status"]][top_reason(r.get("reason"))] += 1
     total = len(denominator)
     print(f"\n{kind}: {total} units in the denominator, {len(results)} verified")
     print(f"  passed: {by_status['passed']} ({100 * by_status['passed'] / max(total, 1):.1f}%)")
@@ -156,79 +167,134 @@ def summary(kind: str, results: list[dict], denominator: list[str]) -> None:
         for reason, m in reasons[status].most_common(5):
             print(f"      {m:4d}  {reason}")
     if kind == "ops-math":
-        cases = [c for r in results for c in (r.get("cases") or [])]
-        statuses = collections.Counter(c.get("status") for c in cases)
-        ran = statuses["passed"] + statuses["unchecked"] + statuses["wrong_answer"]
-        to_end = statuses["passed"] + statuses["unchecked"]
-        compared = statuses["passed"] + statuses["wrong_answer"]
-        print(f"  TEST cases: {len(cases)}; per status {dict(statuses)}")
-        print(f"  run to the end (passed or unchecked): {to_end} ({100 * to_end / max(len(cases), 1):.1f}%)")
-        print(
-            f"  compared: {compared}, passed {statuses['passed']} ({100 * statuses['passed'] / max(compared, 1):.1f}%)"
-        )
-        del ran
+        case_summary(results)
+
+
+def case_summary(results: list[dict]) -> None:
+    """Issue 11's two case rates, and each other case status with its top reasons."""
+    cases = [c for r in results for c in (r.get("cases") or [])]
+    statuses = collections.Counter(c.get("status") for c in cases)
+    to_end = statuses["passed"] + statuses["unchecked"]
+    compared = statuses["passed"] + statuses["wrong_answer"]
+    print(f"  TEST cases: {len(cases)}; per status {dict(statuses.most_common())}")
+    print(
+        f"  run to the end (passed or unchecked): {to_end}/{len(cases)} = {100 * to_end / max(len(cases), 1):.1f}%"
+        " (goal >= 70%)"
+    )
+    print(
+        f"  compared (passed or wrong_answer): {compared}, passed {statuses['passed']}/{compared} = "
+        f"{100 * statuses['passed'] / max(compared, 1):.1f}% (goal >= 80%)"
+    )
+    why: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for c in cases:
+        if c.get("status") not in ("passed", "unchecked"):
+            why[c.get("status")][top_reason(c.get("why"))] += 1
+    for status, counter in why.items():
+        print(f"  cases {status}: {sum(counter.values())}")
+        for reason, m in counter.most_common(5):
+            print(f"      {m:4d}  {reason}")
+    # units whose cases did not run: the unit-level status stands for them (a build failure has no case)
+    caseless = collections.Counter(r["status"] for r in results if not r.get("cases"))
+    if caseless:
+        print(f"  units without any case (build failed / nothing listed): {dict(caseless)}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=sorted(SNAPSHOTS))
     parser.add_argument("--git-dir")
-    parser.add_argument("--out", type=Path)
-    parser.add_argument("--only", nargs="*", default=[])
-    parser.add_argument("--limit", type=int)
-    parser.add_argument("--wall-seconds", type=float, default=300.0)
-    parser.add_argument("--cache", type=Path, default=Path(tempfile.gettempdir()) / "cotbuilder-measure-cache")
+    parser.add_argument(
+        "--workspace",
+        type=Path,
+        help="the verify workspace, kept (default ./measure_<kind>_ws); a re-run resumes what is missing",
+    )
+    parser.add_argument("--out", type=Path, help="also write one JSON line per verified unit here")
+    parser.add_argument("--only", nargs="*", default=[], help="only units whose id contains one of these")
+    parser.add_argument("--every", type=int, default=1, help="measure every Nth unit of the sorted denominator")
+    parser.add_argument("--limit", type=int, help="verify at most N units not yet verified in this run")
+    parser.add_argument("--jobs", type=int, default=1, help="units verified in parallel")
+    parser.add_argument("--wall-seconds", type=float, default=600.0, help="sandbox wall limit per step")
+    parser.add_argument("--cpu-seconds", type=int, default=600, help="sandbox CPU limit per step")
+    parser.add_argument("--memory-mb", type=int, default=8192)
+    parser.add_argument("--fidelity-off", action="store_true", help="the emulator's fidelity switches off (before)")
+    parser.add_argument(
+        "--share-builds", type=Path, help="reuse this other workspace's compiled objects (cache/verify/objects)"
+    )
     parser.add_argument("--list", action="store_true", help="print the denominator and stop")
+    parser.add_argument("--report", action="store_true", help="verify nothing: summarise what the workspace holds")
     args = parser.parse_args()
+    if args.every < 1:
+        parser.error("--every must be at least 1")
     git_dir, sub = SNAPSHOTS[args.kind]
-    out = args.out or Path(f"measure_{args.kind}.jsonl")
+    ws = args.workspace or Path(f"measure_{args.kind}_ws")
     with tempfile.TemporaryDirectory(prefix="cotbuilder-measure-") as tmp:
         start = time.monotonic()
         root = extract(args.git_dir or git_dir, sub, Path(tmp))
         chosen = select(args.kind, units_of(root))
-        print(f"{len(chosen)} units selected in {time.monotonic() - start:.0f} s")
+        print(f"{len(chosen)} units in the denominator, found in {time.monotonic() - start:.0f} s")
         if args.list:
             print(" ".join(c[0] for c in chosen))
             return 0
-        done = {}
-        if out.is_file():
-            for line in out.read_text().splitlines():
-                rec = json.loads(line)
-                done[rec["id"]] = rec
-        cache = args.cache
-        cache.mkdir(parents=True, exist_ok=True)
-        ctx = steps.Context(
-            cache_dir=cache,
-            soc=SOC,
-            limits=sandbox.Limits(cpu_s=int(args.wall_seconds), wall_s=args.wall_seconds, memory_mb=8192),
-            python=sys.executable,
-            seeds=(0,),
-        )
-        ctx.pch = buildmod.ensure_pch(cache, SOC, ctx.opt)
-        todo = [c for c in chosen if c[0] not in done and (not args.only or any(o in c[0] for o in args.only))]
-        if args.limit is not None:
-            todo = todo[: args.limit]
-        with out.open("a") as fh:
-            for i, (uid, unit, harness) in enumerate(todo, 1):
-                t = time.monotonic()
-                cols = verify(unit, harness, ctx)
-                rec = {
-                    "id": uid,
-                    "harness": harness,
-                    "seconds": round(time.monotonic() - t, 1),
-                    **{k: cols.get(k) for k in ("status", "reason", "cases", "missing_apis", "timings")},
-                }
-                fh.write(json.dumps(rec) + "\n")
-                fh.flush()
-                done[uid] = rec
-                print(
-                    f"[{i}/{len(todo)}] {uid}: {rec['status']} {(rec['reason'] or '')[:100]} ({rec['seconds']} s)",
-                    flush=True,
+        picked = subset(chosen, args.every, args.only)
+        if args.every > 1:
+            print(f"measured subset: every {args.every}th unit of the sorted denominator: {len(picked)} units")
+        other = [(uid, worker.choose(u)) for uid, u, harness in picked if worker.choose(u) != harness]
+        for uid, which in other:
+            print(f"  note: {uid} is verified with the {which!r} harness (what `cotbuilder verify` picks)")
+        with Store(ws) as store:
+            if args.share_builds:
+                objects = store.cache_path("verify", "objects")
+                source = args.share_builds.resolve() / "cache" / "verify" / "objects"
+                source.mkdir(parents=True, exist_ok=True)
+                if not objects.exists():
+                    objects.symlink_to(source, target_is_directory=True)
+            store.insert("units", [u for _, u, _ in picked])
+            if not args.report:
+                config = VerifyConfig(
+                    jobs=args.jobs,
+                    limit=args.limit,
+                    seeds=[0],
+                    soc=SOC,
+                    cpu_s=args.cpu_seconds,
+                    wall_s=args.wall_seconds,
+                    memory_mb=args.memory_mb,
+                    progress=False,
+                    layouts=["op_project"],
                 )
-        results = [done[c[0]] for c in chosen if c[0] in done]
-        print("denominator:", " ".join(c[0] for c in chosen))
-        summary(args.kind, results, [c[0] for c in chosen])
+                stage = SwitchedVerifyStage(config, FIDELITY_OFF_ENV if args.fidelity_off else {})
+                stage.batch_size = 1  # every verdict committed as it comes: a kill loses only units in flight
+                t = time.monotonic()
+                stats = run_stage(stage, store, progress=LineProgress())
+                print(f"verified in {time.monotonic() - t:.0f} s: {dict(stats.counts)}")
+            wanted = {c[0] for c in picked}
+            results = [r for r in stored(store) if r["id"] in wanted]
+    if args.out:
+        with args.out.open("w", encoding="utf-8") as fh:
+            for r in results:
+                fh.write(json.dumps(r, default=str) + "\n")
+    if args.fidelity_off:
+        print(f"FIDELITY OFF: {FIDELITY_OFF_ENV}; still on: {'; '.join(FIDELITY_ALWAYS_ON)}")
+    print(f"workspace: {ws} (cotbuilder -w {ws} query ...)")
+    summary(args.kind, results, [c[0] for c in picked])
     return 0
+
+
+class LineProgress:
+    """One printed line per verified unit (the run goes to a log file in the background)."""
+
+    def start(self, stage: str, total: int) -> None:
+        self.total, self.done, self.t = total, 0, time.monotonic()
+        print(f"{stage}: {total} units to verify", flush=True)
+
+    def advance(self, note: str = "", lines: list[str] | None = None) -> None:
+        self.done += 1
+        print(f"[{self.done}/{self.total}] {note} ({time.monotonic() - self.t:.0f} s)", flush=True)
+
+    def note(self, label: str, done: int | None) -> None:
+        pass
+
+    def finish(self) -> None:
+        pass
 
 
 if __name__ == "__main__":

@@ -53,6 +53,33 @@
 #define ASCENDC_TPL_INPUT(x) (ASCENDC_TPL_INPUT_BIAS + (x))
 #define ASCENDC_TPL_OUTPUT(x) (ASCENDC_TPL_OUTPUT_BIAS + (x))
 
+// The native DataType values a DATATYPE parameter may list (模板参数定义.md, ASCENDC_TPL_DATATYPE_DECL): the
+// ge::DataType numbers, so the host's GET_TPL_TILING_KEY(dtype-of-input) and the kernel's `if constexpr (D_T ==
+// C_DT_FLOAT)` agree (impl/host/ge_types.h has the same numbers).
+#define C_DT_FLOAT 0
+#define C_DT_FLOAT16 1
+#define C_DT_INT8 2
+#define C_DT_INT32 3
+#define C_DT_UINT8 4
+#define C_DT_INT16 6
+#define C_DT_UINT16 7
+#define C_DT_UINT32 8
+#define C_DT_INT64 9
+#define C_DT_UINT64 10
+#define C_DT_DOUBLE 11
+#define C_DT_BOOL 12
+#define C_DT_COMPLEX64 16
+#define C_DT_BF16 27
+#define C_DT_INT4 29
+#define C_DT_UINT1 30
+#define C_DT_INT2 31
+#define C_DT_COMPLEX32 33
+#define C_DT_HIFLOAT8 34
+#define C_DT_FLOAT8_E5M2 35
+#define C_DT_FLOAT8_E4M3FN 36
+#define C_DT_FLOAT4_E2M1 40
+#define C_DT_FLOAT4_E1M2 41
+
 namespace cbhost {
 constexpr uint64_t kInvalidTilingKey = 0xFFFFFFFFFFFFFFFFull;
 }
