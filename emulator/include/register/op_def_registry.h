@@ -2,3 +2,4 @@
 #pragma once
 #include "../impl/host/op_def.h"
 #include "../impl/host/log.h"
+#include "../securec.h"  // CANN's register headers bring securec along (host code calls memset_s unannounced)
