@@ -181,8 +181,12 @@ class Builder:
     def _compile(
         self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "unit"
     ) -> tuple[bool, str, str]:
-        argv = ["g++", *flags(self.soc, self.opt, self.dirs), *extra, "-c", source, "-o", out]
-        seen = self.scope_keys.get(scope, self.unit_key)
+        """`scope`: the files the object can see (its cache key): host, kernel, unit (every file), or shared - a
+        source of cotbuilder's own that sees no file of the unit (compiled without the unit's folders on the include
+        path), so one object serves every op."""
+        dirs = [] if scope == "shared" else self.dirs
+        argv = ["g++", *flags(self.soc, self.opt, dirs), *self._runtime_define(), *extra, "-c", source, "-o", out]
+        seen = "" if scope == "shared" else self.scope_keys.get(scope, self.unit_key)
         portable = "\0".join(buildmod.portable_args(argv))
         key = digest([("files", seen.encode()), ("argv", portable.encode()), ("salt", salt.encode())])
         cached = self.cache.get(key)
@@ -210,6 +214,15 @@ class Builder:
     def _pch_args(self) -> list[str]:
         return ["-include", str(self.pch.header)] if self.pch is not None and self.pch.header is not None else []
 
+    # With the prebuilt emulator runtime, every object of a program declares it (host TUs too: their shims report
+    # diagnostics and allocate GM through it) and every link adds the one object that defines it.
+    def _runtime_define(self) -> list[str]:
+        return [buildmod.PREBUILT_DEFINE] if self.pch is not None and self.pch.objects() else []
+
+    def _link(self, objs: list[str], binary: str, extra: tuple[str, ...] = ()) -> Any:
+        runtime = self.pch.objects() if self.pch is not None else []
+        return self.run(["g++", "-pthread", *extra, *objs, *runtime, "-o", binary], self.workdir)
+
     # -- the steps ------------------------------------------------------------------------------------------------
     def describe(self) -> list[dict] | None:
         """Build and run the host side's description (cached per op: the host sources' digest)."""
@@ -230,12 +243,14 @@ class Builder:
         self._write(main, package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8"))
         for i, src in enumerate([*lay.host_sources, main]):
             out = f"{GEN_DIR}/host_{i}.o"
-            ok, log, outcome = self._compile(src, out, [], salt="host", scope="host")
+            # the describe main is cotbuilder's own: one object for every op
+            scope = "shared" if src == main else "host"
+            ok, log, outcome = self._compile(src, out, [], salt="host", scope=scope)
             if not ok:
                 self._fail("host", log, outcome)
                 return None
             objs.append(out)
-        res = self.run(["g++", "-pthread", *objs, "-o", f"{GEN_DIR}/describe"], self.workdir)
+        res = self._link(objs, f"{GEN_DIR}/describe")
         if not res.ok:
             self._fail("host", (res.stderr + res.stdout), res.outcome)
             return None
@@ -337,7 +352,7 @@ class Builder:
             if not ok:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/harness_{i}.o")
-        res = self.run(["g++", "-pthread", *objs, "-o", binary], self.workdir)
+        res = self._link(objs, binary)
         if not res.ok or not (self.workdir / binary).is_file():
             return self._fail("link", res.stderr + res.stdout, res.outcome)
         self.result.ok = True
@@ -426,7 +441,7 @@ class Builder:
             if not ok:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/ut_{i}.o")
-        res = self.run(["g++", "-pthread", "-Wl,--wrap=system", *objs, "-o", binary], self.workdir)
+        res = self._link(objs, binary, ("-Wl,--wrap=system",))
         if not res.ok or not (self.workdir / binary).is_file():
             return self._fail("link", res.stderr + res.stdout, res.outcome)
         self.result.ok = True
@@ -468,7 +483,7 @@ class Builder:
         if not ok:
             self._fail("kernel", log, outcome, "the tiling-template declaration does not build on the host")
             return None
-        res = self.run(["g++", "-pthread", f"{GEN_DIR}/tpl_describe.o", "-o", f"{GEN_DIR}/tpl_describe"], self.workdir)
+        res = self._link([f"{GEN_DIR}/tpl_describe.o"], f"{GEN_DIR}/tpl_describe")
         run = self.run([f"./{GEN_DIR}/tpl_describe"], self.workdir) if res.ok else res
         if not run.ok:
             self._fail("kernel", run.stderr + run.stdout, run.outcome, "the tiling-template declaration did not run")
