@@ -8,11 +8,11 @@ Prints
 - distinct vector kernels per second: N variants of the demo's vector samples (each kernel file carries its own unused
   constant: its own source hash, its own build), `verify --jobs 2` with the default configuration and an empty build
   cache, the precompiled header built before the clock starts; once header-only (every unit compiles the emulator's
-  runtime itself: what verify falls back to when the runtime object does not build, and what it did before the
-  object existed) and once with the runtime object (the default), each with its CPU seconds per kernel, the ratio and
+  runtime itself: what verify falls back to when the runtime library does not build, and what it did before the
+  library existed) and once with the runtime library (the default), each with its CPU seconds per kernel, the ratio and
   the verdicts of both compared (goal: >= 3 kernels/s on 2 cores);
 - compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache; wall and CPU) without the
-  precompiled header, with it header-only, and with it and the runtime object, and the ratios;
+  precompiled header, with it header-only, and with it and the runtime library, and the ratios;
 - the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess);
 - the emulator's fidelity cost at run time (builds cached, so only running and judging counts): the kernels' run
   seconds with the pipe-hazard model off (COTBUILDER_HAZARDS=0, the baseline) and on (verify's default), and with
@@ -22,10 +22,11 @@ Prints
   TilingFunc objects - and the kernel variants cached per op), next to the kernel-launch figure of the same cache state.
   `--only op-projects` prints just this section; `--only distinct` the distinct-kernel throughput and compile costs.
 
-Baseline measured at the start of the runtime-object work (commit 7b4716f, same machine, 2 cores shared with other
+Baseline measured at the start of the runtime-library work (commit 7b4716f, same machine, 2 cores shared with other
 jobs: load average ~8 during the run, so CPU seconds are the figure to compare), 12 distinct vector kernels, default
 verify configuration, --jobs 2: 3.61 CPU-s per kernel (0.15 kernels/s wall at that load); the same run with the
-runtime object: 1.63 CPU-s per kernel. The header-only row of `--only distinct` re-measures that baseline in the run.
+runtime library: 1.63 CPU-s per kernel. The header-only row of `--only distinct` is that configuration re-measured in
+the same run (with the changes that are not about the library, e.g. the generator runner's numpy import, in both).
 """
 
 from __future__ import annotations
@@ -200,7 +201,7 @@ def distinct_vector_units(n: int, tmp: Path) -> list[dict]:
 
 @contextlib.contextmanager
 def header_only(on: bool):
-    """Verify as it runs when the runtime object is not there (its fallback): the stage's ensure_pch, header-only."""
+    """Verify as it runs when the runtime library is not there (its fallback): the stage's ensure_pch, header-only."""
     if not on:
         yield
         return
@@ -218,12 +219,12 @@ def cpu_seconds() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def distinct_throughput(units: list[dict], tmp: Path, runtime_object: bool) -> tuple[float, float, float, dict]:
+def distinct_throughput(units: list[dict], tmp: Path, runtime_library: bool) -> tuple[float, float, float, dict]:
     """(kernels/s, seconds, CPU seconds per kernel, status by unit name): verify --jobs 2, default configuration, a
-    fresh workspace (empty build cache), the precompiled header (and runtime object) built before the clock starts."""
-    ws = tmp / f"ws-distinct-{'runtime' if runtime_object else 'header-only'}"
+    fresh workspace (empty build cache), the precompiled header (and runtime library) built before the clock starts."""
+    ws = tmp / f"ws-distinct-{'runtime' if runtime_library else 'header-only'}"
     config = VerifyConfig(jobs=2, progress=False)
-    with Store(ws) as store, header_only(not runtime_object):
+    with Store(ws) as store, header_only(not runtime_library):
         store.insert("units", units)
         buildmod.ensure_pch(store.cache_path("verify", "x").parent, config.soc, config.opt)
         start, cpu = time.monotonic(), cpu_seconds()
@@ -243,8 +244,8 @@ def report_distinct(n: int, samples: int) -> None:
         print(f"distinct vector kernels: {n} ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}), verify --jobs 2,")
         print("  default configuration (seeds 0 and 1), empty build cache, precompiled header warm:")
         rows = {}
-        for label, runtime_object in (("header-only (before)", False), ("runtime object", True)):
-            rows[label] = distinct_throughput(units, tmp, runtime_object)
+        for label, runtime_library in (("header-only (before)", False), ("runtime library", True)):
+            rows[label] = distinct_throughput(units, tmp, runtime_library)
             per_s, seconds, cpu, statuses = rows[label]
             passed = sum(s == "passed" for s, _ in statuses.values())
             print(f"  {label:22} {per_s:5.2f} kernels/s ({seconds:.1f} s, {cpu:.2f} CPU-s/kernel, {passed} passed)")
@@ -256,22 +257,22 @@ def report_distinct(n: int, samples: int) -> None:
         sample = units[:samples]
         costs = {
             "no PCH": compile_costs(sample, tmp, use_pch=False),
-            "PCH, header-only": compile_costs(sample, tmp, use_pch=True, runtime_object=False),
-            "PCH + runtime object": compile_costs(sample, tmp, use_pch=True, runtime_object=True),
+            "PCH, header-only": compile_costs(sample, tmp, use_pch=True, runtime_library=False),
+            "PCH + runtime library": compile_costs(sample, tmp, use_pch=True, runtime_library=True),
         }
     print(f"compile per kernel (main + kernel, compile + link in the sandbox, no build cache, n={len(sample)}):")
     for label, (wall, cpu) in costs.items():
         print(f"  {label:22} {wall:5.2f} s wall  {cpu:5.2f} CPU-s")
-    base_cpu, new_cpu = costs["PCH, header-only"][1], costs["PCH + runtime object"][1]
-    print(f"  ratio header-only/runtime object: {base_cpu / new_cpu:.2f}x CPU")
+    base_cpu, new_cpu = costs["PCH, header-only"][1], costs["PCH + runtime library"][1]
+    print(f"  ratio header-only/runtime library: {base_cpu / new_cpu:.2f}x CPU")
 
 
-def compile_costs(units: list[dict], tmp: Path, use_pch: bool, runtime_object: bool = True) -> tuple[float, float]:
+def compile_costs(units: list[dict], tmp: Path, use_pch: bool, runtime_library: bool = True) -> tuple[float, float]:
     """Mean (wall s, CPU s) of one kernel's compile + link, the build cache off."""
-    cache = tmp / f"cache-compile-{use_pch}-{runtime_object}"
+    cache = tmp / f"cache-compile-{use_pch}-{runtime_library}"
     ctx = steps.Context(cache_dir=cache, use_cache=False)
     if use_pch:
-        ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt, runtime=runtime_object)
+        ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt, runtime=runtime_library)
     walls, cpus = [], []
     for unit in units:
         workdir = sandbox.default_session().new_dir("bench-")

@@ -20,11 +20,11 @@ INCLUDE_DIR = EMULATOR_DIR / "include"
 # Test-harness stand-ins (a gtest-compatible runner, a JSON value, the torch-extension surface of benchmark
 # bindings): not AscendC, so not in the emulator's API tree; on the include path of op-project harness builds only.
 HARNESS_INCLUDE_DIR = EMULATOR_DIR / "harness_include"
-# The emulator's runtime as one translation unit (impl/emu/rt.h): compiled once per emulator version + flags.
-RUNTIME_SOURCE = EMULATOR_DIR / "src" / "cbemu_runtime.cpp"
+# The emulator's runtime, kernel and host side (impl/emu/rt.h): compiled once per emulator version + flags.
+RUNTIME_SOURCES = (EMULATOR_DIR / "src" / "cbemu_runtime.cpp", EMULATOR_DIR / "src" / "cbhost_runtime.cpp")
 INCLUDE_DIRS = emulator_include_dirs()  # -I roots: include/ and include/basic_api/ (bare `kernel_tpipe.h`)
 PCH_NAME = "cotbuilder_pch.h"
-RUNTIME_NAME = "cbemu_runtime.o"
+RUNTIME_NAME = "libcbemu.a"  # an archive: a program links the host part only when it uses the host shims
 # A translation unit compiled with this define declares the runtime and links the prebuilt object.
 PREBUILT_DEFINE = "-DCOTBUILDER_EMU_PREBUILT"
 # The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
@@ -42,7 +42,7 @@ def emulator_digest() -> str:
     """Hash of every emulator header: a header edited without a VERSION bump still invalidates PCH and builds.
     Read once per process (the build key of every unit needs it; the headers do not change under a running stage)."""
     h = hashlib.sha256(emulator_version().encode())
-    for folder in (INCLUDE_DIR, HARNESS_INCLUDE_DIR, RUNTIME_SOURCE.parent):  # all of them end up in binaries
+    for folder in (INCLUDE_DIR, HARNESS_INCLUDE_DIR, RUNTIME_SOURCES[0].parent):  # all of them end up in binaries
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*")):
@@ -70,8 +70,8 @@ def base_flags(soc: str, opt: str = "-O1") -> list[str]:
 @dataclass
 class Pch:
     """The precompiled emulator: its header (pass as `-include header`; None = build without a precompiled header)
-    and, with it, the emulator's runtime compiled once (`runtime`, an object every build links; None = the runtime is
-    compiled into each unit, header-only)."""
+    and, with it, the emulator's runtime compiled once (`runtime`, the library every build links; None = the runtime
+    is compiled into each unit, header-only)."""
 
     header: Path | None
     seconds: float = 0.0
@@ -86,20 +86,20 @@ class Pch:
         return [*([PREBUILT_DEFINE] if self.runtime is not None else []), "-include", str(self.header)]
 
     def objects(self) -> list[str]:
-        """What a link of such translation units adds: the runtime object."""
+        """What a link of such translation units adds: the runtime library."""
         return [str(self.runtime)] if self.header is not None and self.runtime is not None else []
 
     def folder(self) -> Path | None:
-        """The folder a compile step must be able to read (read-only in the sandbox): header and runtime object."""
+        """The folder a compile step must be able to read (read-only in the sandbox): header and runtime library."""
         return self.header.parent if self.header is not None else None
 
 
 def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1", runtime: bool = True) -> Pch:
     """Build (once, under a file lock so parallel workers wait instead of racing) the precompiled emulator header and
-    the emulator's runtime object, both from the emulator's own files with the same flags, keyed by the emulator's
+    the emulator's runtime library, both from the emulator's own files with the same flags, keyed by the emulator's
     digest and those flags. `runtime=False`, or a runtime that does not build: header-only (each unit compiles the
-    runtime itself, as before the runtime object existed)."""
-    if runtime and RUNTIME_SOURCE.is_file():
+    runtime itself, as before the runtime library existed)."""
+    if runtime and all(src.is_file() for src in RUNTIME_SOURCES):
         pch = _ensure_pch(cache_dir, soc, opt, True)
         if pch.header is not None:
             return pch
@@ -118,30 +118,45 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
     folder = (cache_dir / "pch" / key).resolve()  # the sandbox shows the real path (not a symlinked cache dir)
     header = folder / PCH_NAME
     gch = folder / (PCH_NAME + ".gch")
-    obj = folder / RUNTIME_NAME if runtime else None
-    if gch.is_file():  # written last: the runtime object is there too
-        return Pch(header, runtime=obj)
+    library = folder / RUNTIME_NAME if runtime else None
+    if gch.is_file():  # written last: the runtime library is there too
+        return Pch(header, runtime=library)
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if gch.is_file():
-            return Pch(header, runtime=obj)
+            return Pch(header, runtime=library)
         header.write_text(
             "".join(f'#include "{h}"\n' for h in available) + "#include <cstdio>\n#include <cstdlib>\n"
             "#include <cstring>\n#include <cstdint>\n#include <string>\n#include <vector>\n",
             encoding="utf-8",
         )
         start = time.monotonic()
-        steps = [(["-c", str(RUNTIME_SOURCE)], obj)] if obj is not None else []
-        steps.append((["-x", "c++-header", str(header)], gch))
-        for args, target in steps:
-            tmp = folder / f"{target.name}.tmp{os.getpid()}"
-            done = subprocess.run(["g++", *flags, *args, "-o", str(tmp)], capture_output=True, text=True, timeout=600)
-            if done.returncode != 0:
-                tmp.unlink(missing_ok=True)
-                return Pch(None, time.monotonic() - start, done.stderr[-2000:])
-            tmp.rename(target)
-        return Pch(header, time.monotonic() - start, runtime=obj)
+        tag = f".tmp{os.getpid()}"  # written under this name, renamed when complete (readers check the .gch only)
+        gch_tmp = folder / (gch.name + tag)
+        # the header and the runtime's objects at once (independent compiles), then the archive, then the .gch
+        sources = RUNTIME_SOURCES if library is not None else ()
+        objects = [folder / (src.stem + ".o") for src in sources]
+        jobs = [(["-x", "c++-header", str(header)], gch_tmp)]
+        jobs += [(["-c", str(src)], obj) for src, obj in zip(sources, objects, strict=True)]
+        procs = [
+            subprocess.Popen(["g++", *flags, *args, "-o", str(out)], stderr=subprocess.PIPE, text=True)
+            for args, out in jobs
+        ]
+        errors = [proc.communicate(timeout=600)[1] for proc in procs]
+        failed = [err for proc, err in zip(procs, errors, strict=True) if proc.returncode != 0]
+        if library is not None and not failed:
+            done = subprocess.run(["ar", "rcs", str(library) + tag, *map(str, objects)], capture_output=True, text=True)
+            failed += [done.stderr or "ar failed"] if done.returncode else []
+            if not failed:
+                os.replace(str(library) + tag, library)
+        for path in objects:
+            path.unlink(missing_ok=True)
+        if failed:
+            gch_tmp.unlink(missing_ok=True)
+            return Pch(None, time.monotonic() - start, failed[0][-2000:])
+        os.replace(gch_tmp, gch)
+        return Pch(header, time.monotonic() - start, runtime=library)
 
 
 def compile_argv(

@@ -20,7 +20,7 @@ INCLUDE = emulator_dir() / "include"
 CPP = emulator_dir() / "tests"  # the C++ test programs live beside the emulator
 FLAGS = ["-std=c++17", "-O1", "-pthread", "-DASCENDC_CPU_DEBUG"]
 PREBUILT = "-DCOTBUILDER_EMU_PREBUILT"  # the headers declare the runtime; the runtime object defines it
-RUNTIME_SOURCE = emulator_dir() / "src" / "cbemu_runtime.cpp"
+RUNTIME_SOURCES = [emulator_dir() / "src" / name for name in ("cbemu_runtime.cpp", "cbhost_runtime.cpp")]
 NOT_LINKING = {"-c", "-fsyntax-only", "-S", "-E"}
 INCLUDE_FLAGS = [f"-I{d}" for d in emulator_include_dirs()]
 
@@ -53,7 +53,7 @@ class Toolchain:
             ]
         cmd += [*(after_pch or []), str(source)]
         if prebuilt and not NOT_LINKING & set(after_pch or []):
-            cmd.append(str(self.pch_dir / "cbemu_runtime.o"))
+            cmd.append(str(self.pch_dir / "libcbemu.a"))
         cmd += ["-o", str(out)]
         # LC_ALL=C: plain ASCII quotes in g++ messages ('Foo' is not a member of 'AscendC')
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
@@ -71,13 +71,14 @@ def toolchain(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
     pch_dir = tmp_path_factory.mktemp("pch")
     # fallback header next to the .gch: used only if the PCH is rejected
     (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
-    for args, target in (
-        (["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch"),
-        (["-c", str(RUNTIME_SOURCE)], "cbemu_runtime.o"),
-    ):
+    jobs = [(["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch")]
+    jobs += [(["-c", str(src)], src.stem + ".o") for src in RUNTIME_SOURCES]
+    for args, target in jobs:
         cmd = ["g++", *FLAGS, *INCLUDE_FLAGS, PREBUILT, *args, "-o", str(pch_dir / target)]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr
+    objects = [str(pch_dir / (src.stem + ".o")) for src in RUNTIME_SOURCES]
+    subprocess.run(["ar", "rcs", str(pch_dir / "libcbemu.a"), *objects], check=True, timeout=120)
     return Toolchain(pch_dir)
 
 
