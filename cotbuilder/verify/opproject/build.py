@@ -22,6 +22,7 @@ import json
 import os
 import posixpath
 import re
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -181,23 +182,38 @@ class Builder:
     def _compile(
         self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "unit"
     ) -> tuple[bool, str, str]:
-        """`scope`: the files the object can see (its cache key): host, kernel, unit (every file), or shared - a
-        source of cotbuilder's own that sees no file of the unit (compiled without the unit's folders on the include
-        path), so one object serves every op."""
-        dirs = [] if scope == "shared" else self.dirs
-        argv = ["g++", *flags(self.soc, self.opt, dirs), *self._runtime_define(), *extra, "-c", source, "-o", out]
-        seen = "" if scope == "shared" else self.scope_keys.get(scope, self.unit_key)
+        """`scope`: the files the object can see, its cache key - host, kernel or unit (every file)."""
+        argv = ["g++", *flags(self.soc, self.opt, self.dirs), *self._runtime_define(), *extra, "-c", source, "-o", out]
+        seen = self.scope_keys.get(scope, self.unit_key)
+        return self._cached_run(argv, self.workdir, out, seen, salt)
+
+    def _compile_shared(self, source: str, text: str, out: str) -> tuple[bool, str, str]:
+        """A source of cotbuilder's own that reads no file of the unit (the describe main): compiled in a fresh dir
+        that holds only it (no unit folder on the include path, no unit file beside it to shadow a header), cached by
+        its own text, so one object serves every op."""
+        where = Path(tempfile.mkdtemp(prefix="shared-", dir=self.workdir.parent))
+        where.chmod(0o755)  # as every step dir (steps.fresh_dir)
+        (where / source).parent.mkdir(parents=True, exist_ok=True)
+        (where / source).write_text(text, encoding="utf-8")
+        (where / out).parent.mkdir(parents=True, exist_ok=True)
+        argv = ["g++", *flags(self.soc, self.opt, []), *self._runtime_define(), "-c", source, "-o", out]
+        ok, log, outcome = self._cached_run(argv, where, out, hashlib.sha256(text.encode()).hexdigest(), "shared")
+        if ok:
+            (self.workdir / out).write_bytes((where / out).read_bytes())
+        return ok, log, outcome
+
+    def _cached_run(self, argv: list[str], where: Path, out: str, seen: str, salt: str) -> tuple[bool, str, str]:
         portable = "\0".join(buildmod.portable_args(argv))
         key = digest([("files", seen.encode()), ("argv", portable.encode()), ("salt", salt.encode())])
         cached = self.cache.get(key)
         if cached is not None:
-            (self.workdir / out).write_bytes(cached)
+            (where / out).write_bytes(cached)
             self.result.cached_objects += 1
             return True, "", "ok"
-        res = self.run(argv, self.workdir)
+        res = self.run(argv, where)
         self.result.compiled_objects += 1
         log = (res.stderr + res.stdout).strip()
-        path = self.workdir / out
+        path = where / out
         if res.ok and path.is_file():
             self.cache.put(key, path.read_bytes())
             return True, log, "ok"
@@ -239,17 +255,21 @@ class Builder:
         if cached is not None:
             return json.loads(cached)["ops"]
         objs = []
-        main = f"{GEN_DIR}/op_describe_main.cpp"
-        self._write(main, package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8"))
-        for i, src in enumerate([*lay.host_sources, main]):
+        (self.workdir / GEN_DIR).mkdir(parents=True, exist_ok=True)
+        for i, src in enumerate(lay.host_sources):
             out = f"{GEN_DIR}/host_{i}.o"
-            # the describe main is cotbuilder's own: one object for every op
-            scope = "shared" if src == main else "host"
-            ok, log, outcome = self._compile(src, out, [], salt="host", scope=scope)
+            ok, log, outcome = self._compile(src, out, [], salt="host", scope="host")
             if not ok:
                 self._fail("host", log, outcome)
                 return None
             objs.append(out)
+        main = f"{GEN_DIR}/op_describe_main.cpp"
+        text = package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8")
+        ok, log, outcome = self._compile_shared(main, text, f"{GEN_DIR}/describe_main.o")
+        if not ok:
+            self._fail("host", log, outcome)
+            return None
+        objs.append(f"{GEN_DIR}/describe_main.o")
         res = self._link(objs, f"{GEN_DIR}/describe")
         if not res.ok:
             self._fail("host", (res.stderr + res.stdout), res.outcome)
