@@ -1,12 +1,18 @@
 """Verify-stage speed on the demo corpus (examples/kernel_launch/*), measured in one run against its own baselines.
 
-    python benchmarks/bench_verify.py [--units N] [--compile-samples N]
+    python benchmarks/bench_verify.py [--units N] [--compile-samples N] [--distinct N] [--only op-projects|distinct]
 
 Prints
 - kernels per minute with --jobs 1 and --jobs 2, each from a fresh workspace (fresh build cache; the precompiled
   header build is included and also shown on its own), and the ratio jobs2 / jobs1;
-- compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache) with and without the
-  precompiled emulator header, and the ratio without / with (goal: <= 1.5 s per vector kernel with it);
+- distinct vector kernels per second: N variants of the demo's vector samples (each kernel file carries its own unused
+  constant: its own source hash, its own build), `verify --jobs 2` with the default configuration and an empty build
+  cache, the precompiled header built before the clock starts; once header-only (every unit compiles the emulator's
+  runtime itself: what verify falls back to when the runtime library does not build, and what it did before the
+  library existed) and once with the runtime library (the default), each with its CPU seconds per kernel, the ratio and
+  the verdicts of both compared (goal: >= 3 kernels/s on 2 cores);
+- compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache; wall and CPU) without the
+  precompiled header, with it header-only, and with it and the runtime library, and the ratios;
 - the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess);
 - the emulator's fidelity cost at run time (builds cached, so only running and judging counts): the kernels' run
   seconds with the pipe-hazard model off (COTBUILDER_HAZARDS=0, the baseline) and on (verify's default), and with
@@ -14,13 +20,23 @@ Prints
 - op-project throughput (examples/op_project, each through the harness its layout is tested with; the Cube op is left
   out): units per minute with a fresh build cache, then again with the cache warm (the host build - OpDef describe,
   TilingFunc objects - and the kernel variants cached per op), next to the kernel-launch figure of the same cache state.
-  `--only op-projects` prints just this section.
+  `--only op-projects` prints just this section; `--only distinct` the distinct-kernel throughput and compile costs.
+
+Baseline measured at the start of the runtime-library work (commit 7b4716f, same machine, 2 cores shared with other
+jobs: load average ~8 during the run, so CPU seconds are the figure to compare), 12 distinct vector kernels, default
+verify configuration, --jobs 2: 3.61 CPU-s per kernel (0.15 kernels/s wall at that load); the same run with the
+runtime library: 1.63 CPU-s per kernel. The header-only row of `--only distinct` is that configuration re-measured in
+the same run (with the changes that are not about the library, e.g. the generator runner's numpy import, in both).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import os
+import re
+import shutil
 import statistics
 import sys
 import tempfile
@@ -116,23 +132,6 @@ def throughput(units: list[dict], jobs: int, tmp: Path) -> tuple[float, float, d
     return len(units) / seconds * 60, seconds, {"passed": stats.counts["passed"]}
 
 
-def compile_seconds(units: list[dict], use_pch: bool, tmp: Path) -> list[float]:
-    cache = tmp / ("cache-pch" if use_pch else "cache-nopch")
-    ctx = steps.Context(cache_dir=cache, use_cache=False)
-    if use_pch:
-        ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
-    times = []
-    for unit in units:
-        workdir = sandbox.default_session().new_dir("bench-")
-        try:
-            result, _ = harness_own.build_unit(unit, workdir, ctx)
-            if result.ok:
-                times.append(result.seconds)
-        finally:
-            sandbox.remove_tree(workdir)
-    return times
-
-
 def step_overhead(repeats: int) -> tuple[float, float]:
     """Seconds per trivial step (`true`): confined with every isolation feature vs. a plain subprocess."""
     import subprocess
@@ -177,16 +176,130 @@ def fidelity_cost(units: list[dict], tmp: Path, rounds: int = 3) -> dict[str, fl
     return best
 
 
+def distinct_vector_units(n: int, tmp: Path) -> list[dict]:
+    """n units, each a demo vector sample (no Matmul / Mmad) whose kernel file carries one more, unused constant."""
+    samples = [
+        p
+        for p in sorted(DEMO.iterdir())
+        if p.is_dir() and not any(re.search(r"\bMatmul|\bMmad", f.read_text()) for f in p.rglob("*.cpp"))
+    ]
+    units = []
+    for i in range(n):
+        sample = samples[i % len(samples)]
+        folder = tmp / "variants" / f"{sample.name}_v{i}"
+        shutil.copytree(sample, folder)
+        kernel = folder / f"{sample.name}.cpp"
+        if not kernel.is_file():
+            kernel = next(p for p in folder.glob("*.cpp") if p.name != "main.cpp")
+        marker = '#include "kernel_operator.h"\n'
+        kernel.write_text(
+            kernel.read_text().replace(marker, marker + f"constexpr int32_t BENCH_VARIANT_{i} = {i};\n", 1)
+        )
+        units.append(unit_from_dir(folder, name=f"{sample.name}_v{i}"))
+    return units
+
+
+@contextlib.contextmanager
+def header_only(on: bool):
+    """Verify as it runs when the runtime library is not there (its fallback): the stage's ensure_pch, header-only."""
+    if not on:
+        yield
+        return
+    real = buildmod.ensure_pch
+    buildmod.ensure_pch = functools.partial(real, runtime=False)
+    try:
+        yield
+    finally:
+        buildmod.ensure_pch = real
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and every child it has waited for (the pool's workers and their sandboxed steps)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def distinct_throughput(units: list[dict], tmp: Path, runtime_library: bool) -> tuple[float, float, float, dict]:
+    """(kernels/s, seconds, CPU seconds per kernel, status by unit name): verify --jobs 2, default configuration, a
+    fresh workspace (empty build cache), the precompiled header (and runtime library) built before the clock starts."""
+    ws = tmp / f"ws-distinct-{'runtime' if runtime_library else 'header-only'}"
+    config = VerifyConfig(jobs=2, progress=False)
+    with Store(ws) as store, header_only(not runtime_library):
+        store.insert("units", units)
+        buildmod.ensure_pch(store.cache_path("verify", "x").parent, config.soc, config.opt)
+        start, cpu = time.monotonic(), cpu_seconds()
+        run(store, config)
+        seconds, cpu = time.monotonic() - start, cpu_seconds() - cpu
+        statuses = {
+            r["name"]: (r["status"], r["reason"])
+            for r in store.rows("SELECT u.name, v.status, v.reason FROM verifications v JOIN units u USING (unit_id)")
+        }
+    return len(units) / seconds, seconds, cpu / len(units), statuses
+
+
+def report_distinct(n: int, samples: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-distinct-") as tmp_name:
+        tmp = Path(tmp_name)
+        units = distinct_vector_units(n, tmp)
+        print(f"distinct vector kernels: {n} ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}), verify --jobs 2,")
+        print("  default configuration (seeds 0 and 1), empty build cache, precompiled header warm:")
+        rows = {}
+        for label, runtime_library in (("header-only (before)", False), ("runtime library", True)):
+            rows[label] = distinct_throughput(units, tmp, runtime_library)
+            per_s, seconds, cpu, statuses = rows[label]
+            passed = sum(s == "passed" for s, _ in statuses.values())
+            print(f"  {label:22} {per_s:5.2f} kernels/s ({seconds:.1f} s, {cpu:.2f} CPU-s/kernel, {passed} passed)")
+        (b_s, _, b_cpu, b_v), (a_s, _, a_cpu, a_v) = rows.values()
+        print(f"  ratio after/before: {a_s / b_s:.2f}x kernels/s, {b_cpu / a_cpu:.2f}x less CPU per kernel")
+        print(f"  at 2 idle cores (CPU-bound): {2 / a_cpu:.2f} kernels/s (goal >= 3)")
+        same = sum(b_v[k] == a_v.get(k) for k in b_v)
+        print(f"  verdicts (status + reason) equal: {same}/{len(b_v)}")
+        sample = units[:samples]
+        costs = {
+            "no PCH": compile_costs(sample, tmp, use_pch=False),
+            "PCH, header-only": compile_costs(sample, tmp, use_pch=True, runtime_library=False),
+            "PCH + runtime library": compile_costs(sample, tmp, use_pch=True, runtime_library=True),
+        }
+    print(f"compile per kernel (main + kernel, compile + link in the sandbox, no build cache, n={len(sample)}):")
+    for label, (wall, cpu) in costs.items():
+        print(f"  {label:22} {wall:5.2f} s wall  {cpu:5.2f} CPU-s")
+    base_cpu, new_cpu = costs["PCH, header-only"][1], costs["PCH + runtime library"][1]
+    print(f"  ratio header-only/runtime library: {base_cpu / new_cpu:.2f}x CPU")
+
+
+def compile_costs(units: list[dict], tmp: Path, use_pch: bool, runtime_library: bool = True) -> tuple[float, float]:
+    """Mean (wall s, CPU s) of one kernel's compile + link, the build cache off."""
+    cache = tmp / f"cache-compile-{use_pch}-{runtime_library}"
+    ctx = steps.Context(cache_dir=cache, use_cache=False)
+    if use_pch:
+        ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt, runtime=runtime_library)
+    walls, cpus = [], []
+    for unit in units:
+        workdir = sandbox.default_session().new_dir("bench-")
+        try:
+            result, _ = harness_own.build_unit(unit, workdir, ctx)
+            if result.ok:
+                walls.append(result.seconds)
+                cpus.append(result.cpu_s)
+        finally:
+            sandbox.remove_tree(workdir)
+    return statistics.mean(walls), statistics.mean(cpus)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=None, help="use the first N demo units (default: all)")
-    parser.add_argument("--compile-samples", type=int, default=6, help="kernels timed for the PCH comparison")
-    parser.add_argument("--only", choices=["op-projects"], help="print only this section")
+    parser.add_argument("--compile-samples", type=int, default=6, help="kernels timed for the compile comparison")
+    parser.add_argument("--only", choices=["op-projects", "distinct"], help="print only this section")
+    parser.add_argument("--distinct", type=int, default=29, help="distinct vector kernels verified (default 29)")
     args = parser.parse_args()
     units = demo_units(args.units)
     print(f"demo kernel_launch units: {len(units)}; machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     if args.only == "op-projects":
         report_op_projects(units, None)
+        return 0
+    report_distinct(args.distinct, args.compile_samples)
+    if args.only == "distinct":
         return 0
     with tempfile.TemporaryDirectory(prefix="bench-verify-") as tmp_name:
         tmp = Path(tmp_name)
@@ -203,18 +316,6 @@ def main() -> int:
                 "fresh cache incl. PCH build)"
             )
         print(f"ratio jobs2/jobs1: {per_min[2] / per_min[1]:.2f}x")
-        sample = units[: args.compile_samples]
-        with_pch = compile_seconds(sample, True, tmp)
-        without = compile_seconds(sample, False, tmp)
-        m_with, m_without = statistics.mean(with_pch), statistics.mean(without)
-        print(
-            f"compile s/kernel with PCH:    {m_with:.2f} (median {statistics.median(with_pch):.2f}, n={len(with_pch)})"
-            f" goal <= 1.5"
-        )
-        print(
-            f"compile s/kernel without PCH: {m_without:.2f} (median {statistics.median(without):.2f}, n={len(without)})"
-        )
-        print(f"ratio without/with PCH: {m_without / m_with:.2f}x")
     with tempfile.TemporaryDirectory(prefix="bench-fidelity-") as tmp_name:
         cost = fidelity_cost(units, Path(tmp_name))
         off = cost["model off"]

@@ -20,8 +20,13 @@ INCLUDE_DIR = EMULATOR_DIR / "include"
 # Test-harness stand-ins (a gtest-compatible runner, a JSON value, the torch-extension surface of benchmark
 # bindings): not AscendC, so not in the emulator's API tree; on the include path of op-project harness builds only.
 HARNESS_INCLUDE_DIR = EMULATOR_DIR / "harness_include"
+# The emulator's runtime, kernel and host side (impl/emu/rt.h): compiled once per emulator version + flags.
+RUNTIME_SOURCES = (EMULATOR_DIR / "src" / "cbemu_runtime.cpp", EMULATOR_DIR / "src" / "cbhost_runtime.cpp")
 INCLUDE_DIRS = emulator_include_dirs()  # -I roots: include/ and include/basic_api/ (bare `kernel_tpipe.h`)
 PCH_NAME = "cotbuilder_pch.h"
+RUNTIME_NAME = "libcbemu.a"  # an archive: a program links the host part only when it uses the host shims
+# A translation unit compiled with this define declares the runtime and links the prebuilt object.
+PREBUILT_DEFINE = "-DCOTBUILDER_EMU_PREBUILT"
 # The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
 PCH_INCLUDES = ("kernel_operator.h", "tikicpulib.h")
 SOC_DEFINES = {"ascend910b": "COTBUILDER_SOC_ASCEND910B", "ascend310p": "COTBUILDER_SOC_ASCEND310P"}
@@ -37,7 +42,7 @@ def emulator_digest() -> str:
     """Hash of every emulator header: a header edited without a VERSION bump still invalidates PCH and builds.
     Read once per process (the build key of every unit needs it; the headers do not change under a running stage)."""
     h = hashlib.sha256(emulator_version().encode())
-    for folder in (INCLUDE_DIR, HARNESS_INCLUDE_DIR):  # the harness shims are built into binaries too
+    for folder in (INCLUDE_DIR, HARNESS_INCLUDE_DIR, RUNTIME_SOURCES[0].parent):  # all of them end up in binaries
         if not folder.is_dir():
             continue
         for path in sorted(folder.rglob("*")):
@@ -64,14 +69,48 @@ def base_flags(soc: str, opt: str = "-O1") -> list[str]:
 
 @dataclass
 class Pch:
-    header: Path | None  # pass as `-include header`; None = build without a precompiled header
+    """The precompiled emulator: its header (pass as `-include header`; None = build without a precompiled header)
+    and, with it, the emulator's runtime compiled once (`runtime`, the library every build links; None = the runtime
+    is compiled into each unit, header-only)."""
+
+    header: Path | None
     seconds: float = 0.0
     error: str = ""
+    runtime: Path | None = None
+
+    def flags(self) -> list[str]:
+        """What a translation unit needs to use it: the define that makes the headers declare the runtime only (the
+        header was precompiled with it, so it must match), then the header, first of the forced includes."""
+        if self.header is None:
+            return []
+        return [*([PREBUILT_DEFINE] if self.runtime is not None else []), "-include", str(self.header)]
+
+    def objects(self) -> list[str]:
+        """What a link of such translation units adds: the runtime library."""
+        return [str(self.runtime)] if self.header is not None and self.runtime is not None else []
+
+    def folder(self) -> Path | None:
+        """The folder a compile step must be able to read (read-only in the sandbox): header and runtime library."""
+        return self.header.parent if self.header is not None else None
 
 
-def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1") -> Pch:
-    """Build (once, under a file lock so parallel workers wait instead of racing) the precompiled emulator header."""
-    flags = base_flags(soc, opt)
+def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1", runtime: bool = True) -> Pch:
+    """Build (once, under a file lock so parallel workers wait instead of racing) the precompiled emulator header and
+    the emulator's runtime library, both from the emulator's own files with the same flags, keyed by the emulator's
+    digest and those flags. `runtime=False`, or a runtime that does not build: header-only (each unit compiles the
+    runtime itself, as before the runtime library existed)."""
+    if runtime and all(src.is_file() for src in RUNTIME_SOURCES):
+        pch = _ensure_pch(cache_dir, soc, opt, True)
+        if pch.header is not None:
+            return pch
+        fallback = _ensure_pch(cache_dir, soc, opt, False)
+        fallback.error = f"prebuilt runtime: {pch.error}".strip()
+        return fallback
+    return _ensure_pch(cache_dir, soc, opt, False)
+
+
+def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
+    flags = base_flags(soc, opt) + ([PREBUILT_DEFINE] if runtime else [])
     available = [h for h in PCH_INCLUDES if (INCLUDE_DIR / h).is_file()]
     if not available:
         return Pch(None, error="emulator headers not found")
@@ -79,31 +118,45 @@ def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1") -> Pch:
     folder = (cache_dir / "pch" / key).resolve()  # the sandbox shows the real path (not a symlinked cache dir)
     header = folder / PCH_NAME
     gch = folder / (PCH_NAME + ".gch")
-    if gch.is_file():
-        return Pch(header)
+    library = folder / RUNTIME_NAME if runtime else None
+    if gch.is_file():  # written last: the runtime library is there too
+        return Pch(header, runtime=library)
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if gch.is_file():
-            return Pch(header)
+            return Pch(header, runtime=library)
         header.write_text(
             "".join(f'#include "{h}"\n' for h in available) + "#include <cstdio>\n#include <cstdlib>\n"
             "#include <cstring>\n#include <cstdint>\n#include <string>\n#include <vector>\n",
             encoding="utf-8",
         )
         start = time.monotonic()
-        tmp = folder / f"{PCH_NAME}.gch.tmp{os.getpid()}"
-        done = subprocess.run(
-            ["g++", *flags, "-x", "c++-header", str(header), "-o", str(tmp)],
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if done.returncode != 0:
-            tmp.unlink(missing_ok=True)
-            return Pch(None, time.monotonic() - start, done.stderr[-2000:])
-        tmp.rename(gch)
-        return Pch(header, time.monotonic() - start)
+        tag = f".tmp{os.getpid()}"  # written under this name, renamed when complete (readers check the .gch only)
+        gch_tmp = folder / (gch.name + tag)
+        # the header and the runtime's objects at once (independent compiles), then the archive, then the .gch
+        sources = RUNTIME_SOURCES if library is not None else ()
+        objects = [folder / (src.stem + ".o") for src in sources]
+        jobs = [(["-x", "c++-header", str(header)], gch_tmp)]
+        jobs += [(["-c", str(src)], obj) for src, obj in zip(sources, objects, strict=True)]
+        procs = [
+            subprocess.Popen(["g++", *flags, *args, "-o", str(out)], stderr=subprocess.PIPE, text=True)
+            for args, out in jobs
+        ]
+        errors = [proc.communicate(timeout=600)[1] for proc in procs]
+        failed = [err for proc, err in zip(procs, errors, strict=True) if proc.returncode != 0]
+        if library is not None and not failed:
+            done = subprocess.run(["ar", "rcs", str(library) + tag, *map(str, objects)], capture_output=True, text=True)
+            failed += [done.stderr or "ar failed"] if done.returncode else []
+            if not failed:
+                os.replace(str(library) + tag, library)
+        for path in objects:
+            path.unlink(missing_ok=True)
+        if failed:
+            gch_tmp.unlink(missing_ok=True)
+            return Pch(None, time.monotonic() - start, failed[0][-2000:])
+        os.replace(gch_tmp, gch)
+        return Pch(header, time.monotonic() - start, runtime=library)
 
 
 def compile_argv(
@@ -117,9 +170,7 @@ def compile_argv(
 ) -> list[str]:
     """g++ command building `sources` (relative to the work dir) into `output`; `.asc` and friends are C++.
     The PCH must be the first forced include; per-unit macros come after it (so one PCH serves every unit)."""
-    argv = ["g++", *base_flags(soc, opt)]
-    if pch is not None and pch.header is not None:
-        argv += ["-include", str(pch.header)]
+    argv = ["g++", *base_flags(soc, opt), *(pch.flags() if pch is not None else [])]
     for header in forced_includes:
         argv += ["-include", header]
     for inc in include_dirs:
@@ -129,13 +180,14 @@ def compile_argv(
             argv += ["-x", "c++", src, "-x", "none"]
         else:
             argv.append(src)
-    return argv + ["-o", output]
+    return argv + (pch.objects() if pch is not None else []) + ["-o", output]
 
 
 def portable_args(argv: list[str]) -> list[str]:
-    """argv as a cache key sees it: the PCH is named by its key (its folder), not by where the workspace lives, so a
-    moved or copied workspace keeps its builds."""
-    return [f"pch:{Path(a).parent.name}" if a.endswith("/" + PCH_NAME) else a for a in argv]
+    """argv as a cache key sees it: the PCH and the runtime library are named by their key (their folder: emulator
+    digest + flags), not by where the workspace lives, so a moved or copied workspace keeps its builds."""
+    named = {"/" + PCH_NAME: "pch", "/" + RUNTIME_NAME: "runtime"}
+    return [next((f"{k}:{Path(a).parent.name}" for end, k in named.items() if a.endswith(end)), a) for a in argv]
 
 
 def build_key(workdir: Path, sources_digest: str, argv: list[str]) -> str:
@@ -152,6 +204,7 @@ class BuildResult:
     binary: bytes | None  # the built program, copied out of the sandbox (never read through a path the unit controls)
     outcome: str = "ok"  # sandbox outcome of the compiler run (timeout, limit, violation...)
     reason: str = ""
+    cpu_s: float = 0.0  # CPU seconds of the compiler and its children (0 when cached)
 
 
 COMPILE_LIMITS = sandbox.Limits(cpu_s=120, wall_s=180, memory_mb=4096, file_mb=512, nproc=64)
@@ -181,9 +234,7 @@ def build(
         if (entry / "bin").is_file():
             return BuildResult(True, log, 0.0, True, (entry / "bin").read_bytes())
         return BuildResult(False, log, 0.0, True, None)
-    ro = [str(d) for d in INCLUDE_DIRS] + (
-        [str(pch.header.parent)] if pch is not None and pch.header is not None else []
-    )
+    ro = [str(d) for d in INCLUDE_DIRS] + ([str(pch.folder())] if pch is not None and pch.folder() else [])
     result = sandbox.run(argv, workdir, COMPILE_LIMITS, env={"LC_ALL": "C"}, session=session, ro_paths=ro)
     log = (result.stderr + result.stdout).strip()
     binary = None
@@ -196,7 +247,9 @@ def build(
         log = f"{log}\n[compiler stopped: {result.reason}]".strip()
     if use_cache and result.outcome in ("ok", "exit"):  # never cache a compile that a limit cut short
         store_entry(entry, log, binary)
-    return BuildResult(binary is not None, log, result.wall_s, False, binary, result.outcome, result.reason)
+    return BuildResult(
+        binary is not None, log, result.wall_s, False, binary, result.outcome, result.reason, result.cpu_s
+    )
 
 
 def store_entry(entry: Path, log: str, binary: bytes | None) -> None:

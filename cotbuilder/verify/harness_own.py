@@ -229,6 +229,7 @@ def _build(
             return unity
         separate = buildmod.build(workdir, sources, **common)
         separate.seconds += unity.seconds
+        separate.cpu_s += unity.cpu_s
         return separate
     return buildmod.build(workdir, sources, **common)
 

@@ -1,5 +1,6 @@
-"""Fixtures for the emulator tests: a precompiled header built once per session, and a helper that
-compiles C++ test programs against the emulator headers with real g++."""
+"""Fixtures for the emulator tests: a precompiled header and the emulator's runtime object built once per session
+(as cotbuilder's verify builds them: impl/emu/rt.h), and a helper that compiles C++ test programs against the
+emulator headers with real g++ - with both (what verify does) or, when macros change, header-only."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ REPO = Path(__file__).resolve().parents[2]
 INCLUDE = emulator_dir() / "include"
 CPP = emulator_dir() / "tests"  # the C++ test programs live beside the emulator
 FLAGS = ["-std=c++17", "-O1", "-pthread", "-DASCENDC_CPU_DEBUG"]
+PREBUILT = "-DCOTBUILDER_EMU_PREBUILT"  # the headers declare the runtime; the runtime object defines it
+RUNTIME_SOURCES = [emulator_dir() / "src" / name for name in ("cbemu_runtime.cpp", "cbhost_runtime.cpp")]
+NOT_LINKING = {"-c", "-fsyntax-only", "-S", "-E"}
 INCLUDE_FLAGS = [f"-I{d}" for d in emulator_include_dirs()]
 
 
@@ -35,12 +39,22 @@ class Toolchain:
         use_pch: bool = True,
         after_pch: list[str] | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        """`extra` flags may change macros, so they turn the PCH off; `after_pch` flags (-c, -fsyntax-only,
-        -include of a non-emulator header) keep it."""
+        """`extra` flags may change macros, so they turn the PCH and the runtime object off (header-only build);
+        `after_pch` flags (-c, -fsyntax-only, -include of a non-emulator header) keep them."""
         cmd = ["g++", *FLAGS, *(extra or []), *INCLUDE_FLAGS]
-        if use_pch and not extra:  # the PCH is only valid for the exact flags it was built with
-            cmd += ["-Winvalid-pch", "-Werror=invalid-pch", "-include", str(self.pch_dir / "kernel_operator.h")]
-        cmd += [*(after_pch or []), str(source), "-o", str(out)]
+        prebuilt = use_pch and not extra  # the PCH is only valid for the exact flags it was built with
+        if prebuilt:
+            cmd += [
+                PREBUILT,
+                "-Winvalid-pch",
+                "-Werror=invalid-pch",
+                "-include",
+                str(self.pch_dir / "kernel_operator.h"),
+            ]
+        cmd += [*(after_pch or []), str(source)]
+        if prebuilt and not NOT_LINKING & set(after_pch or []):
+            cmd.append(str(self.pch_dir / "libcbemu.a"))
+        cmd += ["-o", str(out)]
         # LC_ALL=C: plain ASCII quotes in g++ messages ('Foo' is not a member of 'AscendC')
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
 
@@ -57,22 +71,14 @@ def toolchain(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
     pch_dir = tmp_path_factory.mktemp("pch")
     # fallback header next to the .gch: used only if the PCH is rejected
     (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
-    proc = subprocess.run(
-        [
-            "g++",
-            *FLAGS,
-            *INCLUDE_FLAGS,
-            "-x",
-            "c++-header",
-            str(INCLUDE / "kernel_operator.h"),
-            "-o",
-            str(pch_dir / "kernel_operator.h.gch"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
+    jobs = [(["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch")]
+    jobs += [(["-c", str(src)], src.stem + ".o") for src in RUNTIME_SOURCES]
+    for args, target in jobs:
+        cmd = ["g++", *FLAGS, *INCLUDE_FLAGS, PREBUILT, *args, "-o", str(pch_dir / target)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, proc.stderr
+    objects = [str(pch_dir / (src.stem + ".o")) for src in RUNTIME_SOURCES]
+    subprocess.run(["ar", "rcs", str(pch_dir / "libcbemu.a"), *objects], check=True, timeout=120)
     return Toolchain(pch_dir)
 
 

@@ -22,6 +22,7 @@ import json
 import os
 import posixpath
 import re
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -181,19 +182,38 @@ class Builder:
     def _compile(
         self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "unit"
     ) -> tuple[bool, str, str]:
-        argv = ["g++", *flags(self.soc, self.opt, self.dirs), *extra, "-c", source, "-o", out]
+        """`scope`: the files the object can see, its cache key - host, kernel or unit (every file)."""
+        argv = ["g++", *flags(self.soc, self.opt, self.dirs), *self._runtime_define(), *extra, "-c", source, "-o", out]
         seen = self.scope_keys.get(scope, self.unit_key)
+        return self._cached_run(argv, self.workdir, out, seen, salt)
+
+    def _compile_shared(self, source: str, text: str, out: str) -> tuple[bool, str, str]:
+        """A source of cotbuilder's own that reads no file of the unit (the describe main): compiled in a fresh dir
+        that holds only it (no unit folder on the include path, no unit file beside it to shadow a header), cached by
+        its own text, so one object serves every op."""
+        where = Path(tempfile.mkdtemp(prefix="shared-", dir=self.workdir.parent))
+        where.chmod(0o755)  # as every step dir (steps.fresh_dir)
+        (where / source).parent.mkdir(parents=True, exist_ok=True)
+        (where / source).write_text(text, encoding="utf-8")
+        (where / out).parent.mkdir(parents=True, exist_ok=True)
+        argv = ["g++", *flags(self.soc, self.opt, []), *self._runtime_define(), "-c", source, "-o", out]
+        ok, log, outcome = self._cached_run(argv, where, out, hashlib.sha256(text.encode()).hexdigest(), "shared")
+        if ok:
+            (self.workdir / out).write_bytes((where / out).read_bytes())
+        return ok, log, outcome
+
+    def _cached_run(self, argv: list[str], where: Path, out: str, seen: str, salt: str) -> tuple[bool, str, str]:
         portable = "\0".join(buildmod.portable_args(argv))
         key = digest([("files", seen.encode()), ("argv", portable.encode()), ("salt", salt.encode())])
         cached = self.cache.get(key)
         if cached is not None:
-            (self.workdir / out).write_bytes(cached)
+            (where / out).write_bytes(cached)
             self.result.cached_objects += 1
             return True, "", "ok"
-        res = self.run(argv, self.workdir)
+        res = self.run(argv, where)
         self.result.compiled_objects += 1
         log = (res.stderr + res.stdout).strip()
-        path = self.workdir / out
+        path = where / out
         if res.ok and path.is_file():
             self.cache.put(key, path.read_bytes())
             return True, log, "ok"
@@ -209,6 +229,15 @@ class Builder:
 
     def _pch_args(self) -> list[str]:
         return ["-include", str(self.pch.header)] if self.pch is not None and self.pch.header is not None else []
+
+    # With the prebuilt emulator runtime, every object of a program declares it (host TUs too: their shims report
+    # diagnostics and allocate GM through it) and every link adds the one object that defines it.
+    def _runtime_define(self) -> list[str]:
+        return [buildmod.PREBUILT_DEFINE] if self.pch is not None and self.pch.objects() else []
+
+    def _link(self, objs: list[str], binary: str, extra: tuple[str, ...] = ()) -> Any:
+        runtime = self.pch.objects() if self.pch is not None else []
+        return self.run(["g++", "-pthread", *extra, *objs, *runtime, "-o", binary], self.workdir)
 
     # -- the steps ------------------------------------------------------------------------------------------------
     def describe(self) -> list[dict] | None:
@@ -226,16 +255,22 @@ class Builder:
         if cached is not None:
             return json.loads(cached)["ops"]
         objs = []
-        main = f"{GEN_DIR}/op_describe_main.cpp"
-        self._write(main, package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8"))
-        for i, src in enumerate([*lay.host_sources, main]):
+        (self.workdir / GEN_DIR).mkdir(parents=True, exist_ok=True)
+        for i, src in enumerate(lay.host_sources):
             out = f"{GEN_DIR}/host_{i}.o"
             ok, log, outcome = self._compile(src, out, [], salt="host", scope="host")
             if not ok:
                 self._fail("host", log, outcome)
                 return None
             objs.append(out)
-        res = self.run(["g++", "-pthread", *objs, "-o", f"{GEN_DIR}/describe"], self.workdir)
+        main = f"{GEN_DIR}/op_describe_main.cpp"
+        text = package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8")
+        ok, log, outcome = self._compile_shared(main, text, f"{GEN_DIR}/describe_main.o")
+        if not ok:
+            self._fail("host", log, outcome)
+            return None
+        objs.append(f"{GEN_DIR}/describe_main.o")
+        res = self._link(objs, f"{GEN_DIR}/describe")
         if not res.ok:
             self._fail("host", (res.stderr + res.stdout), res.outcome)
             return None
@@ -337,7 +372,7 @@ class Builder:
             if not ok:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/harness_{i}.o")
-        res = self.run(["g++", "-pthread", *objs, "-o", binary], self.workdir)
+        res = self._link(objs, binary)
         if not res.ok or not (self.workdir / binary).is_file():
             return self._fail("link", res.stderr + res.stdout, res.outcome)
         self.result.ok = True
@@ -426,7 +461,7 @@ class Builder:
             if not ok:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/ut_{i}.o")
-        res = self.run(["g++", "-pthread", "-Wl,--wrap=system", *objs, "-o", binary], self.workdir)
+        res = self._link(objs, binary, ("-Wl,--wrap=system",))
         if not res.ok or not (self.workdir / binary).is_file():
             return self._fail("link", res.stderr + res.stdout, res.outcome)
         self.result.ok = True
@@ -468,7 +503,7 @@ class Builder:
         if not ok:
             self._fail("kernel", log, outcome, "the tiling-template declaration does not build on the host")
             return None
-        res = self.run(["g++", "-pthread", f"{GEN_DIR}/tpl_describe.o", "-o", f"{GEN_DIR}/tpl_describe"], self.workdir)
+        res = self._link([f"{GEN_DIR}/tpl_describe.o"], f"{GEN_DIR}/tpl_describe")
         run = self.run([f"./{GEN_DIR}/tpl_describe"], self.workdir) if res.ok else res
         if not run.ok:
             self._fail("kernel", run.stderr + run.stdout, run.outcome, "the tiling-template declaration did not run")

@@ -40,20 +40,7 @@ struct QueueCore {
     // The real implementation does not check these at kernel end, and nothing hangs or computes wrong because
     // of them (an unused buffer simply stays taken): warnings. A missing FreeTensor that does matter, because a
     // later AllocTensor finds every buffer taken, is the fatal alloc_exhausted.
-    void end_checks() {
-        if (current_block() < 0) return;
-        for (auto& b : bufs) {
-            if (b.st == QBuf::ENQUEUED) {
-                report("enque_deque_mismatch", Sev::warning, b.alloc_loc,
-                       "tensor allocated here was EnQue'd but never DeQue'd before the kernel ended");
-            } else if (b.st != QBuf::FREE) {
-                report("tensor_leak", Sev::warning, b.alloc_loc,
-                       "tensor allocated here was never released with FreeTensor");
-            }
-            b.st = QBuf::FREE;
-        }
-        fifo.clear();
-    }
+    void end_checks();
 
     // The producer and consumer pipes of the queue's positions, as the real TQueBind derives its events
     // (kernel_event.h GetQueEvt): TQue<VECIN> is GM -> VECIN (MTE2 -> V), TQue<VECOUT> is VECOUT -> GM
@@ -61,37 +48,9 @@ struct QueueCore {
     // The cube positions (GetBufferLogicPos + GetQueEvt, arch 2201): A1 / B1 / C1 GM -> L1 (MTE2 -> MTE1), A2 / B2
     // L1 -> L0A/L0B and C2 L1 -> bias table (MTE1 -> M), CO1 L0C -> out (M -> FIX), C2PIPE2GM L1 -> fixpipe buffer
     // (MTE1 -> FIX); on the coupled 310P, CO1 -> CO2 (UB) is M -> V and CO2 -> GM V -> MTE3.
-    bool pipes(int& producer, int& consumer) const {
-        using P = AscendC::TPosition;
-        auto vec = [](P p) { return p == P::VECIN || p == P::VECOUT || p == P::VECCALC; };
-        P s = src_pos, d = dst_pos;
-        if (s == d) {  // TQue<pos>
-            switch (s) {
-                case P::A1: case P::B1: case P::C1: producer = hz::P_MTE2, consumer = hz::P_MTE1; return true;
-                case P::A2: case P::B2: case P::C2: producer = hz::P_MTE1, consumer = hz::P_M; return true;
-                case P::CO1: producer = hz::P_M, consumer = coupled_arch() ? hz::P_V : hz::P_FIX; return true;
-                case P::CO2:
-                    if (!coupled_arch()) return false;
-                    producer = hz::P_V, consumer = hz::P_MTE3;
-                    return true;
-                case P::C2PIPE2GM: producer = hz::P_MTE1, consumer = hz::P_FIX; return true;
-                default: break;
-            }
-            if (s == P::VECIN) s = P::GM;
-            else if (s == P::VECOUT) d = P::GM;
-            else return false;
-        }
-        if (s == P::GM && vec(d)) { producer = hz::P_MTE2, consumer = hz::P_V; return true; }
-        if (vec(s) && d == P::GM) { producer = hz::P_V, consumer = hz::P_MTE3; return true; }
-        if (vec(s) && vec(d)) { producer = hz::P_MTE2, consumer = hz::P_MTE3; return true; }
-        return false;
-    }
+    bool pipes(int& producer, int& consumer) const;
 
-    int find(const void* p) const {
-        for (size_t i = 0; i < bufs.size(); ++i)
-            if ((const uint8_t*)p >= bufs[i].addr && (const uint8_t*)p < bufs[i].addr + bufs[i].len) return (int)i;
-        return -1;
-    }
+    int find(const void* p) const;
 
     template <typename T>
     AscendC::LocalTensor<T> tensor_of(int i, uint32_t bytes) {
@@ -105,103 +64,35 @@ struct QueueCore {
         return t;
     }
 
-    template <typename T>
-    AscendC::LocalTensor<T> alloc(const SrcLoc& loc) {
-        if (!inited) report("queue_not_initialized", Sev::fatal, loc, "AllocTensor on a queue without InitBuffer");
-        for (size_t i = 0; i < bufs.size(); ++i) {
-            if (bufs[i].st == QBuf::FREE) {
-                bufs[i].st = QBuf::ALLOCATED;
-                bufs[i].alloc_loc = loc;
-                int prod, cons;
-                hz::Core* c = hz::core();
-                if (c && bufs[i].free_set && pipes(prod, cons)) hz::acquire(c, prod, bufs[i].free_clock);
-                bufs[i].free_set = false;
-                return tensor_of<T>((int)i, bufs[i].len);
-            }
-        }
-        report("alloc_exhausted", Sev::fatal, loc,
-               "AllocTensor: all %zu buffers of this queue are in use (a FreeTensor is missing; the hardware "
-               "would wait forever)", bufs.size());
-        return {};
-    }
+    // The protocol on buffer indices (the typed calls below wrap them): AllocTensor takes a free buffer, EnQue /
+    // DeQue move one through the FIFO, FreeTensor returns it; each with the framework's pipe events.
+    int alloc_index(const SrcLoc& loc);  // -1 (after the fatal alloc_exhausted) when none is free
+    int owned(const void* addr, const QueueCore* owner, const SrcLoc& loc, const char* api);
+    bool enque_buffer(const void* addr, const QueueCore* owner, uint32_t bytes, const SrcLoc& loc);
+    int deque_index(const SrcLoc& loc);
+    void free_buffer(const void* addr, const QueueCore* owner, const SrcLoc& loc);
 
     template <typename T>
-    int owned(const AscendC::LocalTensor<T>& t, const SrcLoc& loc, const char* api) {
-        int i = find(t.addr_);
-        if (i < 0 || t.owner_ != this) {
-            report("enque_deque_mismatch", Sev::error, loc, "%s: the tensor does not belong to this queue", api);
-            return -1;
-        }
-        return i;
+    AscendC::LocalTensor<T> alloc(const SrcLoc& loc) {
+        int i = alloc_index(loc);
+        if (i < 0) return {};
+        return tensor_of<T>(i, bufs[i].len);
     }
 
     template <typename T>
     bool enque(const AscendC::LocalTensor<T>& t, const SrcLoc& loc) {
-        int i = owned(t, loc, "EnQue");
-        if (i < 0) return false;
-        QBuf& b = bufs[i];
-        if (b.st == QBuf::ENQUEUED) {
-            report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor is already in the queue");
-            return false;
-        }
-        if (b.st == QBuf::FREE) {
-            report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor was already freed");
-            return false;
-        }
-        if (depth > 0 && (int)fifo.size() >= depth) {
-            report("queue_depth", Sev::error, loc,
-                   "EnQue on a queue of depth %d that already holds %zu tensor(s) (the real TQueBind asserts "
-                   "usedCount < depth: DeQue before enqueuing more, or declare a deeper TQue)", depth, fifo.size());
-        }
-        int prod, cons;
-        hz::Core* c = hz::core();
-        if (c && pipes(prod, cons)) {
-            b.enq_clock = hz::release_clock(c, prod);
-            b.enq_set = true;
-        }
-        b.st = QBuf::ENQUEUED;
-        b.enq_bytes = t.GetLength();
-        fifo.push_back(i);
-        return true;
+        return enque_buffer(t.addr_, t.owner_, t.GetLength(), loc);
     }
 
     template <typename T>
     AscendC::LocalTensor<T> deque(const SrcLoc& loc) {
-        if (fifo.empty()) {
-            report("deque_empty", Sev::fatal, loc,
-                   "DeQue on an empty queue (no matching EnQue; the hardware would wait forever)");
-        }
-        int i = fifo.front();
-        fifo.pop_front();
-        bufs[i].st = QBuf::DEQUEUED;
-        int prod, cons;
-        hz::Core* c = hz::core();
-        if (c && bufs[i].enq_set && pipes(prod, cons)) hz::acquire(c, cons, bufs[i].enq_clock);
-        bufs[i].enq_set = false;
+        int i = deque_index(loc);
         return tensor_of<T>(i, bufs[i].enq_bytes ? bufs[i].enq_bytes : bufs[i].len);
     }
 
     template <typename T>
     void free_tensor(const AscendC::LocalTensor<T>& t, const SrcLoc& loc) {
-        int i = owned(t, loc, "FreeTensor");
-        if (i < 0) return;
-        QBuf& b = bufs[i];
-        if (b.st == QBuf::FREE) {
-            report("double_free", Sev::error, loc, "FreeTensor on a tensor that is already free");
-            return;
-        }
-        if (b.st == QBuf::ENQUEUED) {
-            report("enque_deque_mismatch", Sev::error, loc, "FreeTensor on a tensor still waiting in the queue");
-            for (auto it = fifo.begin(); it != fifo.end(); ++it)
-                if (*it == i) { fifo.erase(it); break; }
-        }
-        int prod, cons;
-        hz::Core* c = hz::core();
-        if (c && pipes(prod, cons)) {
-            b.free_clock = hz::release_clock(c, cons);
-            b.free_set = true;
-        }
-        b.st = QBuf::FREE;
+        free_buffer(t.addr_, t.owner_, loc);
     }
 };
 
@@ -288,61 +179,17 @@ private:
 
 class TPipe {
 public:
-    TPipe() {
-        cbemu::BlockCtx& c = cbemu::ctx();
-        if (!c.ub) {
-            cbemu::report("no_kernel_context", cbemu::Sev::fatal, cbemu::SrcLoc{"", 0},
-                          "TPipe constructed outside a kernel launch (use ICPU_RUN_KF / COTBUILDER_LAUNCH)");
-        }
-        ub_ = c.ub;
-        prev_ = c.pipe;
-        c.pipe = this;
-    }
+    TPipe();
     // Destroy (and the destructor) end with PipeBarrier<PIPE_ALL>; Reset waits for the buffers' free events
     // (kernel_tpipe_impl.h): the hazard model orders what comes after them.
-    ~TPipe() {
-        cbemu::hz::barrier(-1);
-        if (cbemu::ctx().pipe == this) cbemu::ctx().pipe = prev_;
-    }
+    ~TPipe();
     TPipe(const TPipe&) = delete;
     TPipe& operator=(const TPipe&) = delete;
 
-    bool InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len, CBEMU_LOC) {
-        // a queue lives where its source position is (its destination when the source is GM)
-        cbemu::Mem mem = cbemu::mem_of(que.src_pos == TPosition::GM ? que.dst_pos : que.src_pos);
-        uint32_t alen = align_len(len, mem);
-        count_buffers(num, loc);
-        que.bufs.clear();
-        que.fifo.clear();
-        for (uint8_t i = 0; i < num; ++i) {
-            cbemu::QBuf b;
-            b.addr = carve(alen, loc, mem);
-            b.len = alen;
-            que.bufs.push_back(b);
-        }
-        que.inited = true;
-        que.init_loc = loc;
-        queues_.push_back(&que);
-        return true;
-    }
-    bool InitBuffer(cbemu::BufCore& buf, uint32_t len, CBEMU_LOC) {
-        cbemu::Mem mem = cbemu::mem_of(buf.pos);
-        uint32_t alen = align_len(len, mem);
-        count_buffers(1, loc);
-        buf.addr = carve(alen, loc, mem);
-        buf.len = alen;
-        buf.inited = true;
-        return true;
-    }
-    void Reset() {
-        wait_free_events();
-        clear();
-    }
-    void Destroy() {
-        wait_free_events();
-        cbemu::hz::barrier(-1);
-        clear();
-    }
+    bool InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len, CBEMU_LOC);
+    bool InitBuffer(cbemu::BufCore& buf, uint32_t len, CBEMU_LOC);
+    void Reset();
+    void Destroy();
     void Init() {}
 
     template <HardEvent evt>
@@ -356,33 +203,10 @@ public:
     size_t used_bytes() const { return used_; }
 
 private:
-    void wait_free_events() {
-        cbemu::hz::Core* c = cbemu::hz::core();
-        for (cbemu::QueueCore* q : queues_) {
-            int prod, cons;
-            if (!c || !q->pipes(prod, cons)) continue;
-            for (auto& b : q->bufs)
-                if (b.free_set && b.st == cbemu::QBuf::FREE) cbemu::hz::acquire(c, prod, b.free_clock), b.free_set = false;
-        }
-        queues_.clear();
-    }
+    void wait_free_events();
     // InitBuffer.md: "一个kernel中所有使用的Buffer数量之和不能超过64" (queue buffers and TBufs together).
-    void count_buffers(uint32_t n, const cbemu::SrcLoc& loc) {
-        buffers_ += n;
-        if (buffers_ > 64 && !buffers_reported_) {
-            buffers_reported_ = true;
-            cbemu::report("too_many_buffers", cbemu::Sev::error, loc,
-                          "InitBuffer brings the buffers of this TPipe to %u; a kernel may use at most 64 "
-                          "(InitBuffer.md)", buffers_);
-        }
-    }
-    void clear() {
-        used_ = 0;
-        reported_ = false;
-        buffers_ = 0;
-        for (auto& u : used_local_) u = 0;
-        for (auto& r : reported_local_) r = false;
-    }
+    void count_buffers(uint32_t n, const cbemu::SrcLoc& loc);
+    void clear();
     // Buffers in UB are 32-byte granular; in the cube memories each buffer starts at the memory's operand
     // alignment (512 B in L0A/L0B), so the next one does too.
     static uint32_t align_len(uint32_t len, cbemu::Mem mem) {
@@ -391,41 +215,8 @@ private:
     }
     // L1 / L0A / L0B / L0C / BT / FB: carved from the block's backing store of that memory, checked against the
     // SoC's capacity like UB.
-    uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc, cbemu::Mem mem) {
-        if (mem == cbemu::Mem::UB) return carve(bytes, loc);
-        int i = (int)mem;
-        const cbemu::MemSpec& spec = cbemu::mem_spec(mem);
-        size_t cap = cbemu::mem_capacity(mem);
-        if (used_local_[i] + bytes > spec.backing) {
-            cbemu::report(spec.overflow_kind, cbemu::Sev::fatal, loc,
-                          "InitBuffer asks for %zu bytes of %s in total; the SoC has %zu", used_local_[i] + bytes,
-                          spec.name, cap);
-        }
-        uint8_t* p = cbemu::mem_base(mem) + used_local_[i];
-        used_local_[i] += bytes;
-        if (used_local_[i] > cap && !reported_local_[i]) {
-            reported_local_[i] = true;
-            cbemu::report(spec.overflow_kind, cbemu::Sev::error, loc,
-                          "InitBuffer brings the %s in use to %zu bytes; the SoC has %zu", spec.name, used_local_[i],
-                          cap);
-        }
-        return p;
-    }
-    uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc) {
-        size_t cap = cbemu::soc_ub_bytes();
-        if (used_ + bytes > cbemu::kUbBacking) {
-            cbemu::report("ub_overflow", cbemu::Sev::fatal, loc,
-                          "InitBuffer asks for %zu bytes of UB in total; the SoC has %zu", used_ + bytes, cap);
-        }
-        uint8_t* p = ub_ + used_;
-        used_ += bytes;
-        if (used_ > cap && !reported_) {
-            reported_ = true;
-            cbemu::report("ub_overflow", cbemu::Sev::error, loc,
-                          "InitBuffer brings the UB in use to %zu bytes; the SoC has %zu", used_, cap);
-        }
-        return p;
-    }
+    uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc, cbemu::Mem mem);
+    uint8_t* carve(uint32_t bytes, const cbemu::SrcLoc& loc);
     uint8_t* ub_ = nullptr;
     size_t used_ = 0;
     bool reported_ = false;
@@ -532,3 +323,276 @@ inline AscendC::TPipe* GetTPipePtr() { return (AscendC::TPipe*)cbemu::ctx().pipe
 namespace AscendC {
 using ::GetTPipePtr;
 }
+
+#if CBEMU_RT_BODY
+namespace cbemu {
+
+CBEMU_RT void QueueCore::end_checks() {
+    if (current_block() < 0) return;
+    for (auto& b : bufs) {
+        if (b.st == QBuf::ENQUEUED) {
+            report("enque_deque_mismatch", Sev::warning, b.alloc_loc,
+                   "tensor allocated here was EnQue'd but never DeQue'd before the kernel ended");
+        } else if (b.st != QBuf::FREE) {
+            report("tensor_leak", Sev::warning, b.alloc_loc,
+                   "tensor allocated here was never released with FreeTensor");
+        }
+        b.st = QBuf::FREE;
+    }
+    fifo.clear();
+}
+
+CBEMU_RT bool QueueCore::pipes(int& producer, int& consumer) const {
+    using P = AscendC::TPosition;
+    auto vec = [](P p) { return p == P::VECIN || p == P::VECOUT || p == P::VECCALC; };
+    P s = src_pos, d = dst_pos;
+    if (s == d) {  // TQue<pos>
+        switch (s) {
+            case P::A1: case P::B1: case P::C1: producer = hz::P_MTE2, consumer = hz::P_MTE1; return true;
+            case P::A2: case P::B2: case P::C2: producer = hz::P_MTE1, consumer = hz::P_M; return true;
+            case P::CO1: producer = hz::P_M, consumer = coupled_arch() ? hz::P_V : hz::P_FIX; return true;
+            case P::CO2:
+                if (!coupled_arch()) return false;
+                producer = hz::P_V, consumer = hz::P_MTE3;
+                return true;
+            case P::C2PIPE2GM: producer = hz::P_MTE1, consumer = hz::P_FIX; return true;
+            default: break;
+        }
+        if (s == P::VECIN) s = P::GM;
+        else if (s == P::VECOUT) d = P::GM;
+        else return false;
+    }
+    if (s == P::GM && vec(d)) { producer = hz::P_MTE2, consumer = hz::P_V; return true; }
+    if (vec(s) && d == P::GM) { producer = hz::P_V, consumer = hz::P_MTE3; return true; }
+    if (vec(s) && vec(d)) { producer = hz::P_MTE2, consumer = hz::P_MTE3; return true; }
+    return false;
+}
+
+CBEMU_RT int QueueCore::find(const void* p) const {
+    for (size_t i = 0; i < bufs.size(); ++i)
+        if ((const uint8_t*)p >= bufs[i].addr && (const uint8_t*)p < bufs[i].addr + bufs[i].len) return (int)i;
+    return -1;
+}
+
+CBEMU_RT int QueueCore::alloc_index(const SrcLoc& loc) {
+    if (!inited) report("queue_not_initialized", Sev::fatal, loc, "AllocTensor on a queue without InitBuffer");
+    for (size_t i = 0; i < bufs.size(); ++i) {
+        if (bufs[i].st == QBuf::FREE) {
+            bufs[i].st = QBuf::ALLOCATED;
+            bufs[i].alloc_loc = loc;
+            int prod, cons;
+            hz::Core* c = hz::core();
+            if (c && bufs[i].free_set && pipes(prod, cons)) hz::acquire(c, prod, bufs[i].free_clock);
+            bufs[i].free_set = false;
+            return (int)i;
+        }
+    }
+    report("alloc_exhausted", Sev::fatal, loc,
+           "AllocTensor: all %zu buffers of this queue are in use (a FreeTensor is missing; the hardware "
+           "would wait forever)", bufs.size());
+    return -1;
+}
+
+CBEMU_RT int QueueCore::owned(const void* addr, const QueueCore* owner, const SrcLoc& loc, const char* api) {
+    int i = find(addr);
+    if (i < 0 || owner != this) {
+        report("enque_deque_mismatch", Sev::error, loc, "%s: the tensor does not belong to this queue", api);
+        return -1;
+    }
+    return i;
+}
+
+CBEMU_RT bool QueueCore::enque_buffer(const void* addr, const QueueCore* owner, uint32_t bytes, const SrcLoc& loc) {
+    int i = owned(addr, owner, loc, "EnQue");
+    if (i < 0) return false;
+    QBuf& b = bufs[i];
+    if (b.st == QBuf::ENQUEUED) {
+        report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor is already in the queue");
+        return false;
+    }
+    if (b.st == QBuf::FREE) {
+        report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor was already freed");
+        return false;
+    }
+    if (depth > 0 && (int)fifo.size() >= depth) {
+        report("queue_depth", Sev::error, loc,
+               "EnQue on a queue of depth %d that already holds %zu tensor(s) (the real TQueBind asserts "
+               "usedCount < depth: DeQue before enqueuing more, or declare a deeper TQue)", depth, fifo.size());
+    }
+    int prod, cons;
+    hz::Core* c = hz::core();
+    if (c && pipes(prod, cons)) {
+        b.enq_clock = hz::release_clock(c, prod);
+        b.enq_set = true;
+    }
+    b.st = QBuf::ENQUEUED;
+    b.enq_bytes = bytes;
+    fifo.push_back(i);
+    return true;
+}
+
+CBEMU_RT int QueueCore::deque_index(const SrcLoc& loc) {
+    if (fifo.empty()) {
+        report("deque_empty", Sev::fatal, loc,
+               "DeQue on an empty queue (no matching EnQue; the hardware would wait forever)");
+    }
+    int i = fifo.front();
+    fifo.pop_front();
+    bufs[i].st = QBuf::DEQUEUED;
+    int prod, cons;
+    hz::Core* c = hz::core();
+    if (c && bufs[i].enq_set && pipes(prod, cons)) hz::acquire(c, cons, bufs[i].enq_clock);
+    bufs[i].enq_set = false;
+    return i;
+}
+
+CBEMU_RT void QueueCore::free_buffer(const void* addr, const QueueCore* owner, const SrcLoc& loc) {
+    int i = owned(addr, owner, loc, "FreeTensor");
+    if (i < 0) return;
+    QBuf& b = bufs[i];
+    if (b.st == QBuf::FREE) {
+        report("double_free", Sev::error, loc, "FreeTensor on a tensor that is already free");
+        return;
+    }
+    if (b.st == QBuf::ENQUEUED) {
+        report("enque_deque_mismatch", Sev::error, loc, "FreeTensor on a tensor still waiting in the queue");
+        for (auto it = fifo.begin(); it != fifo.end(); ++it)
+            if (*it == i) { fifo.erase(it); break; }
+    }
+    int prod, cons;
+    hz::Core* c = hz::core();
+    if (c && pipes(prod, cons)) {
+        b.free_clock = hz::release_clock(c, cons);
+        b.free_set = true;
+    }
+    b.st = QBuf::FREE;
+}
+
+}  // namespace cbemu
+
+namespace AscendC {
+
+CBEMU_RT TPipe::TPipe() {
+    cbemu::BlockCtx& c = cbemu::ctx();
+    if (!c.ub) {
+        cbemu::report("no_kernel_context", cbemu::Sev::fatal, cbemu::SrcLoc{"", 0},
+                      "TPipe constructed outside a kernel launch (use ICPU_RUN_KF / COTBUILDER_LAUNCH)");
+    }
+    ub_ = c.ub;
+    prev_ = c.pipe;
+    c.pipe = this;
+}
+
+CBEMU_RT TPipe::~TPipe() {
+    cbemu::hz::barrier(-1);
+    if (cbemu::ctx().pipe == this) cbemu::ctx().pipe = prev_;
+}
+
+CBEMU_RT bool TPipe::InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len, cbemu::SrcLoc loc) {
+    // a queue lives where its source position is (its destination when the source is GM)
+    cbemu::Mem mem = cbemu::mem_of(que.src_pos == TPosition::GM ? que.dst_pos : que.src_pos);
+    uint32_t alen = align_len(len, mem);
+    count_buffers(num, loc);
+    que.bufs.clear();
+    que.fifo.clear();
+    for (uint8_t i = 0; i < num; ++i) {
+        cbemu::QBuf b;
+        b.addr = carve(alen, loc, mem);
+        b.len = alen;
+        que.bufs.push_back(b);
+    }
+    que.inited = true;
+    que.init_loc = loc;
+    queues_.push_back(&que);
+    return true;
+}
+
+CBEMU_RT bool TPipe::InitBuffer(cbemu::BufCore& buf, uint32_t len, cbemu::SrcLoc loc) {
+    cbemu::Mem mem = cbemu::mem_of(buf.pos);
+    uint32_t alen = align_len(len, mem);
+    count_buffers(1, loc);
+    buf.addr = carve(alen, loc, mem);
+    buf.len = alen;
+    buf.inited = true;
+    return true;
+}
+
+CBEMU_RT void TPipe::Reset() {
+    wait_free_events();
+    clear();
+}
+
+CBEMU_RT void TPipe::Destroy() {
+    wait_free_events();
+    cbemu::hz::barrier(-1);
+    clear();
+}
+
+CBEMU_RT void TPipe::wait_free_events() {
+    cbemu::hz::Core* c = cbemu::hz::core();
+    for (cbemu::QueueCore* q : queues_) {
+        int prod, cons;
+        if (!c || !q->pipes(prod, cons)) continue;
+        for (auto& b : q->bufs)
+            if (b.free_set && b.st == cbemu::QBuf::FREE) cbemu::hz::acquire(c, prod, b.free_clock), b.free_set = false;
+    }
+    queues_.clear();
+}
+
+CBEMU_RT void TPipe::count_buffers(uint32_t n, const cbemu::SrcLoc& loc) {
+    buffers_ += n;
+    if (buffers_ > 64 && !buffers_reported_) {
+        buffers_reported_ = true;
+        cbemu::report("too_many_buffers", cbemu::Sev::error, loc,
+                      "InitBuffer brings the buffers of this TPipe to %u; a kernel may use at most 64 "
+                      "(InitBuffer.md)", buffers_);
+    }
+}
+
+CBEMU_RT void TPipe::clear() {
+    used_ = 0;
+    reported_ = false;
+    buffers_ = 0;
+    for (auto& u : used_local_) u = 0;
+    for (auto& r : reported_local_) r = false;
+}
+
+CBEMU_RT uint8_t* TPipe::carve(uint32_t bytes, const cbemu::SrcLoc& loc, cbemu::Mem mem) {
+    if (mem == cbemu::Mem::UB) return carve(bytes, loc);
+    int i = (int)mem;
+    const cbemu::MemSpec& spec = cbemu::mem_spec(mem);
+    size_t cap = cbemu::mem_capacity(mem);
+    if (used_local_[i] + bytes > spec.backing) {
+        cbemu::report(spec.overflow_kind, cbemu::Sev::fatal, loc,
+                      "InitBuffer asks for %zu bytes of %s in total; the SoC has %zu", used_local_[i] + bytes,
+                      spec.name, cap);
+    }
+    uint8_t* p = cbemu::mem_base(mem) + used_local_[i];
+    used_local_[i] += bytes;
+    if (used_local_[i] > cap && !reported_local_[i]) {
+        reported_local_[i] = true;
+        cbemu::report(spec.overflow_kind, cbemu::Sev::error, loc,
+                      "InitBuffer brings the %s in use to %zu bytes; the SoC has %zu", spec.name, used_local_[i],
+                      cap);
+    }
+    return p;
+}
+
+CBEMU_RT uint8_t* TPipe::carve(uint32_t bytes, const cbemu::SrcLoc& loc) {
+    size_t cap = cbemu::soc_ub_bytes();
+    if (used_ + bytes > cbemu::kUbBacking) {
+        cbemu::report("ub_overflow", cbemu::Sev::fatal, loc,
+                      "InitBuffer asks for %zu bytes of UB in total; the SoC has %zu", used_ + bytes, cap);
+    }
+    uint8_t* p = ub_ + used_;
+    used_ += bytes;
+    if (used_ > cap && !reported_) {
+        reported_ = true;
+        cbemu::report("ub_overflow", cbemu::Sev::error, loc,
+                      "InitBuffer brings the UB in use to %zu bytes; the SoC has %zu", used_, cap);
+    }
+    return p;
+}
+
+}  // namespace AscendC
+#endif  // CBEMU_RT_BODY

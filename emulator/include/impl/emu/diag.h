@@ -10,6 +10,8 @@
 #include <set>
 #include <string>
 
+#include "rt.h"
+
 namespace cbemu {
 
 // Where an API was called from; filled by default arguments at the caller's line.
@@ -36,7 +38,33 @@ inline std::mutex& diag_mutex() {
     return m;
 }
 
-inline std::string json_escape(const std::string& s) {
+CBEMU_RT std::string json_escape(const std::string& s);
+
+// The process exits with status 3 at exit when an error was reported (installed by the first report or launch).
+CBEMU_RT void exit_hook();
+inline std::once_flag& exit_hook_once() {
+    static std::once_flag once;
+    return once;
+}
+CBEMU_RT void install_exit_hook();
+
+enum class Sev { warning, error, fatal };
+
+// The findings already printed (kind|file|line|block): a warning in a loop is printed once.
+inline std::set<std::string>& reported_findings() {
+    static std::set<std::string> seen;
+    return seen;
+}
+
+// Report one finding. A warning with the same kind+file+line is printed once per block.
+CBEMU_RT void report(const char* kind, Sev sev, const SrcLoc& loc, const char* fmt, ...);
+
+}  // namespace cbemu
+
+#if CBEMU_RT_BODY
+namespace cbemu {
+
+CBEMU_RT std::string json_escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         switch (c) {
@@ -57,21 +85,17 @@ inline std::string json_escape(const std::string& s) {
     return o;
 }
 
-inline void exit_hook() {
+CBEMU_RT void exit_hook() {
     if (error_count().load() > 0) {
         std::fflush(nullptr);
         std::_Exit(3);
     }
 }
-inline void install_exit_hook() {
-    static std::once_flag once;
-    std::call_once(once, [] { std::atexit(exit_hook); });
+CBEMU_RT void install_exit_hook() {
+    std::call_once(exit_hook_once(), [] { std::atexit(exit_hook); });
 }
 
-enum class Sev { warning, error, fatal };
-
-// Report one finding. A warning with the same kind+file+line is printed once per block.
-inline void report(const char* kind, Sev sev, const SrcLoc& loc, const char* fmt, ...) {
+CBEMU_RT void report(const char* kind, Sev sev, const SrcLoc& loc, const char* fmt, ...) {
     char msg[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -81,7 +105,7 @@ inline void report(const char* kind, Sev sev, const SrcLoc& loc, const char* fmt
     {
         std::lock_guard<std::mutex> g(diag_mutex());
         // the same finding in a loop is reported once per (kind, file, line, block)
-        static std::set<std::string> seen;
+        std::set<std::string>& seen = reported_findings();
         std::string key = std::string(kind) + "|" + (loc.file ? loc.file : "") + "|" + std::to_string(loc.line) +
                           "|" + std::to_string(current_block());
         bool fresh = seen.insert(key).second;
@@ -101,3 +125,4 @@ inline void report(const char* kind, Sev sev, const SrcLoc& loc, const char* fmt
 }
 
 }  // namespace cbemu
+#endif  // CBEMU_RT_BODY

@@ -103,19 +103,12 @@ struct SiteKeyHash {
     }
 };
 // By pointer: the same file seen through two translation units gets two entries, which only costs a little memory.
-inline uint32_t intern(const SrcLoc& loc, const char* api) {
+inline std::unordered_map<SiteKey, uint32_t, SiteKeyHash>& site_index() {
     static std::unordered_map<SiteKey, uint32_t, SiteKeyHash> index;
-    SiteKey key{loc.file ? loc.file : "", loc.line, api};
-    auto it = index.find(key);
-    if (it != index.end()) return it->second;
-    sites().push_back({key.file, key.line, api});
-    return index[key] = (uint32_t)(sites().size() - 1);
+    return index;
 }
-inline std::string where(uint32_t site) {
-    const Site& s = sites()[site];
-    const char* base = std::strrchr(s.file, '/');
-    return std::string(s.api) + " at " + (base ? base + 1 : s.file) + ":" + std::to_string(s.line);
-}
+CBEMU_RT uint32_t intern(const SrcLoc& loc, const char* api);
+CBEMU_RT std::string where(uint32_t site);
 
 // ---- per-core state ----
 struct Rec {
@@ -180,7 +173,7 @@ inline bool auto_sync_default() {
 }
 
 inline Core* core();  // this block's model (runtime.h); nullptr outside a kernel or with the model off
-inline void sched_tick();  // a scheduling point between instructions (sched.h)
+CBEMU_RT void sched_tick();  // a scheduling point between instructions (sched.h)
 
 // The clock a SetFlag on `src` publishes: what src knows, what the scalar had waited for when it issued the
 // SetFlag, and every src instruction issued so far (minus `exclude`, an instruction still being issued).
@@ -209,26 +202,133 @@ inline Op*& current_op() {
     return op;
 }
 
-inline void report_race(Core* c, const Op& op, const char* what, int other_pipe, uint32_t other_site,
-                        const char* space, uint64_t lo, uint64_t hi, bool cross_core, int other_core);
+CBEMU_RT void report_race(Core* c, const Op& op, const char* what, int other_pipe, uint32_t other_site,
+                          const char* space, uint64_t lo, uint64_t hi, bool cross_core, int other_core);
 
 // A conflicting earlier access (pipe q, epoch e, flags f) that this op is not ordered after: the compiler may
 // order it (auto-sync); else it is a race. Either way a sync is recorded so one missing sync is reported once.
-inline void unordered(Core* c, const Op& op, int q, const Rec& r, const char* what, Space sp, uint64_t lo,
-                      uint64_t hi) {
-    bool scalar_ok = (q != P_S || (r.flags & F_AUTO)) && (op.pipe != P_S || (op.flags & F_AUTO));
-    if (!(c->auto_sync && auto_pair(q, op.pipe) && scalar_ok))
-        report_race(c, op, what, q, r.site, space_name(sp), lo, hi, false, -1);
-    acquire(c, op.pipe, release_clock(c, q, q == op.pipe ? op.epoch : 0));
-}
+CBEMU_RT void unordered(Core* c, const Op& op, int q, const Rec& r, const char* what, Space sp, uint64_t lo,
+                        uint64_t hi);
 
 // `data`: the bytes a write is about to store (when the caller has them). A write-after-write that stores exactly
 // the bytes already there cannot change the result whatever the order (several cores writing the same broadcast
 // result): it is not reported.
 inline bool same_bytes(const void* data, const uint8_t* dst, uint64_t n) { return data && std::memcmp(data, dst, n) == 0; }
 
-inline void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write, const void* data = nullptr,
-                         const uint8_t* base = nullptr) {
+CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write, const void* data = nullptr,
+                           const uint8_t* base = nullptr);
+
+// ---- GM: shared by all cores of a launch, one shadow per GmAlloc/aclrtMalloc allocation ----
+struct GmEnt {
+    uint32_t epoch = 0, cepoch = 0, site = 0, mask = 0, gen = 0;
+    uint16_t core = 0;
+    uint8_t pipe = 0, flags = 0;
+    bool write = false;
+};
+struct GmCell {
+    std::vector<GmEnt> ents;
+};
+struct GmShadow {
+    uintptr_t base = 0;
+    size_t size = 0;
+    std::vector<GmCell> cells;
+};
+constexpr size_t kGmShadowCap = (size_t)256 << 20;  // larger allocations are not tracked (memory)
+inline std::map<uintptr_t, GmShadow>& gm_shadows() {
+    static std::map<uintptr_t, GmShadow> m;
+    return m;
+}
+inline uint32_t& launch_gen() {
+    static uint32_t g = 1;
+    return g;
+}
+inline void gm_forget(uintptr_t base) { gm_shadows().erase(base); }
+
+CBEMU_RT bool gm_allocation(const void* p, uintptr_t& base, size_t& size);  // runtime.h
+
+CBEMU_RT void gm_access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr);
+
+inline uint8_t* ub_base();  // runtime.h
+// The cube memory (L1 / L0A / L0B / L0C / BT / FB) that holds p, its offset there, and that memory's shadow made
+// ready (local_mem.h: a core's cube shadows are sized on first use, so vector kernels never pay for them).
+CBEMU_RT bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off);
+
+CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr);
+
+// An instruction: opens on construction (a scheduling point, the issue rule), attributes accesses, closes on
+// destruction. A Scope opened inside another (a library API calling basic ones) joins the outer instruction.
+class Scope {
+public:
+    Scope(int pipe, const SrcLoc& loc, const char* api, uint8_t flags = 0);
+    ~Scope() {
+        if (outer_) current_op() = nullptr;
+    }
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+    void read(const void* p, uint64_t n) {
+        if (op_) access(*op_, p, n, false);
+    }
+    void write(const void* p, uint64_t n, const void* data = nullptr) {
+        if (op_) access(*op_, p, n, true, data);
+    }
+    void local(Space sp, uint64_t off, uint64_t n, bool write) {
+        if (op_ && op_->c && !op_->c->shadow[(int)sp].empty()) local_access(*op_, sp, off, n, write);
+    }
+    bool active() const { return op_ != nullptr; }
+
+private:
+    Op own_;
+    Op* op_ = nullptr;
+    bool outer_ = false;
+};
+
+// ---- syncs ----
+CBEMU_RT void set_flag(int src, int dst, int evt, int id, const SrcLoc& loc);
+CBEMU_RT void wait_flag(int src, int dst, int evt, int id, const SrcLoc& loc);
+// Every pipe drained: every later instruction comes after every earlier one (PipeBarrier<PIPE_ALL>, SyncAll).
+inline void drain_all(Core* c) {
+    for (int p = 0; p < NP; ++p)
+        for (int q = 0; q < NP; ++q) c->know[p][q] = std::max(c->know[p][q], c->cnt[q]);
+}
+CBEMU_RT void barrier(int pipe);
+// The scalar's stores are visible to every pipe (data cache clean-and-invalidate).
+CBEMU_RT void scalar_stores_visible();
+
+// At the end of a block: a flag never consumed, or a wait never satisfied.
+CBEMU_RT void end_checks(Core* c);
+
+}  // namespace hz
+}  // namespace cbemu
+
+#if CBEMU_RT_BODY
+namespace cbemu {
+namespace hz {
+
+CBEMU_RT uint32_t intern(const SrcLoc& loc, const char* api) {
+    auto& index = site_index();
+    SiteKey key{loc.file ? loc.file : "", loc.line, api};
+    auto it = index.find(key);
+    if (it != index.end()) return it->second;
+    sites().push_back({key.file, key.line, api});
+    return index[key] = (uint32_t)(sites().size() - 1);
+}
+
+CBEMU_RT std::string where(uint32_t site) {
+    const Site& s = sites()[site];
+    const char* base = std::strrchr(s.file, '/');
+    return std::string(s.api) + " at " + (base ? base + 1 : s.file) + ":" + std::to_string(s.line);
+}
+
+CBEMU_RT void unordered(Core* c, const Op& op, int q, const Rec& r, const char* what, Space sp, uint64_t lo,
+                        uint64_t hi) {
+    bool scalar_ok = (q != P_S || (r.flags & F_AUTO)) && (op.pipe != P_S || (op.flags & F_AUTO));
+    if (!(c->auto_sync && auto_pair(q, op.pipe) && scalar_ok))
+        report_race(c, op, what, q, r.site, space_name(sp), lo, hi, false, -1);
+    acquire(c, op.pipe, release_clock(c, q, q == op.pipe ? op.epoch : 0));
+}
+
+CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write, const void* data,
+                           const uint8_t* base) {
     Core* c = op.c;
     std::vector<Cell>& shadow = c->shadow[(int)sp];
     uint64_t end = off + n;
@@ -267,35 +367,7 @@ inline void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool 
     }
 }
 
-// ---- GM: shared by all cores of a launch, one shadow per GmAlloc/aclrtMalloc allocation ----
-struct GmEnt {
-    uint32_t epoch = 0, cepoch = 0, site = 0, mask = 0, gen = 0;
-    uint16_t core = 0;
-    uint8_t pipe = 0, flags = 0;
-    bool write = false;
-};
-struct GmCell {
-    std::vector<GmEnt> ents;
-};
-struct GmShadow {
-    uintptr_t base = 0;
-    size_t size = 0;
-    std::vector<GmCell> cells;
-};
-constexpr size_t kGmShadowCap = (size_t)256 << 20;  // larger allocations are not tracked (memory)
-inline std::map<uintptr_t, GmShadow>& gm_shadows() {
-    static std::map<uintptr_t, GmShadow> m;
-    return m;
-}
-inline uint32_t& launch_gen() {
-    static uint32_t g = 1;
-    return g;
-}
-inline void gm_forget(uintptr_t base) { gm_shadows().erase(base); }
-
-inline bool gm_allocation(const void* p, uintptr_t& base, size_t& size);  // runtime.h
-
-inline void gm_access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr) {
+CBEMU_RT void gm_access(const Op& op, const void* p, uint64_t n, bool write, const void* data) {
     uintptr_t base = 0;
     size_t size = 0;
     if (!gm_allocation(p, base, size) || size > kGmShadowCap) return;
@@ -367,12 +439,7 @@ inline void gm_access(const Op& op, const void* p, uint64_t n, bool write, const
     }
 }
 
-inline uint8_t* ub_base();  // runtime.h
-// The cube memory (L1 / L0A / L0B / L0C / BT / FB) that holds p, its offset there, and that memory's shadow made
-// ready (local_mem.h: a core's cube shadows are sized on first use, so vector kernels never pay for them).
-inline bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off);
-
-inline void access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr) {
+CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const void* data) {
     if (!op.c || !p || n == 0) return;
     const uint8_t* b = (const uint8_t*)p;
     const uint8_t* ub = ub_base();
@@ -389,54 +456,28 @@ inline void access(const Op& op, const void* p, uint64_t n, bool write, const vo
     gm_access(op, p, n, write, data);
 }
 
-// An instruction: opens on construction (a scheduling point, the issue rule), attributes accesses, closes on
-// destruction. A Scope opened inside another (a library API calling basic ones) joins the outer instruction.
-class Scope {
-public:
-    Scope(int pipe, const SrcLoc& loc, const char* api, uint8_t flags = 0) {
-        if (current_op()) { op_ = current_op(); return; }
-        Core* c = core();
-        if (!c) return;
-        sched_tick();
-        own_.c = c;
-        own_.pipe = pipe;
-        own_.epoch = ++c->cnt[pipe];
-        own_.site = intern(loc, api);
-        own_.flags = flags;
-        if (pipe == P_S) {
-            c->know[P_S][P_S] = own_.epoch - 1;
-        } else {
-            for (int q = 0; q < NP; ++q)
-                if (q != P_S) c->know[pipe][q] = std::max(c->know[pipe][q], c->know[P_S][q]);
-        }
-        op_ = &own_;
-        current_op() = op_;
-        outer_ = true;
+CBEMU_RT Scope::Scope(int pipe, const SrcLoc& loc, const char* api, uint8_t flags) {
+    if (current_op()) { op_ = current_op(); return; }
+    Core* c = core();
+    if (!c) return;
+    sched_tick();
+    own_.c = c;
+    own_.pipe = pipe;
+    own_.epoch = ++c->cnt[pipe];
+    own_.site = intern(loc, api);
+    own_.flags = flags;
+    if (pipe == P_S) {
+        c->know[P_S][P_S] = own_.epoch - 1;
+    } else {
+        for (int q = 0; q < NP; ++q)
+            if (q != P_S) c->know[pipe][q] = std::max(c->know[pipe][q], c->know[P_S][q]);
     }
-    ~Scope() {
-        if (outer_) current_op() = nullptr;
-    }
-    Scope(const Scope&) = delete;
-    Scope& operator=(const Scope&) = delete;
-    void read(const void* p, uint64_t n) {
-        if (op_) access(*op_, p, n, false);
-    }
-    void write(const void* p, uint64_t n, const void* data = nullptr) {
-        if (op_) access(*op_, p, n, true, data);
-    }
-    void local(Space sp, uint64_t off, uint64_t n, bool write) {
-        if (op_ && op_->c && !op_->c->shadow[(int)sp].empty()) local_access(*op_, sp, off, n, write);
-    }
-    bool active() const { return op_ != nullptr; }
+    op_ = &own_;
+    current_op() = op_;
+    outer_ = true;
+}
 
-private:
-    Op own_;
-    Op* op_ = nullptr;
-    bool outer_ = false;
-};
-
-// ---- syncs ----
-inline void set_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
+CBEMU_RT void set_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
     Core* c = core();
     if (!c || src < 0 || dst < 0) return;
     sched_tick();
@@ -456,7 +497,8 @@ inline void set_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
     f.clock = release_clock(c, src);
     f.site = intern(loc, "SetFlag");
 }
-inline void wait_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
+
+CBEMU_RT void wait_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
     Core* c = core();
     if (!c || src < 0 || dst < 0) return;
     sched_tick();
@@ -475,12 +517,8 @@ inline void wait_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
     f.pending = true;
     f.site = intern(loc, "WaitFlag");
 }
-// Every pipe drained: every later instruction comes after every earlier one (PipeBarrier<PIPE_ALL>, SyncAll).
-inline void drain_all(Core* c) {
-    for (int p = 0; p < NP; ++p)
-        for (int q = 0; q < NP; ++q) c->know[p][q] = std::max(c->know[p][q], c->cnt[q]);
-}
-inline void barrier(int pipe) {
+
+CBEMU_RT void barrier(int pipe) {
     Core* c = core();
     if (!c) return;
     sched_tick();
@@ -490,15 +528,14 @@ inline void barrier(int pipe) {
     }
     c->know[pipe][pipe] = c->cnt[pipe];
 }
-// The scalar's stores are visible to every pipe (data cache clean-and-invalidate).
-inline void scalar_stores_visible() {
+
+CBEMU_RT void scalar_stores_visible() {
     Core* c = core();
     if (!c) return;
     for (int p = 0; p < NP; ++p) c->know[p][P_S] = std::max(c->know[p][P_S], c->cnt[P_S]);
 }
 
-// At the end of a block: a flag never consumed, or a wait never satisfied.
-inline void end_checks(Core* c) {
+CBEMU_RT void end_checks(Core* c) {
     for (int e = 0; e < kEvents; ++e)
         for (int i = 0; i < kEventIds; ++i) {
             Flag& f = c->flags[e][i];
@@ -513,8 +550,8 @@ inline void end_checks(Core* c) {
         }
 }
 
-inline void report_race(Core* c, const Op& op, const char* what, int other_pipe, uint32_t other_site,
-                        const char* space, uint64_t lo, uint64_t hi, bool cross_core, int other_core) {
+CBEMU_RT void report_race(Core* c, const Op& op, const char* what, int other_pipe, uint32_t other_site,
+                          const char* space, uint64_t lo, uint64_t hi, bool cross_core, int other_core) {
     const Site& s = sites()[op.site];
     std::string fix;
     if (cross_core) {
@@ -537,3 +574,4 @@ inline void report_race(Core* c, const Op& op, const char* what, int other_pipe,
 
 }  // namespace hz
 }  // namespace cbemu
+#endif  // CBEMU_RT_BODY

@@ -95,7 +95,16 @@ inline LocalMems& local_mems() {
     thread_local LocalMems m;
     return m;
 }
-inline uint8_t* mem_base(Mem m) {
+CBEMU_RT uint8_t* mem_base(Mem m);
+// The local memory that holds p (and p's byte offset in it); false for GM / host memory.
+CBEMU_RT bool mem_find(const void* p, Mem& m, uint64_t& off);
+
+}  // namespace cbemu
+
+#if CBEMU_RT_BODY
+namespace cbemu {
+
+CBEMU_RT uint8_t* mem_base(Mem m) {
     if (m == Mem::UB) return ctx().ub;
     uint8_t*& p = local_mems().base[(int)m];
     if (!p) {
@@ -105,8 +114,8 @@ inline uint8_t* mem_base(Mem m) {
     }
     return p;
 }
-// The local memory that holds p (and p's byte offset in it); false for GM / host memory.
-inline bool mem_find(const void* p, Mem& m, uint64_t& off) {
+
+CBEMU_RT bool mem_find(const void* p, Mem& m, uint64_t& off) {
     const uint8_t* b = (const uint8_t*)p;
     for (int i = 0; i < (int)Mem::N; ++i) {
         const uint8_t* base = i == 0 ? ctx().ub : local_mems().base[i];
@@ -120,7 +129,7 @@ inline bool mem_find(const void* p, Mem& m, uint64_t& off) {
 }
 
 namespace hz {
-inline bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off) {
+CBEMU_RT bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off) {
     const uint8_t* b = (const uint8_t*)p;
     for (int i = 1; i < (int)Mem::N; ++i) {
         const uint8_t* base = local_mems().base[i];
@@ -136,3 +145,4 @@ inline bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off) {
 }  // namespace hz
 
 }  // namespace cbemu
+#endif  // CBEMU_RT_BODY

@@ -18,7 +18,31 @@ namespace cbemu {
 
 // A plain block learns that its kernel is mixed (KERNEL_TASK_TYPE_DEFAULT, a Matmul object outside cube-only
 // mode): it becomes the AIC core of its logical core and starts its AIV partners from the kernel's first line.
-inline void become(int aic, int aiv, const SrcLoc& loc) {
+CBEMU_RT void become(int aic, int aiv, const SrcLoc& loc);
+
+CBEMU_RT void declare_kernel_type(KernelMetaType t, const SrcLoc& loc);
+
+// ASCEND_IS_AIC / ASCEND_IS_AIV. A plain block (type not declared) answers false to both, so both guard styles of
+// single-unit kernels (`if ASCEND_IS_AIV { return; }` before cube work, `if ASCEND_IS_AIC { return; }` before
+// vector work) run their work; a kernel that tests both without declaring a type would be typed MIX by the
+// compiler, which the emulator cannot infer: it stops as unsupported.
+CBEMU_RT bool is_core(CoreKind want, const SrcLoc& loc);
+
+namespace detail_cross {
+inline uint64_t clock_key(uint64_t core, int flag) { return core ^ ((uint64_t)(flag & 15) << 56); }
+}  // namespace detail_cross
+
+// ---- cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag, modes 0, 1, 2) ----
+CBEMU_RT void cross_set(int mode, int flag, const SrcLoc& loc);
+
+CBEMU_RT void cross_wait(int flag, const SrcLoc& loc);
+
+}  // namespace cbemu
+
+#if CBEMU_RT_BODY
+namespace cbemu {
+
+CBEMU_RT void become(int aic, int aiv, const SrcLoc& loc) {
     CoreId& id = core_id();
     Sched* s = ctx().sched;
     if (id.kind != CoreKind::PLAIN || !s) return;  // the type was known at launch, or this is a partner
@@ -54,7 +78,7 @@ inline void become(int aic, int aiv, const SrcLoc& loc) {
     }
 }
 
-inline void declare_kernel_type(KernelMetaType t, const SrcLoc& loc) {
+CBEMU_RT void declare_kernel_type(KernelMetaType t, const SrcLoc& loc) {
     switch (t) {
         case KERNEL_TYPE_AIV_ONLY: case KERNEL_TYPE_MIX_AIV_1_0: case KERNEL_TYPE_VECTORCORE:
             become(0, 0, loc);
@@ -68,11 +92,7 @@ inline void declare_kernel_type(KernelMetaType t, const SrcLoc& loc) {
     }
 }
 
-// ASCEND_IS_AIC / ASCEND_IS_AIV. A plain block (type not declared) answers false to both, so both guard styles of
-// single-unit kernels (`if ASCEND_IS_AIV { return; }` before cube work, `if ASCEND_IS_AIC { return; }` before
-// vector work) run their work; a kernel that tests both without declaring a type would be typed MIX by the
-// compiler, which the emulator cannot infer: it stops as unsupported.
-inline bool is_core(CoreKind want, const SrcLoc& loc) {
+CBEMU_RT bool is_core(CoreKind want, const SrcLoc& loc) {
     CoreId& id = core_id();
     if (id.kind != CoreKind::PLAIN) return id.kind == want;
     (want == CoreKind::AIC ? id.saw_is_aic : id.saw_is_aiv) = true;
@@ -83,12 +103,7 @@ inline bool is_core(CoreKind want, const SrcLoc& loc) {
     return false;
 }
 
-namespace detail_cross {
-inline uint64_t clock_key(uint64_t core, int flag) { return core ^ ((uint64_t)(flag & 15) << 56); }
-}  // namespace detail_cross
-
-// ---- cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag, modes 0, 1, 2) ----
-inline void cross_set(int mode, int flag, const SrcLoc& loc) {
+CBEMU_RT void cross_set(int mode, int flag, const SrcLoc& loc) {
     BlockCtx& c = ctx();
     Sched* s = c.sched;
     CoreId& id = core_id();
@@ -184,7 +199,7 @@ inline void cross_set(int mode, int flag, const SrcLoc& loc) {
     if (c.hz) c.hz->cvc[c.slot]++;
 }
 
-inline void cross_wait(int flag, const SrcLoc& loc) {
+CBEMU_RT void cross_wait(int flag, const SrcLoc& loc) {
     BlockCtx& c = ctx();
     Sched* s = c.sched;
     CoreId& id = core_id();
@@ -209,3 +224,4 @@ inline void cross_wait(int flag, const SrcLoc& loc) {
 }
 
 }  // namespace cbemu
+#endif  // CBEMU_RT_BODY

@@ -106,43 +106,14 @@ inline GmRegistry& gm_registry() {
 // GmAlloc (CPU twin debugging) maps a new file under /tmp (GmAlloc.md), and a new file reads as zeros: its memory
 // starts zeroed, as the real CPU mode's does. Device memory (aclrtMalloc) is not cleared on hardware (SetAtomicAdd.md:
 // GM is not cleared before an atomic accumulation): it starts poisoned.
-inline void* gm_alloc(size_t size, bool zeroed = true) {
-    size_t padded = ((size ? size : 1) + 63) / 64 * 64;
-    void* p = std::aligned_alloc(64, padded);
-    if (!p) return nullptr;
-    std::memset(p, zeroed ? 0 : poison_byte(), padded);
-    std::lock_guard<std::mutex> g(gm_registry().m);
-    gm_registry().allocs[(uintptr_t)p] = size;
-    return p;
-}
+CBEMU_RT void* gm_alloc(size_t size, bool zeroed = true);
 namespace hz {
 inline void gm_forget(uintptr_t base);
 }
-inline void gm_free(void* p) {
-    if (!p) return;
-    {
-        std::lock_guard<std::mutex> g(gm_registry().m);
-        gm_registry().allocs.erase((uintptr_t)p);
-    }
-    hz::gm_forget((uintptr_t)p);
-    std::free(p);
-}
+CBEMU_RT void gm_free(void* p);
 // The allocation [base, end) that owns p. A pointer just past an allocation (a wrong block
 // offset) is attributed to the allocation below it, with an empty valid range.
-inline bool gm_find(const void* p, uintptr_t& base, uintptr_t& end) {
-    std::lock_guard<std::mutex> g(gm_registry().m);
-    auto& a = gm_registry().allocs;
-    if (a.empty()) return false;
-    uintptr_t x = (uintptr_t)p;
-    auto it = a.upper_bound(x);
-    if (it == a.begin()) return false;
-    --it;
-    base = it->first;
-    end = it->first + it->second;
-    if (x < end) return true;
-    if (x - end < ((uintptr_t)1 << 30)) return true;  // past the end: caller reports on access
-    return false;
-}
+CBEMU_RT bool gm_find(const void* p, uintptr_t& base, uintptr_t& end);
 
 inline std::mutex& atomic_mutex() {
     static std::mutex m;
@@ -164,7 +135,56 @@ inline uint8_t* sys_workspace() {
 
 namespace hz {
 // The allocation that strictly contains p (the hazard model tracks only real GM allocations).
-inline bool gm_allocation(const void* p, uintptr_t& base, size_t& size) {
+CBEMU_RT bool gm_allocation(const void* p, uintptr_t& base, size_t& size);
+inline uint8_t* ub_base() { return ctx().ub; }
+inline Core* core() { return ctx().hz; }
+}  // namespace hz
+
+}  // namespace cbemu
+
+#include "hazard.h"
+#include "sched.h"
+
+#if CBEMU_RT_BODY
+namespace cbemu {
+
+CBEMU_RT void* gm_alloc(size_t size, bool zeroed) {
+    size_t padded = ((size ? size : 1) + 63) / 64 * 64;
+    void* p = std::aligned_alloc(64, padded);
+    if (!p) return nullptr;
+    std::memset(p, zeroed ? 0 : poison_byte(), padded);
+    std::lock_guard<std::mutex> g(gm_registry().m);
+    gm_registry().allocs[(uintptr_t)p] = size;
+    return p;
+}
+
+CBEMU_RT void gm_free(void* p) {
+    if (!p) return;
+    {
+        std::lock_guard<std::mutex> g(gm_registry().m);
+        gm_registry().allocs.erase((uintptr_t)p);
+    }
+    hz::gm_forget((uintptr_t)p);
+    std::free(p);
+}
+
+CBEMU_RT bool gm_find(const void* p, uintptr_t& base, uintptr_t& end) {
+    std::lock_guard<std::mutex> g(gm_registry().m);
+    auto& a = gm_registry().allocs;
+    if (a.empty()) return false;
+    uintptr_t x = (uintptr_t)p;
+    auto it = a.upper_bound(x);
+    if (it == a.begin()) return false;
+    --it;
+    base = it->first;
+    end = it->first + it->second;
+    if (x < end) return true;
+    if (x - end < ((uintptr_t)1 << 30)) return true;  // past the end: caller reports on access
+    return false;
+}
+
+namespace hz {
+CBEMU_RT bool gm_allocation(const void* p, uintptr_t& base, size_t& size) {
     std::lock_guard<std::mutex> g(gm_registry().m);
     auto& a = gm_registry().allocs;
     auto it = a.upper_bound((uintptr_t)p);
@@ -175,11 +195,7 @@ inline bool gm_allocation(const void* p, uintptr_t& base, size_t& size) {
     size = it->second;
     return true;
 }
-inline uint8_t* ub_base() { return ctx().ub; }
-inline Core* core() { return ctx().hz; }
 }  // namespace hz
 
 }  // namespace cbemu
-
-#include "hazard.h"
-#include "sched.h"
+#endif  // CBEMU_RT_BODY

@@ -77,16 +77,7 @@ struct Sched {
 
     // The last awaited core of group g arrived: everyone waiting in it may go on. Returns false when the round
     // completed only because some cores had already returned (they never called this SyncAll: hangs on hardware).
-    bool complete_round(int g) {
-        Round& r = rounds[g];
-        bool whole = r.arrived >= r.expected;
-        r.arrived = 0;
-        r.released_clock = r.join_clock;
-        r.join_clock.assign(r.join_clock.size(), 0);
-        for (auto& b : blocks)
-            if (b->st == IN_BARRIER && b->waiting_group == g) b->st = READY, b->waiting_group = -1;
-        return whole;
-    }
+    bool complete_round(int g);
 
     uint64_t next_random() {  // splitmix64: small, fast, and the same sequence on every platform
         uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
@@ -98,31 +89,9 @@ struct Sched {
 
     // A block that may take the baton: READY or SPINNING (a spinner polls again). `except` is skipped if any other
     // candidate exists. -1 when there is none.
-    int pick(int except) {
-        int n = 0, only = -1;
-        nblocks = (int)blocks.size();
-        for (int b = 0; b < nblocks; ++b) {
-            St st = blocks[b]->st;
-            if ((st == READY || st == SPINNING) && b != except) n++, only = b;
-        }
-        if (n == 0) {
-            if (except >= 0 && (blocks[except]->st == READY || blocks[except]->st == SPINNING)) return except;
-            return -1;
-        }
-        if (n == 1) return only;
-        uint64_t k = next_random() % (uint64_t)n;
-        for (int b = 0; b < nblocks; ++b) {
-            St st = blocks[b]->st;
-            if ((st == READY || st == SPINNING) && b != except && k-- == 0) return b;
-        }
-        return only;
-    }
+    int pick(int except);
     // Hand the baton from `me` to `next` and wait (lock held) until it comes back.
-    void hand_over(std::unique_lock<std::mutex>& lk, int me, int next) {
-        running = next;
-        if (next >= 0) blocks[next]->cv.notify_one();
-        if (me >= 0 && blocks[me]->st != DONE) blocks[me]->cv.wait(lk, [&] { return running == me; });
-    }
+    void hand_over(std::unique_lock<std::mutex>& lk, int me, int next);
 };
 
 inline Sched*& current_sched() {
@@ -142,8 +111,134 @@ inline int resident_cores() {
 }
 
 namespace hz {
+// A write another block may be polling for just happened (a GM flag, an atomic): spinners must look again.
+inline void note_progress() {
+    if (Sched* s = ctx().sched) s->progress++;
+}
+}  // namespace hz
+
+[[noreturn]] CBEMU_RT void deadlock(const SrcLoc& loc, const char* what);
+
+// SyncAll: every core of the group arrives before any leaves; the pipes are drained and the cross-core clocks
+// joined (hazard model: accesses before the barrier on any core are ordered before accesses after it on any core).
+// all_cores: SyncAll<false> (AIC and AIV cores together); else the caller's own kind (SyncAll<true>).
+CBEMU_RT void barrier_wait(const SrcLoc& loc, bool all_cores = false);
+
+// Cross-core release / acquire through a GM word (IBSet -> IBWait, NotifyNextBlock -> WaitPreBlock, ...): what this
+// core did before the release is ordered before what the acquiring core does after the acquire.
+CBEMU_RT void publish(const void* word);
+CBEMU_RT void acquire_published(const void* word);
+
+// Poll pred() until it holds, as a core spinning on a GM flag does, letting the other blocks run in between. If no
+// block can make progress any more (all others ended, wait in SyncAll, or spin without anything happening), nobody
+// can ever make pred() true: the hardware would hang, so this is a fatal sync_deadlock.
+// `what`: the diagnostic when it can never hold (default: a GM flag no running block can set).
+template <typename P>
+inline void spin_until(P pred, const SrcLoc& loc, const char* api, const char* what = nullptr) {
+    BlockCtx& c = ctx();
+    Sched* s = c.sched;
+    while (!pred()) {
+        char msg[320];
+        if (what)
+            std::snprintf(msg, sizeof msg, "%s", what);
+        else
+            std::snprintf(msg, sizeof msg, "%s waits for a GM flag that no running block can set any more (hangs on "
+                          "hardware)", api);
+        if (!s || s->nblocks == 1) deadlock(loc, msg);
+        std::unique_lock<std::mutex> lk(s->m);
+        int me = c.slot;
+        Sched::Block& mine = *s->blocks[me];
+        mine.st = Sched::SPINNING;
+        mine.seen_progress = s->progress;
+        bool stuck = true;
+        for (int b = 0; b < s->nblocks; ++b) {
+            auto& other = *s->blocks[b];
+            // blocks not started yet cannot help: they start only when a resident block ends
+            if (other.st == Sched::READY || (other.st == Sched::SPINNING && other.seen_progress != s->progress))
+                stuck = false;
+        }
+        if (stuck) {
+            if (std::getenv("CBEMU_DEBUG_SCHED"))
+                for (int b = 0; b < s->nblocks; ++b)
+                    std::fprintf(stderr, "block %d st %d seen %llu progress %llu\n", b, (int)s->blocks[b]->st,
+                                 (unsigned long long)s->blocks[b]->seen_progress, (unsigned long long)s->progress);
+            deadlock(loc, msg);
+        }
+        int next = s->pick(me);
+        if (next >= 0 && next != me) s->hand_over(lk, me, next);
+        mine.st = Sched::READY;
+    }
+}
+
+namespace detail_launch {
+CBEMU_RT void core_main(Sched* s, int slot);
+
+// Start a planned core (lock held): it takes the baton when the scheduler picks it.
+CBEMU_RT void start_core(Sched* s, int slot);
+CBEMU_RT void start_logical(Sched* s, int logical);
+// Plan a core of the launch (lock held, or before any thread runs); returns its slot.
+CBEMU_RT int plan_core(Sched* s, const CoreId& id);
+
+// At the end of a core: flags set towards it that it never waited for (CrossCoreSetFlag / CrossCoreWaitFlag pair).
+CBEMU_RT void cross_core_end_checks(Sched* s);
+
+}  // namespace detail_launch
+
+// Run body() once per core of a launch of block_dim logical cores (the kernel's `__mix__` ratio, if any, in mix) under
+// the scheduler (plain blocks, or the AIC and AIV cores of a mixed kernel); returns when every core has ended.
+CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_t block_dim, MixRatio mix);
+
+// Run func(args...) once per core under the scheduler; returns when every core has ended.
+template <typename F, typename... Args>
+void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
+    launch_cores(name, [=]() { func(args...); }, block_dim, mix_ratio_of(func));
+}
+
+}  // namespace cbemu
+
+#if CBEMU_RT_BODY
+namespace cbemu {
+
+CBEMU_RT bool Sched::complete_round(int g) {
+    Round& r = rounds[g];
+    bool whole = r.arrived >= r.expected;
+    r.arrived = 0;
+    r.released_clock = r.join_clock;
+    r.join_clock.assign(r.join_clock.size(), 0);
+    for (auto& b : blocks)
+        if (b->st == IN_BARRIER && b->waiting_group == g) b->st = READY, b->waiting_group = -1;
+    return whole;
+}
+
+CBEMU_RT int Sched::pick(int except) {
+    int n = 0, only = -1;
+    nblocks = (int)blocks.size();
+    for (int b = 0; b < nblocks; ++b) {
+        St st = blocks[b]->st;
+        if ((st == READY || st == SPINNING) && b != except) n++, only = b;
+    }
+    if (n == 0) {
+        if (except >= 0 && (blocks[except]->st == READY || blocks[except]->st == SPINNING)) return except;
+        return -1;
+    }
+    if (n == 1) return only;
+    uint64_t k = next_random() % (uint64_t)n;
+    for (int b = 0; b < nblocks; ++b) {
+        St st = blocks[b]->st;
+        if ((st == READY || st == SPINNING) && b != except && k-- == 0) return b;
+    }
+    return only;
+}
+
+CBEMU_RT void Sched::hand_over(std::unique_lock<std::mutex>& lk, int me, int next) {
+    running = next;
+    if (next >= 0) blocks[next]->cv.notify_one();
+    if (me >= 0 && blocks[me]->st != DONE) blocks[me]->cv.wait(lk, [&] { return running == me; });
+}
+
+namespace hz {
 // A scheduling point: another block may run now.
-inline void sched_tick() {
+CBEMU_RT void sched_tick() {
     Sched* s = ctx().sched;
     if (!s) return;
     s->progress++;
@@ -154,21 +249,14 @@ inline void sched_tick() {
     int next = s->pick(-1);
     if (next >= 0 && next != me) s->hand_over(lk, me, next);
 }
-// A write another block may be polling for just happened (a GM flag, an atomic): spinners must look again.
-inline void note_progress() {
-    if (Sched* s = ctx().sched) s->progress++;
-}
 }  // namespace hz
 
-[[noreturn]] inline void deadlock(const SrcLoc& loc, const char* what) {
+[[noreturn]] CBEMU_RT void deadlock(const SrcLoc& loc, const char* what) {
     report("sync_deadlock", Sev::fatal, loc, "%s", what);
     std::_Exit(3);
 }
 
-// SyncAll: every core of the group arrives before any leaves; the pipes are drained and the cross-core clocks
-// joined (hazard model: accesses before the barrier on any core are ordered before accesses after it on any core).
-// all_cores: SyncAll<false> (AIC and AIV cores together); else the caller's own kind (SyncAll<true>).
-inline void barrier_wait(const SrcLoc& loc, bool all_cores = false) {
+CBEMU_RT void barrier_wait(const SrcLoc& loc, bool all_cores) {
     BlockCtx& c = ctx();
     Sched* s = c.sched;
     if (!s) return;
@@ -213,9 +301,7 @@ inline void barrier_wait(const SrcLoc& loc, bool all_cores = false) {
     }
 }
 
-// Cross-core release / acquire through a GM word (IBSet -> IBWait, NotifyNextBlock -> WaitPreBlock, ...): what this
-// core did before the release is ordered before what the acquiring core does after the acquire.
-inline void publish(const void* word) {
+CBEMU_RT void publish(const void* word) {
     BlockCtx& c = ctx();
     if (!c.sched || !c.hz) return;
     hz::drain_all(c.hz);
@@ -224,7 +310,8 @@ inline void publish(const void* word) {
     for (size_t i = 0; i < v.size(); ++i) v[i] = std::max(v[i], c.hz->cvc[i]);
     c.hz->cvc[c.slot]++;
 }
-inline void acquire_published(const void* word) {
+
+CBEMU_RT void acquire_published(const void* word) {
     BlockCtx& c = ctx();
     if (!c.sched || !c.hz) return;
     auto it = c.sched->published.find((uintptr_t)word);
@@ -234,63 +321,20 @@ inline void acquire_published(const void* word) {
     hz::drain_all(c.hz);  // the real GM-flag waits end with PipeBarrier<PIPE_ALL>
 }
 
-// Poll pred() until it holds, as a core spinning on a GM flag does, letting the other blocks run in between. If no
-// block can make progress any more (all others ended, wait in SyncAll, or spin without anything happening), nobody
-// can ever make pred() true: the hardware would hang, so this is a fatal sync_deadlock.
-// `what`: the diagnostic when it can never hold (default: a GM flag no running block can set).
-template <typename P>
-inline void spin_until(P pred, const SrcLoc& loc, const char* api, const char* what = nullptr) {
-    BlockCtx& c = ctx();
-    Sched* s = c.sched;
-    while (!pred()) {
-        char msg[320];
-        if (what)
-            std::snprintf(msg, sizeof msg, "%s", what);
-        else
-            std::snprintf(msg, sizeof msg, "%s waits for a GM flag that no running block can set any more (hangs on "
-                          "hardware)", api);
-        if (!s || s->nblocks == 1) deadlock(loc, msg);
-        std::unique_lock<std::mutex> lk(s->m);
-        int me = c.slot;
-        Sched::Block& mine = *s->blocks[me];
-        mine.st = Sched::SPINNING;
-        mine.seen_progress = s->progress;
-        bool stuck = true;
-        for (int b = 0; b < s->nblocks; ++b) {
-            auto& other = *s->blocks[b];
-            // blocks not started yet cannot help: they start only when a resident block ends
-            if (other.st == Sched::READY || (other.st == Sched::SPINNING && other.seen_progress != s->progress))
-                stuck = false;
-        }
-        if (stuck) {
-            if (std::getenv("CBEMU_DEBUG_SCHED"))
-                for (int b = 0; b < s->nblocks; ++b)
-                    std::fprintf(stderr, "block %d st %d seen %llu progress %llu\n", b, (int)s->blocks[b]->st,
-                                 (unsigned long long)s->blocks[b]->seen_progress, (unsigned long long)s->progress);
-            deadlock(loc, msg);
-        }
-        int next = s->pick(me);
-        if (next >= 0 && next != me) s->hand_over(lk, me, next);
-        mine.st = Sched::READY;
-    }
-}
-
 namespace detail_launch {
-void core_main(Sched* s, int slot);
-
-// Start a planned core (lock held): it takes the baton when the scheduler picks it.
-inline void start_core(Sched* s, int slot) {
+CBEMU_RT void start_core(Sched* s, int slot) {
     Sched::Block& b = *s->blocks[slot];
     b.st = Sched::READY;
     s->live_of_logical[b.id.logical]++;
     s->threads.emplace_back(core_main, s, slot);
 }
-inline void start_logical(Sched* s, int logical) {
+
+CBEMU_RT void start_logical(Sched* s, int logical) {
     for (int slot : s->slots_of_logical[logical])
         if (s->blocks[slot]->st == Sched::NOT_STARTED) start_core(s, slot);
 }
-// Plan a core of the launch (lock held, or before any thread runs); returns its slot.
-inline int plan_core(Sched* s, const CoreId& id) {
+
+CBEMU_RT int plan_core(Sched* s, const CoreId& id) {
     int slot = (int)s->blocks.size();
     s->blocks.emplace_back(new Sched::Block());
     s->blocks[slot]->id = id;
@@ -301,8 +345,7 @@ inline int plan_core(Sched* s, const CoreId& id) {
     return slot;
 }
 
-// At the end of a core: flags set towards it that it never waited for (CrossCoreSetFlag / CrossCoreWaitFlag pair).
-inline void cross_core_end_checks(Sched* s) {
+CBEMU_RT void cross_core_end_checks(Sched* s) {
     const CoreId& id = core_id();
     auto it = s->counters.find(Sched::key(id.kind, id.logical, id.sub));
     if (it == s->counters.end()) return;
@@ -314,7 +357,7 @@ inline void cross_core_end_checks(Sched* s) {
                    core_kind_name(id.kind), block_index_of(id), it->second[f], f, f);
 }
 
-inline void core_main(Sched* s, int slot) {
+CBEMU_RT void core_main(Sched* s, int slot) {
     {
         std::unique_lock<std::mutex> lk(s->m);
         s->blocks[slot]->cv.wait(lk, [&] { return s->running == slot; });
@@ -391,10 +434,7 @@ inline void core_main(Sched* s, int slot) {
 }
 }  // namespace detail_launch
 
-// Run func(args...) once per core under the scheduler (plain blocks, or the AIC and AIV cores of a mixed kernel);
-// returns when every core has ended.
-template <typename F, typename... Args>
-void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
+CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_t block_dim, MixRatio mix) {
     // A kernel unit test's data-generation pass (cotbuilder verify) runs the test with its kernels switched off: the
     // goldens are made before any kernel runs, in a step of their own.
     if (std::getenv("COTBUILDER_SKIP_KERNELS")) {
@@ -405,7 +445,6 @@ void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
     if (block_dim == 0) {
         report("bad_launch", Sev::fatal, SrcLoc{name, 0}, "kernel %s launched with blockDim 0", name);
     }
-    MixRatio mix = mix_ratio_of(func);
     CoreKind plain = CoreKind::PLAIN;
     if (mix.aic == 0 && mix.aiv == 0) {  // not declared __mix__: the CPU-debug host's SetKernelMode, if any
         int mode = kernel_mode();
@@ -416,7 +455,7 @@ void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
     }
     Sched s;
     s.name = name;
-    s.body = [=]() { func(args...); };
+    s.body = std::move(body);
     s.nlogical = (int)block_dim;
     s.clock_slots = 3 * (int)block_dim;
     s.live_of_logical.assign(block_dim, 0);
@@ -465,3 +504,4 @@ void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
 }
 
 }  // namespace cbemu
+#endif  // CBEMU_RT_BODY

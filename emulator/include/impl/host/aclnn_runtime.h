@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "../../aclnn/aclnn_base.h"
+#include "../emu/rt.h"
 #include "op_def.h"
 
 namespace cbhost {
@@ -37,22 +38,7 @@ inline void stage(const char* name) {
     std::fflush(stderr);
 }
 
-inline std::string json_escape(const std::string& s) {
-    std::string o;
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            o += '\\';
-            o += c;
-        } else if ((unsigned char)c < 0x20) {
-            char b[8];
-            std::snprintf(b, sizeof b, "\\u%04x", (unsigned)(unsigned char)c);
-            o += b;
-        } else {
-            o += c;
-        }
-    }
-    return o;
-}
+CBHOST_RT std::string json_escape(const std::string& s);
 
 struct Prepared {
     std::string op;
@@ -64,10 +50,7 @@ struct Prepared {
     std::vector<void*> gm_owned;     // list descriptors and scalar tensors made here
     uint64_t workspace_bytes = 0;
     LaunchFn launch = nullptr;
-    ~Prepared() {
-        for (void* p : gm_owned) cbemu::gm_free(p);
-        if (compile_info && free_compile_info) free_compile_info(compile_info);
-    }
+    ~Prepared();
 };
 
 // A harness may replace tiling fields after TilingFunc ran (a verify_spec.toml `[tiling]` override, reported).
@@ -79,52 +62,19 @@ inline std::function<void(void*, size_t)>& tiling_override() {
 inline ge::DataType ge_dtype(aclDataType dt) { return (ge::DataType)(int32_t)dt; }
 inline ge::Format ge_format(aclFormat f) { return f == ACL_FORMAT_UNDEFINED ? ge::FORMAT_ND : (ge::Format)(int32_t)f; }
 
-inline void report_failure(const std::string& op, const std::string& why) {
-    last_error() = op + ": " + why;
-    std::fprintf(stderr, "COTBUILDER_HOST {\"op\":\"%s\",\"ok\":false,\"error\":\"%s\"}\n", json_escape(op).c_str(),
-                 json_escape(why).c_str());
-    std::fflush(stderr);
-}
+CBHOST_RT void report_failure(const std::string& op, const std::string& why);
 
 class OpCall {
 public:
-    explicit OpCall(const char* op_type) : op_(op_type) {
-        node_ = std::make_unique<Node>();
-        node_->type = op_type;
-        node_->name = op_type;
-    }
+    explicit OpCall(const char* op_type);
+    ~OpCall();
 
     void input(const aclTensor* t) { add_tensor(t, true); }
     void optional_input(const aclTensor* t) { add_tensor(t, true); }
     void dynamic_input(const aclTensorList* l) { add_list(l, true); }
     // A scalar input reaches the kernel as a one-element tensor of `to` (DT_UNDEFINED: the scalar's own dtype).
-    void scalar_input(const aclScalar* s, ge::DataType to) {
-        if (!s) {
-            add_tensor(nullptr, true);
-            return;
-        }
-        ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
-        void* gm = scalar_to_gm(*s, dt);
-        auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, gm);
-        owned_tensors_.emplace_back(t);
-        add_tensor(t, true);
-    }
-    void scalar_list_input(const aclScalarList* l, ge::DataType to) {
-        if (!l) {
-            add_list(nullptr, true);
-            return;
-        }
-        auto* list = new aclTensorList();
-        owned_lists_.emplace_back(list);
-        for (auto* s : l->v) {
-            ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
-            auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0,
-                                      scalar_to_gm(*s, dt));
-            owned_tensors_.emplace_back(t);
-            list->v.push_back(t);
-        }
-        add_list(list, true);
-    }
+    void scalar_input(const aclScalar* s, ge::DataType to);
+    void scalar_list_input(const aclScalarList* l, ge::DataType to);
     void output(const aclTensor* t) { add_tensor(t, false); }
     void dynamic_output(const aclTensorList* l) { add_list(l, false); }
 
@@ -158,80 +108,186 @@ private:
     std::vector<int32_t> column_;  // dtype of the first instance per IR param (-1: absent)
     std::string error_;
 
-    static TensorSlot slot_of(const aclTensor* t) {
-        TensorSlot s;
-        gert::Shape view(t->view_dims);
-        gert::Shape storage(t->storage_dims.empty() ? t->view_dims : t->storage_dims);
-        s.shape = gert::StorageShape(view, storage);
-        s.desc = gert::CompileTimeTensorDesc(ge_dtype(t->dtype), gert::StorageFormat(ge_format(t->format), ge_format(t->format)));
-        s.tensor = gert::Tensor(s.shape, s.desc.GetFormat(), gert::kOnDeviceHbm, ge_dtype(t->dtype), t->first());
-        return s;
-    }
+    static TensorSlot slot_of(const aclTensor* t);
     std::vector<TensorSlot>& slots(bool in) { return in ? node_->inputs : node_->outputs; }
     std::vector<gert::AnchorInstanceInfo>& ir(bool in) { return in ? node_->ir_inputs : node_->ir_outputs; }
 
-    void add_tensor(const aclTensor* t, bool in) {
-        auto& sl = slots(in);
-        if (t && !t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
-        ir(in).emplace_back((uint32_t)sl.size(), t ? 1u : 0u);
-        if (t) sl.push_back(slot_of(t));
-        args_.push_back(t ? t->first() : nullptr);
-        column_.push_back(t ? (int32_t)t->dtype : -1);
-    }
+    void add_tensor(const aclTensor* t, bool in);
     // A tensor list reaches the kernel as one GM block in the documented ListTensorDesc layout: a uint64 byte offset
     // to the pointer table, per tensor a uint64 (rank | index << 32) followed by its dims, then the data pointers.
-    void add_list(const aclTensorList* l, bool in) {
-        auto& sl = slots(in);
-        size_t n = l ? l->v.size() : 0;
-        ir(in).emplace_back((uint32_t)sl.size(), (uint32_t)n);
-        if (!l) {
-            args_.push_back(nullptr);
-            column_.push_back(-1);
-            return;
-        }
-        size_t words = 1;
-        for (auto* t : l->v) words += 1 + (t ? t->view_dims.size() : 0);
-        size_t ptr_at = words;
-        words += n;
-        auto* gm = static_cast<uint64_t*>(cbemu::gm_alloc(words * 8));
-        gm_owned_.push_back(gm);
-        gm[0] = ptr_at * 8;
-        size_t w = 1;
-        for (size_t i = 0; i < n; ++i) {
-            const aclTensor* t = l->v[i];
-            size_t rank = t ? t->view_dims.size() : 0;
-            gm[w++] = (uint64_t)rank | ((uint64_t)i << 32);
-            for (size_t d = 0; d < rank; ++d) gm[w++] = (uint64_t)t->view_dims[d];
-            gm[ptr_at + i] = (uint64_t)(uintptr_t)(t ? t->first() : nullptr);
-            if (t) {
-                if (!t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
-                sl.push_back(slot_of(t));
-            }
-        }
-        args_.push_back(gm);
-        column_.push_back(n && l->v[0] ? (int32_t)l->v[0]->dtype : -1);
-    }
-    void* scalar_to_gm(const aclScalar& s, ge::DataType dt) {
-        size_t n = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
-        auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(n < 32 ? 32 : n));
-        gm_owned_.push_back(gm);
-        double d = s.as_double();
-        int64_t i = s.as_int();
-        switch (dt) {
-            case ge::DT_FLOAT: { float v = (float)d; std::memcpy(gm, &v, 4); break; }
-            case ge::DT_DOUBLE: std::memcpy(gm, &d, 8); break;
-            case ge::DT_FLOAT16: { uint16_t b = half((float)d).bits_; std::memcpy(gm, &b, 2); break; }
-            case ge::DT_BF16: { bfloat16_t v((float)d); std::memcpy(gm, &v, 2); break; }
-            case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: gm[0] = (uint8_t)i; break;
-            case ge::DT_INT16: case ge::DT_UINT16: { int16_t v = (int16_t)i; std::memcpy(gm, &v, 2); break; }
-            case ge::DT_INT32: case ge::DT_UINT32: { int32_t v = (int32_t)i; std::memcpy(gm, &v, 4); break; }
-            default: std::memcpy(gm, &i, 8); break;
-        }
-        return gm;
-    }
+    void add_list(const aclTensorList* l, bool in);
+    void* scalar_to_gm(const aclScalar& s, ge::DataType dt);
 };
 
-inline std::string hex(const void* p, size_t n) {
+CBHOST_RT std::string hex(const void* p, size_t n);
+
+}  // namespace cbhost
+
+struct aclOpExecutor {
+    std::unique_ptr<cbhost::Prepared> prepared;
+};
+
+namespace cbhost {
+
+// What prepared executors keep alive until the process ends: the platform descriptions their tiling saw, and the
+// tensors made from scalars.
+inline std::vector<std::unique_ptr<fe::PlatFormInfos>>& live_platforms() {
+    static std::vector<std::unique_ptr<fe::PlatFormInfos>> platforms;
+    return platforms;
+}
+inline std::vector<std::unique_ptr<aclTensor>>& kept_tensors() {
+    static std::vector<std::unique_ptr<aclTensor>> tensors;
+    return tensors;
+}
+inline std::vector<std::unique_ptr<aclTensorList>>& kept_lists() {
+    static std::vector<std::unique_ptr<aclTensorList>> lists;
+    return lists;
+}
+
+CBHOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+
+}  // namespace cbhost
+
+#if CBHOST_RT_BODY
+namespace cbhost {
+
+CBHOST_RT std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            o += '\\';
+            o += c;
+        } else if ((unsigned char)c < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", (unsigned)(unsigned char)c);
+            o += b;
+        } else {
+            o += c;
+        }
+    }
+    return o;
+}
+
+CBHOST_RT Prepared::~Prepared() {
+    for (void* p : gm_owned) cbemu::gm_free(p);
+    if (compile_info && free_compile_info) free_compile_info(compile_info);
+}
+
+CBHOST_RT void report_failure(const std::string& op, const std::string& why) {
+    last_error() = op + ": " + why;
+    std::fprintf(stderr, "COTBUILDER_HOST {\"op\":\"%s\",\"ok\":false,\"error\":\"%s\"}\n", json_escape(op).c_str(),
+                 json_escape(why).c_str());
+    std::fflush(stderr);
+}
+
+CBHOST_RT OpCall::OpCall(const char* op_type) : op_(op_type) {
+    node_ = std::make_unique<Node>();
+    node_->type = op_type;
+    node_->name = op_type;
+}
+
+CBHOST_RT OpCall::~OpCall() = default;
+
+CBHOST_RT void OpCall::scalar_input(const aclScalar* s, ge::DataType to) {
+    if (!s) {
+        add_tensor(nullptr, true);
+        return;
+    }
+    ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
+    void* gm = scalar_to_gm(*s, dt);
+    auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, gm);
+    owned_tensors_.emplace_back(t);
+    add_tensor(t, true);
+}
+
+CBHOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataType to) {
+    if (!l) {
+        add_list(nullptr, true);
+        return;
+    }
+    auto* list = new aclTensorList();
+    owned_lists_.emplace_back(list);
+    for (auto* s : l->v) {
+        ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
+        auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0,
+                                  scalar_to_gm(*s, dt));
+        owned_tensors_.emplace_back(t);
+        list->v.push_back(t);
+    }
+    add_list(list, true);
+}
+
+CBHOST_RT TensorSlot OpCall::slot_of(const aclTensor* t) {
+    TensorSlot s;
+    gert::Shape view(t->view_dims);
+    gert::Shape storage(t->storage_dims.empty() ? t->view_dims : t->storage_dims);
+    s.shape = gert::StorageShape(view, storage);
+    s.desc = gert::CompileTimeTensorDesc(ge_dtype(t->dtype), gert::StorageFormat(ge_format(t->format), ge_format(t->format)));
+    s.tensor = gert::Tensor(s.shape, s.desc.GetFormat(), gert::kOnDeviceHbm, ge_dtype(t->dtype), t->first());
+    return s;
+}
+
+CBHOST_RT void OpCall::add_tensor(const aclTensor* t, bool in) {
+    auto& sl = slots(in);
+    if (t && !t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
+    ir(in).emplace_back((uint32_t)sl.size(), t ? 1u : 0u);
+    if (t) sl.push_back(slot_of(t));
+    args_.push_back(t ? t->first() : nullptr);
+    column_.push_back(t ? (int32_t)t->dtype : -1);
+}
+
+CBHOST_RT void OpCall::add_list(const aclTensorList* l, bool in) {
+    auto& sl = slots(in);
+    size_t n = l ? l->v.size() : 0;
+    ir(in).emplace_back((uint32_t)sl.size(), (uint32_t)n);
+    if (!l) {
+        args_.push_back(nullptr);
+        column_.push_back(-1);
+        return;
+    }
+    size_t words = 1;
+    for (auto* t : l->v) words += 1 + (t ? t->view_dims.size() : 0);
+    size_t ptr_at = words;
+    words += n;
+    auto* gm = static_cast<uint64_t*>(cbemu::gm_alloc(words * 8));
+    gm_owned_.push_back(gm);
+    gm[0] = ptr_at * 8;
+    size_t w = 1;
+    for (size_t i = 0; i < n; ++i) {
+        const aclTensor* t = l->v[i];
+        size_t rank = t ? t->view_dims.size() : 0;
+        gm[w++] = (uint64_t)rank | ((uint64_t)i << 32);
+        for (size_t d = 0; d < rank; ++d) gm[w++] = (uint64_t)t->view_dims[d];
+        gm[ptr_at + i] = (uint64_t)(uintptr_t)(t ? t->first() : nullptr);
+        if (t) {
+            if (!t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
+            sl.push_back(slot_of(t));
+        }
+    }
+    args_.push_back(gm);
+    column_.push_back(n && l->v[0] ? (int32_t)l->v[0]->dtype : -1);
+}
+
+CBHOST_RT void* OpCall::scalar_to_gm(const aclScalar& s, ge::DataType dt) {
+    size_t n = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
+    auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(n < 32 ? 32 : n));
+    gm_owned_.push_back(gm);
+    double d = s.as_double();
+    int64_t i = s.as_int();
+    switch (dt) {
+        case ge::DT_FLOAT: { float v = (float)d; std::memcpy(gm, &v, 4); break; }
+        case ge::DT_DOUBLE: std::memcpy(gm, &d, 8); break;
+        case ge::DT_FLOAT16: { uint16_t b = half((float)d).bits_; std::memcpy(gm, &b, 2); break; }
+        case ge::DT_BF16: { bfloat16_t v((float)d); std::memcpy(gm, &v, 2); break; }
+        case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: gm[0] = (uint8_t)i; break;
+        case ge::DT_INT16: case ge::DT_UINT16: { int16_t v = (int16_t)i; std::memcpy(gm, &v, 2); break; }
+        case ge::DT_INT32: case ge::DT_UINT32: { int32_t v = (int32_t)i; std::memcpy(gm, &v, 4); break; }
+        default: std::memcpy(gm, &i, 8); break;
+    }
+    return gm;
+}
+
+CBHOST_RT std::string hex(const void* p, size_t n) {
     static const char* d = "0123456789abcdef";
     std::string s;
     s.reserve(n * 2);
@@ -243,16 +299,8 @@ inline std::string hex(const void* p, size_t n) {
     return s;
 }
 
-}  // namespace cbhost
-
-struct aclOpExecutor {
-    std::unique_ptr<cbhost::Prepared> prepared;
-};
-
-namespace cbhost {
-
-inline aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** executor,
-                                   const std::vector<KernelVariant>& variants) {
+CBHOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** executor,
+                                     const std::vector<KernelVariant>& variants) {
     stage("host_tiling");
     if (!workspace_size || !executor) {
         report_failure(op_, "workspaceSize or executor is a null pointer");
@@ -279,8 +327,7 @@ inline aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** exe
     auto p = std::make_unique<Prepared>();
     p->op = op_;
     fe::PlatFormInfos* platform = new fe::PlatFormInfos();
-    static std::vector<std::unique_ptr<fe::PlatFormInfos>> platforms;  // live as long as the process
-    platforms.emplace_back(platform);
+    live_platforms().emplace_back(platform);  // lives as long as the process
     node_->platform = platform;
 
     if (impl.make_compile_info) {
@@ -365,15 +412,13 @@ inline aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** exe
     auto* ex = new aclOpExecutor();
     ex->prepared = std::move(p);
     // The executor keeps the tensors made from scalars alive until it runs.
-    static std::vector<std::unique_ptr<aclTensor>> keep_tensors;
-    static std::vector<std::unique_ptr<aclTensorList>> keep_lists;
-    for (auto& t : owned_tensors_) keep_tensors.push_back(std::move(t));
-    for (auto& l : owned_lists_) keep_lists.push_back(std::move(l));
+    for (auto& t : owned_tensors_) kept_tensors().push_back(std::move(t));
+    for (auto& l : owned_lists_) kept_lists().push_back(std::move(l));
     *executor = ex;
     return ACLNN_SUCCESS;
 }
 
-inline aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream) {
+CBHOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream) {
     if (!executor || !executor->prepared) {
         report_failure("aclnn", "executor is null or was already run");
         return ACLNN_ERR_PARAM_NULLPTR;
@@ -401,3 +446,4 @@ inline aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* 
 }
 
 }  // namespace cbhost
+#endif  // CBHOST_RT_BODY

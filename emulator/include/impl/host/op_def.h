@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../emu/rt.h"
 #include "op_impl.h"
 
 namespace ops {
@@ -190,19 +191,7 @@ public:
     Kind attr_kind() const { return kind_; }
     bool has_default() const { return has_default_; }
     // The default as the RuntimeAttrs value tiling would see when the caller passes nothing.
-    gert::AttrValue default_value() const {
-        switch (kind_) {
-            case BOOL: return gert::AttrValue::of_bool(def_bool_);
-            case INT: return gert::AttrValue::of_int(def_int_);
-            case FLOAT: return gert::AttrValue::of_float(def_float_);
-            case STRING: return gert::AttrValue::of_str(def_str_);
-            case LIST_BOOL: return gert::AttrValue::of_list_bool(def_list_bool_);
-            case LIST_INT: return gert::AttrValue::of_list<int64_t>(gert::AttrValue::kListInt, def_list_int_);
-            case LIST_FLOAT: return gert::AttrValue::of_list<float>(gert::AttrValue::kListFloat, def_list_float_);
-            case LIST_LIST_INT: return gert::AttrValue::of_list_list_int(def_list_list_int_);
-            default: return gert::AttrValue();
-        }
-    }
+    gert::AttrValue default_value() const;
     bool def_bool() const { return def_bool_; }
     int64_t def_int() const { return def_int_; }
     float def_float() const { return def_float_; }
@@ -321,7 +310,7 @@ public:
 class OpDef {
 public:
     explicit OpDef(const char* type) : type_(type ? type : ""), aicore_(this) {}
-    virtual ~OpDef() = default;
+    virtual ~OpDef();
     OpDef(const OpDef&) = delete;
     OpDef& operator=(const OpDef&) = delete;
 
@@ -391,24 +380,16 @@ inline std::map<std::string, OpDefEntry>& op_defs() {
     static std::map<std::string, OpDefEntry> m;
     return m;
 }
-inline ops::OpDef* op_def(const std::string& type) {
-    auto it = op_defs().find(type);
-    if (it == op_defs().end()) return nullptr;
-    if (!it->second.def) it->second.def = it->second.make();
-    return it->second.def.get();
+CBHOST_RT ops::OpDef* op_def(const std::string& type);
+inline bool& op_defs_built() {
+    static bool done = false;
+    return done;
 }
 // Every OpDef is built once before the first tiling: constructing it is what registers its tiling function.
-inline void build_all_op_defs() {
-    static bool done = false;
-    if (done) return;
-    done = true;
-    for (auto& kv : op_defs()) op_def(kv.first);
-}
+CBHOST_RT void build_all_op_defs();
 
 struct OpDefRegistrar {
-    OpDefRegistrar(const char* type, std::function<std::unique_ptr<ops::OpDef>()> make) {
-        op_defs()[type].make = std::move(make);
-    }
+    OpDefRegistrar(const char* type, std::function<std::unique_ptr<ops::OpDef>()> make);
 };
 
 }  // namespace cbhost
@@ -417,3 +398,46 @@ struct OpDefRegistrar {
 #define OP_ADD(opType, ...)                                                                              \
     static ::cbhost::OpDefRegistrar CBHOST_CAT(cotbuilder_op_def_, __COUNTER__)(                         \
         #opType, [] { return std::unique_ptr<::ops::OpDef>(new opType(#opType)); })
+
+#if CBHOST_RT_BODY
+namespace ops {
+
+CBHOST_RT gert::AttrValue OpAttrDef::default_value() const {
+    switch (kind_) {
+        case BOOL: return gert::AttrValue::of_bool(def_bool_);
+        case INT: return gert::AttrValue::of_int(def_int_);
+        case FLOAT: return gert::AttrValue::of_float(def_float_);
+        case STRING: return gert::AttrValue::of_str(def_str_);
+        case LIST_BOOL: return gert::AttrValue::of_list_bool(def_list_bool_);
+        case LIST_INT: return gert::AttrValue::of_list<int64_t>(gert::AttrValue::kListInt, def_list_int_);
+        case LIST_FLOAT: return gert::AttrValue::of_list<float>(gert::AttrValue::kListFloat, def_list_float_);
+        case LIST_LIST_INT: return gert::AttrValue::of_list_list_int(def_list_list_int_);
+        default: return gert::AttrValue();
+    }
+}
+
+CBHOST_RT OpDef::~OpDef() = default;
+
+}  // namespace ops
+
+namespace cbhost {
+
+CBHOST_RT ops::OpDef* op_def(const std::string& type) {
+    auto it = op_defs().find(type);
+    if (it == op_defs().end()) return nullptr;
+    if (!it->second.def) it->second.def = it->second.make();
+    return it->second.def.get();
+}
+
+CBHOST_RT void build_all_op_defs() {
+    if (op_defs_built()) return;
+    op_defs_built() = true;
+    for (auto& kv : op_defs()) op_def(kv.first);
+}
+
+CBHOST_RT OpDefRegistrar::OpDefRegistrar(const char* type, std::function<std::unique_ptr<ops::OpDef>()> make) {
+    op_defs()[type].make = std::move(make);
+}
+
+}  // namespace cbhost
+#endif  // CBHOST_RT_BODY

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../../impl/emu/rt.h"
 #include "../../impl/host/platform.h"
 
 namespace platform_ascendc {
@@ -114,21 +115,9 @@ private:
     fe::PlatFormInfos* info_ = nullptr;
     std::string soc_;
 
-    const cbhost::SocSpec& spec() const {
-        std::string v;
-        if (info_ && info_->GetPlatformRes("version", "Short_SoC_version", v) && !v.empty())
-            return cbhost::soc_spec(v);
-        if (!soc_.empty()) return cbhost::soc_spec(soc_);
-        return cbhost::current_soc();
-    }
-    std::string short_version() const {
-        std::string v;
-        if (info_ && info_->GetPlatformRes("version", "Short_SoC_version", v) && !v.empty()) return v;
-        return spec().short_version;
-    }
-    uint64_t number(const char* label, const char* key, uint64_t fallback) const {
-        return info_ ? info_->Number(label, key, fallback) : fallback;
-    }
+    const cbhost::SocSpec& spec() const;
+    std::string short_version() const;
+    uint64_t number(const char* label, const char* key, uint64_t fallback) const;
     uint64_t ub_default() const {
 #ifdef COTBUILDER_SOC_UB_BYTES
         return (uint64_t)(COTBUILDER_SOC_UB_BYTES);
@@ -149,3 +138,26 @@ public:
 };
 
 }  // namespace platform_ascendc
+
+#if CBHOST_RT_BODY
+namespace platform_ascendc {
+
+CBHOST_RT const cbhost::SocSpec& PlatformAscendC::spec() const {
+    std::string v;
+    if (info_ && info_->GetPlatformRes("version", "Short_SoC_version", v) && !v.empty()) return cbhost::soc_spec(v);
+    if (!soc_.empty()) return cbhost::soc_spec(soc_);
+    return cbhost::current_soc();
+}
+
+CBHOST_RT std::string PlatformAscendC::short_version() const {
+    std::string v;
+    if (info_ && info_->GetPlatformRes("version", "Short_SoC_version", v) && !v.empty()) return v;
+    return spec().short_version;
+}
+
+CBHOST_RT uint64_t PlatformAscendC::number(const char* label, const char* key, uint64_t fallback) const {
+    return info_ ? info_->Number(label, key, fallback) : fallback;
+}
+
+}  // namespace platform_ascendc
+#endif  // CBHOST_RT_BODY

@@ -1,0 +1,60 @@
+"""An op project's objects that read no file of the unit (the describe main, cotbuilder's own) are compiled once and
+shared by every op: real g++, the real sandbox, the real object cache. Shared means a hostile unit must not be able
+to slip anything into them - a header beside the describe main that its `#include` would pick up is never seen."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from cotbuilder.parse.units import extract_units
+from cotbuilder.verify import build as buildmod
+from cotbuilder.verify import steps
+from cotbuilder.verify.opproject import run as oprun
+
+OPS = Path(__file__).resolve().parents[2] / "examples" / "op_project"
+
+# beside the describe main (cotbuilder_gen/), where its `#include "impl/host/aclnn_runtime.h"` looks first: the real
+# header, then a static initializer that prints an empty op list and exits before main describes anything
+SHADOW = """#include_next "impl/host/aclnn_runtime.h"
+#include <cstdio>
+#include <cstdlib>
+static int cotbuilder_poison = (std::printf("{\\"ops\\": []}"), std::fflush(stdout), std::_Exit(0), 0);
+"""
+
+
+def op_unit(folder: str, extra: dict[str, str] | None = None) -> dict:
+    """examples/op_project/<folder> as a repository whose root is the op, as the crawl groups it, plus `extra` files
+    (a unit is any set of files: crawled, model-written, a task's answer)."""
+    root = OPS / folder
+    files = [
+        {"path": str(p.relative_to(root)), "text": p.read_text(encoding="utf-8"), "file_id": None, "license": None}
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    ]
+    units, _ = extract_units("d" * 64, files)
+    (unit,) = [u for u in units if u["layout"] == "op_project"]
+    unit["files"] += [{"path": path, "text": text, "role": None} for path, text in (extra or {}).items()]
+    return unit
+
+
+def describe(unit: dict, ctx: steps.Context) -> tuple[list[str], int, int]:
+    build_dir = steps.fresh_dir(ctx.sandbox_session().new_dir("shared-obj-"), "build")
+    builder = oprun._builder(unit, build_dir, ctx)
+    ops = builder.describe()
+    assert ops is not None, builder.result.reason + builder.result.log[-2000:]
+    return [op["type"] for op in ops], builder.result.compiled_objects, builder.result.cached_objects
+
+
+def test_the_describe_main_is_compiled_once_for_every_op_and_a_unit_cannot_slip_a_header_into_it(tmp_path):
+    cache = tmp_path / "cache"
+    ctx = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
+    ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+    hostile = op_unit("SwishCustom", {"cotbuilder_gen/impl/host/aclnn_runtime.h": SHADOW})
+    assert any(f["path"] == "cotbuilder_gen/impl/host/aclnn_runtime.h" for f in hostile["files"])
+    types, compiled, cached = describe(hostile, ctx)
+    assert types == ["SwishCustom"]  # the shadow header was not compiled into its describe main
+    assert (compiled, cached) == (2, 0)  # its host TU and the describe main
+    types, compiled, cached = describe(op_unit("MulAddCustom"), ctx)
+    assert types == ["MulAddCustom"]
+    assert (compiled, cached) == (1, 1)  # its own host TU; the describe main from the cache

@@ -1,0 +1,124 @@
+"""The emulator's runtime compiled once (impl/emu/rt.h): real g++, the real sandbox. A kernel's build compiles its own
+code only and links the runtime library built next to the precompiled header; that library is keyed by the emulator's
+digest, so an edited emulator never links a stale one (nor reuses a binary built with it)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cotbuilder.verify import build as buildmod
+from cotbuilder.verify import sandbox
+
+SOC = "ascend910b"
+
+# One queue buffer freed twice: the runtime's queue protocol (QueueCore::free_buffer) reports it.
+DOUBLE_FREE = """#include "kernel_operator.h"
+using namespace AscendC;
+constexpr int32_t VARIANT = {variant};
+extern "C" __global__ __aicore__ void twice_free(GM_ADDR x) {{
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.FreeTensor(t);
+    q.FreeTensor(t);  // line 10
+}}
+int main() {{
+    uint8_t* x = (uint8_t*)AscendC::GmAlloc(256 + VARIANT);
+    ICPU_RUN_KF(twice_free, 1, x);
+    AscendC::GmFree(x);
+    return 0;
+}}
+"""
+
+
+def _build(workdir: Path, cache: Path, pch: buildmod.Pch, variant: int = 0) -> buildmod.BuildResult:
+    workdir.mkdir(parents=True, exist_ok=True)
+    (workdir / "k.cpp").write_text(DOUBLE_FREE.format(variant=variant), encoding="utf-8")
+    return buildmod.build(workdir, ["k.cpp"], ["."], SOC, cache, sources_digest=f"double-free-{variant}", pch=pch)
+
+
+def _run(binary: bytes) -> sandbox.SandboxResult:
+    rundir = sandbox.default_session().new_dir("prebuilt-run-")
+    (rundir / "prog").write_bytes(binary)
+    (rundir / "prog").chmod(0o755)
+    try:
+        return sandbox.run(["./prog"], rundir, sandbox.Limits(wall_s=60))
+    finally:
+        sandbox.remove_tree(rundir)
+
+
+def test_a_kernel_build_links_the_runtime_library_built_once_and_compiles_none_of_it(tmp_path, shared_verify_cache):
+    pch = buildmod.ensure_pch(shared_verify_cache, SOC)
+    assert pch.header is not None and pch.runtime is not None and pch.runtime.is_file(), pch.error
+    before = pch.runtime.stat()
+    first = _build(tmp_path / "a", shared_verify_cache, pch, variant=1)
+    second = _build(tmp_path / "b", shared_verify_cache, pch, variant=2)
+    assert first.ok and second.ok, first.log + second.log
+    assert not second.cached  # a distinct unit: its own compile
+    again = buildmod.ensure_pch(shared_verify_cache, SOC)
+    after = pch.runtime.stat()
+    assert (again.runtime, again.seconds) == (pch.runtime, 0.0)
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)  # not rebuilt by either unit
+    # the kernel's own object only declares the runtime: its compile generated none of it
+    argv = buildmod.compile_argv(["k.cpp"], ["."], "k.o", SOC, pch)
+    argv = [a for a in argv if a != str(pch.runtime)] + ["-c"]
+    done = subprocess.run(argv, cwd=tmp_path / "a", capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    symbols = subprocess.run(["nm", "-C", str(tmp_path / "a" / "k.o")], capture_output=True, text=True).stdout
+    for name in ("cbemu::launch_cores(", "cbemu::gm_alloc(", "cbemu::QueueCore::free_buffer(", "TPipe::InitBuffer("):
+        [line] = [ln for ln in symbols.splitlines() if name in ln]
+        assert line.split()[0] == "U", line  # undefined here, defined once in the runtime library
+    defined = [ln for ln in symbols.splitlines() if len(ln.split()) > 2 and ln.split()[1] in "TtWw"]
+    runtime_defs = [ln for ln in defined if any(ns in ln for ns in ("cbemu::report(", "cbemu::hz::", "Sched"))]
+    assert not runtime_defs, runtime_defs
+    # the kernel side of the library is linked in, its host side (op registry, aclnn layer) is not: nothing uses it
+    (tmp_path / "prog").write_bytes(second.binary)
+    linked = subprocess.run(["nm", "-C", str(tmp_path / "prog")], capture_output=True, text=True).stdout
+    assert "cbemu::QueueCore::free_buffer(" in linked and "cbhost::" not in linked
+    # and the diagnostics still fire, from the runtime library, at the kernel's line
+    run = _run(second.binary)
+    assert run.returncode == 3, run.stderr
+    assert '"kind":"double_free"' in run.stderr and '"line":10' in run.stderr, run.stderr
+
+
+@pytest.fixture
+def emulator_copy(tmp_path, monkeypatch):
+    """The build module pointed at a copy of the emulator (at one path for the whole test, so only its content can
+    tell two states apart)."""
+    copy = tmp_path / "emulator"
+    shutil.copytree(buildmod.EMULATOR_DIR, copy, ignore=shutil.ignore_patterns("tests"))
+    monkeypatch.setattr(buildmod, "EMULATOR_DIR", copy)
+    monkeypatch.setattr(buildmod, "INCLUDE_DIR", copy / "include")
+    monkeypatch.setattr(buildmod, "HARNESS_INCLUDE_DIR", copy / "harness_include")
+    monkeypatch.setattr(buildmod, "RUNTIME_SOURCES", tuple(copy / "src" / src.name for src in buildmod.RUNTIME_SOURCES))
+    monkeypatch.setattr(buildmod, "INCLUDE_DIRS", (copy / "include", copy / "include" / "basic_api"))
+    buildmod.emulator_digest.cache_clear()
+    yield copy
+    buildmod.emulator_digest.cache_clear()
+
+
+def test_an_edited_emulator_never_links_the_stale_runtime_library_nor_reuses_a_binary_built_with_it(
+    tmp_path, emulator_copy
+):
+    cache = tmp_path / "cache"
+    original = buildmod.ensure_pch(cache, SOC)
+    old = _build(tmp_path / "old", cache, original)
+    assert old.ok, old.log
+    assert "already free" in _run(old.binary).stderr
+    # the runtime's double-free message edited in place, as in a checkout: same paths, same flags, new content
+    pipe_h = emulator_copy / "include" / "impl" / "basic_api" / "pipe.h"
+    text = pipe_h.read_text(encoding="utf-8")
+    pipe_h.write_text(text.replace("FreeTensor on a tensor that is already free", "freed twice (edited)"), "utf-8")
+    buildmod.emulator_digest.cache_clear()  # a new process (the next verify run) reads the headers again
+    edited = buildmod.ensure_pch(cache, SOC)
+    assert edited.runtime is not None and edited.runtime.is_file(), edited.error
+    assert edited.runtime != original.runtime  # its own key: the emulator's digest changed
+    new = _build(tmp_path / "new", cache, edited)
+    assert new.ok and not new.cached, new.log  # same sources, same flags: still a new build
+    said = _run(new.binary).stderr
+    assert "freed twice (edited)" in said and "already free" not in said, said
