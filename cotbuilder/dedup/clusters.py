@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import minhash, tokens
 from .unionfind import UnionFind
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 
 @dataclass(frozen=True)
@@ -35,14 +39,13 @@ class SignedShard:
     has_shingles: np.ndarray  # bool per document: False for a document without tokens (nothing to compare)
 
 
-def sign_shard(codes: Sequence[str], params: ClusterParams) -> SignedShard:
-    """Tokens, exact hashes and signatures of a batch of documents, in compiled code (see tokens.token_lists,
-    minhash.batch_shingles)."""
-    lists = tokens.token_lists(codes)
-    hashes = tokens.code_hashes(lists)
-    flat, counts = minhash.batch_shingles(lists, params.ngram)
+def sign_shard(codes: Sequence[str] | pa.Array, params: ClusterParams) -> SignedShard:
+    """Tokens, exact hashes and signatures of a batch of documents, in compiled code (see tokens.id_batch,
+    minhash.flat_shingles)."""
+    batch = tokens.id_batch(codes)
+    flat, counts = minhash.flat_shingles(batch.ids, batch.counts, params.ngram)
     sig = minhash.signature_matrix(flat, counts, params.num_perm, params.seed, params.backend)
-    return SignedShard(hashes, sig, counts > 0)
+    return SignedShard(batch.code_hashes, sig, counts > 0)
 
 
 @dataclass

@@ -39,20 +39,25 @@ def rationale_chars(annotation: dict[str, Any]) -> int:
     return sum(len(step.get("text") or "") for step in (annotation.get("rationale") or []))
 
 
+# `has_harness` in SQL: the files' roles and paths are read where they lie, never their texts (at 100k units the
+# texts are gigabytes) nor a Python list per unit.
+_HAS_HARNESS_SQL = (
+    "coalesce(list_has_any(json_extract_string(files, '$[*].role'), ["
+    + ", ".join(f"'{r}'" for r in sorted(HARNESS_ROLES))
+    + "]), false) OR coalesce(list_bool_or(list_transform(json_extract_string(files, '$[*].path'), "
+    "lambda p: ends_with(p, 'verify_spec.toml'))), false)"
+)
+
+
 def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str, UnitFacts]:
     wanted = None if unit_ids is None else set(unit_ids)
-    # Only the files' roles and paths are read, not their texts (at 100k units the texts are gigabytes).
+    table = store.arrow(f"SELECT unit_id, license, {_HAS_HARNESS_SQL} AS has_harness FROM units")
     facts = {
-        u["unit_id"]: UnitFacts(
-            u["unit_id"],
-            u["license"],
-            has_harness([{"role": r} for r in u["roles"] or []] + [{"path": p} for p in u["paths"] or []]),
+        unit_id: UnitFacts(unit_id, license, harness)
+        for unit_id, license, harness in zip(
+            table["unit_id"].to_pylist(), table["license"].to_pylist(), table["has_harness"].to_pylist(), strict=True
         )
-        for u in store.rows(
-            "SELECT unit_id, license, json_extract_string(files, '$[*].role') AS roles, "
-            "json_extract_string(files, '$[*].path') AS paths FROM units"
-        )
-        if wanted is None or u["unit_id"] in wanted
+        if wanted is None or unit_id in wanted
     }
     for unit_id, current in current_verifications(store).items():
         f = facts.get(unit_id)

@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 
 from ..hashing import config_hash, sha256_text, stable_json
 from ..stages.base import PROCESS, Stage
@@ -38,8 +39,13 @@ __all__ = ["DedupConfig", "DedupStage", "rank_key", "run", "unit_code"]
 
 def unit_code(unit: dict[str, Any]) -> str:
     """What is compared: the device code (the host side is mostly op-definition boilerplate that every op shares);
-    a unit without device code is compared by its host code."""
+    a unit without device code is compared by its host code. (`plan` says the same in SQL: _CODE_SQL.)"""
     return unit["kernel_code"] if unit["kernel_code"].strip() else unit["host_code"]
+
+
+# Python's str.strip() characters, for DuckDB's trim(): a kernel_code of white space only is no device code.
+_WHITESPACE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+_CODE_SQL = "CASE WHEN trim(kernel_code, ?) = '' THEN host_code ELSE kernel_code END"
 
 
 def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
@@ -57,7 +63,7 @@ def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
 @dataclass
 class DedupShard:
     start: int  # index of its first unit in the plan's order
-    codes: list[str]
+    codes: pa.Array  # large_string; Arrow, so a shard travels to its worker as buffers, not 2,048 Python strings
 
 
 @dataclass
@@ -71,7 +77,7 @@ class _Plan:
     """What the driver keeps between plan and finish (never sent to a worker: see DedupStage.__getstate__)."""
 
     unit_ids: list[str]
-    codes: list[str]
+    codes: pa.Array
     ranks: list[tuple]  # rank_key per unit
     config_hash: str
     input_hash: str
@@ -116,23 +122,23 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         config = self.config
         chash = config_hash(config.hash_dict())
         allowed = set(allowlist(config.licenses, config.allow_cann_license))
-        units = store.rows("SELECT unit_id, kernel_code, host_code FROM units ORDER BY unit_id")
+        # One bulk read: the code each unit is compared by and its digest stay Arrow/DuckDB work (at 100k units the
+        # codes are ~500 MB; a dict per unit and a Python string per code cost more than signing them).
+        units = store.arrow(
+            f"SELECT unit_id, {_CODE_SQL} AS code, md5(code) AS digest FROM units ORDER BY unit_id",
+            [_WHITESPACE],
+        )
         facts = load_unit_facts(store)
-        ids = [u["unit_id"] for u in units]
-        codes = [unit_code(u) for u in units]
+        ids = units["unit_id"].to_pylist()
+        codes = units["code"].combine_chunks().cast(pa.large_string())
+        digests = units["digest"].to_pylist()
         del units
         allowed_of = {i: is_allowed(facts[i].license, allowed) for i in ids}
         # The text itself decides the result (its tokens), so its digest stands for it here; tokenising every unit
         # in the driver just to decide whether anything changed would cost as much as the work.
         input_hash = sha256_text(
             stable_json(
-                [
-                    chash,
-                    [
-                        [sha256_text(c)] + fingerprint_of(facts[i], allowed_of[i])
-                        for i, c in zip(ids, codes, strict=True)
-                    ],
-                ]
+                [chash, [[d] + fingerprint_of(facts[i], allowed_of[i]) for i, d in zip(ids, digests, strict=True)]]
             )
         )
         done = store.scalar("SELECT count(*) FROM dedup WHERE input_hash = ?", [input_hash])
@@ -142,7 +148,8 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         ranks = [rank_key(facts[i], allowed_of[i]) for i in ids]
         self._plan = _Plan(ids, codes, ranks, chash, input_hash)
         size = config.shard_size
-        return [DedupShard(start, codes[start : start + size]) for start in range(0, len(codes), size)]
+        # each shard's codes copied out (a slice would pickle the buffers of every unit)
+        return [DedupShard(start, pa.concat_arrays([codes.slice(start, size)])) for start in range(0, len(codes), size)]
 
     def work(self, item: DedupShard) -> ShardResult:
         return ShardResult(item.start, clusters.sign_shard(item.codes, self.config.params()))
@@ -168,7 +175,7 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             np.concatenate([s.signatures for s in signed]),
             np.concatenate([s.has_shingles for s in signed]),
             params,
-            clusters.exact_shingles_of(plan.codes, params),
+            clusters.exact_shingles_of(_Texts(plan.codes), params),
         )
         rows = _rows(plan, result, params)
         with store.transaction():
@@ -182,6 +189,19 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             stats.skip("duplicate of a cluster representative", duplicates)
         for key in ("candidate_pairs", "pairs_rejected_by_jaccard"):  # what LSH looked at (not in the table)
             stats.add(key, result.counts[key])
+
+
+class _Texts:
+    """An Arrow string array read as a sequence of str, one element when asked (exact Jaccard of candidate pairs)."""
+
+    def __init__(self, array: pa.Array):
+        self.array = array
+
+    def __len__(self) -> int:
+        return len(self.array)
+
+    def __getitem__(self, i: int) -> str:
+        return self.array[i].as_py()
 
 
 def _rows(plan: _Plan, result: clusters.Clustering, params: clusters.ClusterParams) -> list[dict[str, Any]]:

@@ -282,6 +282,12 @@ class Store:
             )
         return out
 
+    def arrow(self, sql: str, params: Iterable[Any] | None = None) -> Any:
+        """Run SQL and return a pyarrow Table (bulk reads: columns stay Arrow buffers, no Python object per value;
+        JSON columns come back as their text)."""
+        with self._connection() as con:
+            return con.sql(sql, params=list(params) if params is not None else None).to_arrow_table()
+
     def scalar(self, sql: str, params: Iterable[Any] | None = None) -> Any:
         with self._connection() as con:
             row = con.execute(sql, list(params) if params is not None else None).fetchone()
