@@ -41,9 +41,11 @@ class SignedShard:
 
 def sign_shard(codes: Sequence[str] | pa.Array, params: ClusterParams) -> SignedShard:
     """Tokens, exact hashes and signatures of a batch of documents, in compiled code (see tokens.id_batch,
-    minhash.flat_shingles)."""
+    shingling.flat_shingles)."""
+    from . import shingling
+
     batch = tokens.id_batch(codes)
-    flat, counts = minhash.flat_shingles(batch.ids, batch.counts, params.ngram)
+    flat, counts = shingling.flat_shingles(batch.ids, batch.counts, params.ngram)
     sig = minhash.signature_matrix(flat, counts, params.num_perm, params.seed, params.backend)
     return SignedShard(batch.code_hashes, sig, counts > 0)
 

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from cotbuilder.dedup import minhash, synthetic, tokens
+from cotbuilder.dedup import minhash, shingling, synthetic, tokens
 
 from . import corpus
 
@@ -24,6 +24,18 @@ def test_batch_tokens_equal_the_one_document_lexer_on_tricky_and_real_code():
 def test_batch_exact_hashes_equal_code_hash():
     codes = corpus.codes()
     assert tokens.code_hashes(tokens.token_lists(codes)) == [tokens.code_hash(c) for c in codes]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8])
+def test_compiled_shingles_are_the_numpy_shingles_bit_for_bit(n):
+    """Documents of every length around n, and real kernels: the rolled polynomial gives the same values."""
+    rng = random.Random(n)
+    lengths = np.array([0, 1, n - 1, n, n + 1, 0, 2, 17, n - 1, 40, 0] + [rng.randrange(0, 300) for _ in range(50)])
+    ids = np.array([rng.getrandbits(64) for _ in range(int(lengths.sum()))], dtype=np.uint64)
+    batch = tokens.id_batch(corpus.codes())
+    for i, c in ((ids, lengths), (batch.ids, batch.counts)):
+        want, got = minhash.flat_shingles(i, c, n), shingling.flat_shingles(i, c, n)
+        assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1])
 
 
 @pytest.mark.parametrize("n", [1, 3, 5])
