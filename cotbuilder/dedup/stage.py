@@ -53,10 +53,16 @@ def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
     )
 
 
+# Runs of this many units and more sign with the compiled lexer (clusters.sign_shard): below, numba's start in each
+# worker costs more than it saves. The signatures are the same either way.
+COMPILED_FROM = 10_000
+
+
 @dataclass
 class DedupShard:
     start: int  # index of its first unit in the plan's order
     codes: pl.Series  # a slice of the plan's codes: travels to its worker as its own bytes, not 2,048 Python strings
+    compiled: bool = True  # sign with the compiled lexer (see COMPILED_FROM)
 
 
 @dataclass
@@ -141,10 +147,11 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             return []
         self._plan = _Plan(ids, units.codes, facts, allowed_of, chash, input_hash)
         size = config.shard_size
-        return [DedupShard(start, units.codes.slice(start, size)) for start in range(0, len(ids), size)]
+        compiled = len(ids) >= COMPILED_FROM
+        return [DedupShard(start, units.codes.slice(start, size), compiled) for start in range(0, len(ids), size)]
 
     def work(self, item: DedupShard) -> ShardResult:
-        return ShardResult(item.start, clusters.sign_shard(item.codes.to_arrow(), self.config.params()))
+        return ShardResult(item.start, clusters.sign_shard(item.codes.to_arrow(), self.config.params(), item.compiled))
 
     def commit(self, store: Store, results: list[ShardResult], stats: StageStats) -> None:
         # Nothing is written per shard: the table is one snapshot of every unit, written by `finish`.

@@ -314,6 +314,7 @@ class Store:
         """Run SQL and return a pyarrow Table (bulk reads: columns stay Arrow buffers, no Python object per value;
         JSON columns come back as their text)."""
         with self._connection() as con:
+            con.complete()  # a result an earlier execute() left unread (fetchone) would refuse this query
             return con.sql(sql, params=list(params) if params is not None else None).to_arrow_table()
 
     def scalar(self, sql: str, params: Iterable[Any] | None = None) -> Any:
