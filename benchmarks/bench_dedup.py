@@ -1,18 +1,20 @@
 """Dedup throughput before/after, on the same generated kernels in one run, with the duplicate decisions compared.
 
-    python benchmarks/bench_dedup.py [--sizes 10000 100000] [--jobs 2] [--stage]
+    python benchmarks/bench_dedup.py [--sizes 100000] [--jobs 2] [--baseline-ref main] [--no-stage]
 
-before: the one-document path dedup used until issue 16, as it was (Python `re` lexer, per-document shingles with
-    blake2b token ids, rensa signatures, LSH, union-find), in one process.
-after:  what the stage does now: shards of 2,048 kernels signed in compiled code (polars/Rust regex tokens, polars
-    token hashes, numpy shingles, rensa) on --jobs processes, then the same LSH and union-find in the driver.
---stage also times `DedupStage` end to end on a workspace holding the kernels as units (reading the units, signing,
-    clustering, writing the `dedup` table; filling the store is not timed).
+in memory (this process + a pool of --jobs processes, shards of 2,048 kernels):
+    before: shards signed as dedup did before the compiled lexer: polars/Rust regex tokens (`tokens.token_lists`),
+            polars token hashes, numpy shingles, rensa; then LSH and union-find.
+    after:  `clusters.sign_shard` as the stage runs it: the compiled lexer and shingles (numba), the same polars
+            token hashes (so the same signatures), rensa; then the same LSH and union-find.
+stage (the whole `DedupStage` from a workspace holding the kernels as units to a written `dedup` table; filling the
+store is not timed): the code of --baseline-ref (exported with `git archive` into a temporary folder) and this tree,
+each in its own process on its own copy of the same store.
 
-Records/s are wall time; "cpu" is the process CPU time summed over the driver and the workers, which on a shared
-machine says what the code costs when the cores are not its own. Agreement: the same-cluster pairs of both, and every
-pair on which they differ with its exact Jaccard (a pair near the threshold is decided by the MinHash estimate, which
-changes with the token hash). Kernels come from cotbuilder.dedup.synthetic (~1000 tokens each, with exact,
+Printed: records/s (wall) and records per CPU-second (process CPU summed over the driver and its workers: on a shared
+machine it says what the code costs when the cores are not its own), the after/before ratios, and the agreement of the
+duplicate decisions: the same-cluster pairs of both, units judged duplicates by one only, and the stage's tables row
+by row (cluster, representative). Kernels come from cotbuilder.dedup.synthetic (~5 KB, ~1000 tokens each, with exact,
 reformatted, renamed and 80%-shared duplicates).
 """
 
@@ -20,18 +22,21 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import multiprocessing
 import os
 import resource
+import shutil
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 
 from cotbuilder.dedup import clusters, minhash, synthetic, tokens  # noqa: E402
 
@@ -55,50 +60,31 @@ class Clock:
         return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-# -- before: the one-document path, as dedup ran it until issue 16 --------------------------------------------------
-def before(codes: list[str]) -> tuple[list[list[int]], dict[str, float]]:
-    t: dict[str, float] = {}
-    with Clock() as c:
-        toks = [tokens.tokens(x) for x in codes]
-        hashes = [tokens.code_hash(x) for x in codes]
-        shingles = [minhash.shingle_hashes(tk, PARAMS.ngram) for tk in toks]
-    t["tokens+shingles"] = c.wall
-    with Clock() as c:
-        nonempty = [i for i in range(len(codes)) if len(shingles[i])]
-        sig = np.zeros((len(codes), PARAMS.num_perm), dtype=np.uint64)
-        sig[nonempty] = minhash.signatures([shingles[i] for i in nonempty], PARAMS.num_perm, PARAMS.seed)
-    t["signatures"] = c.wall
-    with Clock() as c:
-        has = np.array([len(s) > 0 for s in shingles])
-        result = clusters.cluster_signed(hashes, sig, has, PARAMS)
-    t["LSH+clusters"] = c.wall
-    return result.groups, t
+# -- in memory -------------------------------------------------------------------------------------------------------
+def sign_before(codes: list[str]) -> clusters.SignedShard:
+    """A shard signed the way dedup did before the compiled lexer (its building blocks are still the reference)."""
+    lists = tokens.token_lists(codes)
+    flat, counts = minhash.batch_shingles(lists, PARAMS.ngram)
+    sig = minhash.signature_matrix(flat, counts, PARAMS.num_perm, PARAMS.seed)
+    return clusters.SignedShard(tokens.code_hashes(lists), sig, counts > 0)
 
 
-# -- after: shards signed on a process pool, clustered in the driver ----------------------------------------------
-def _sign(codes: list[str]) -> clusters.SignedShard:
+def sign_after(codes: list[str]) -> clusters.SignedShard:
     return clusters.sign_shard(codes, PARAMS)
 
 
-def after(codes: list[str], jobs: int) -> tuple[list[list[int]], dict[str, float]]:
-    t: dict[str, float] = {}
+def in_memory(codes: list[str], jobs: int, sign) -> tuple[clusters.Clustering, list[clusters.SignedShard], Clock]:
     shards = [codes[i : i + SHARD] for i in range(0, len(codes), SHARD)]
-    with Clock() as c:
-        if jobs > 1:
-            with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-                signed = pool.map(_sign, shards, chunksize=1)
-        else:
-            signed = [_sign(s) for s in shards]
-    t["sign (tokens, shingles, signatures)"] = c.wall
-    with Clock() as c:
+    with Clock() as clock:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            signed = pool.map(sign, shards, chunksize=1)
         result = clusters.cluster_signed(
             [h for s in signed for h in s.code_hashes],
             np.concatenate([s.signatures for s in signed]),
             np.concatenate([s.has_shingles for s in signed]),
             PARAMS,
         )
-    t["LSH+clusters"] = c.wall
-    return result.groups, t
+    return result, signed, clock
 
 
 def _pairs(groups: list[list[int]]) -> set[tuple[int, int]]:
@@ -107,7 +93,6 @@ def _pairs(groups: list[list[int]]) -> set[tuple[int, int]]:
 
 def agreement(codes: list[str], old: list[list[int]], new: list[list[int]]) -> str:
     a, b = _pairs(old), _pairs(new)
-    differ = sorted(a ^ b)
     dup_old = {i for g in old for i in sorted(g)[1:]}
     dup_new = {i for g in new for i in sorted(g)[1:]}
     lines = [
@@ -116,23 +101,43 @@ def agreement(codes: list[str], old: list[list[int]], new: list[list[int]]) -> s
         f"  units judged duplicates: before {len(dup_old):,}, after {len(dup_new):,}; same judgement on "
         f"{1 - len(dup_old ^ dup_new) / len(codes):.3%} of units",
     ]
-    if differ:
+    differ = sorted(a ^ b)
+    if differ:  # each difference with the exact Jaccard of its pair (near the threshold: a MinHash estimate decided)
         sample = differ[:2000]
-        sh: dict[int, np.ndarray] = {}
-
-        def exact(i: int) -> np.ndarray:
-            if i not in sh:
-                sh[i] = minhash.shingle_hashes(tokens.tokens(codes[i]), PARAMS.ngram)
-            return sh[i]
-
-        # a pair in one clustering only may be joined through a chain; its own Jaccard says how close it is
-        js = np.array([minhash.exact_jaccard(exact(i), exact(j)) for i, j in sample])
+        js = np.array(
+            [
+                minhash.exact_jaccard(
+                    minhash.shingle_hashes(tokens.tokens(codes[i]), PARAMS.ngram),
+                    minhash.shingle_hashes(tokens.tokens(codes[j]), PARAMS.ngram),
+                )
+                for i, j in sample
+            ]
+        )
         lines.append(
-            f"  pairs decided differently: {len(differ):,}; exact Jaccard of {len(sample):,} of them: "
-            f"median {np.median(js):.3f}, {np.mean(np.abs(js - PARAMS.threshold) < 0.1):.1%} within 0.1 of the "
-            f"threshold {PARAMS.threshold}, {np.mean(js < 0.5):.1%} below 0.5 (joined through a chain)"
+            f"  pairs decided differently: {len(differ):,}; exact Jaccard of {len(sample):,}: median "
+            f"{np.median(js):.3f}, {np.mean(np.abs(js - PARAMS.threshold) < 0.1):.1%} within 0.1 of the threshold"
         )
     return "\n".join(lines)
+
+
+# -- the stage, end to end -----------------------------------------------------------------------------------------
+_STAGE_RUN = """
+import json, resource, sys, time
+from cotbuilder.dedup.stage import DedupConfig, DedupStage
+from cotbuilder.stages.driver import run_stage
+from cotbuilder.store import Store
+
+def cpu():
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+with Store(sys.argv[1]) as store:
+    wall, start = time.perf_counter(), cpu()
+    stats = run_stage(DedupStage(DedupConfig(jobs=int(sys.argv[2]))), store)
+    wall, used = time.perf_counter() - wall, cpu() - start
+    rows = store.count("dedup")
+print(json.dumps({"wall": wall, "cpu": used, "rows": rows, "counts": dict(stats.counts)}))
+"""
 
 
 def fill_store(workspace: Path, codes: list[str]) -> None:
@@ -145,65 +150,93 @@ def fill_store(workspace: Path, codes: list[str]) -> None:
             store.insert("units", rows[i : i + 10_000], validate=False)
 
 
-def stage_end_to_end(codes: list[str], jobs: int) -> tuple[float, float, dict[str, float]]:
-    from cotbuilder.dedup.stage import DedupConfig, DedupStage
-    from cotbuilder.stages.driver import run_stage
-    from cotbuilder.store import Store
-
-    with tempfile.TemporaryDirectory(prefix="bench-dedup-") as tmp:
-        fill_store(Path(tmp), codes)
-        with Store(Path(tmp)) as store, Clock() as c:
-            stats = run_stage(DedupStage(DedupConfig(jobs=jobs)), store)
-    return c.wall, c.cpu, dict(stats.counts)
+def baseline_tree(ref: str, into: Path) -> Path:
+    """The package as it was at `ref` (git archive), to import instead of this tree's."""
+    into.mkdir(parents=True)
+    archive = subprocess.run(["git", "-C", str(REPO), "archive", ref], check=True, capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
 
 
-def _line(label: str, n: int, wall: float, cpu: float | None = None) -> str:
-    extra = f", {n / cpu:9,.0f} per CPU-second" if cpu else ""
-    return f"  {label:38s} {n / wall:9,.0f} records/s  ({wall:6.1f} s{extra})"
+def run_stage_in(tree: Path, workspace: Path, jobs: int) -> dict:
+    """DedupStage in a process that imports cotbuilder from `tree`."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    out = subprocess.run(
+        [sys.executable, "-c", _STAGE_RUN, str(workspace), str(jobs)],
+        env=env,
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def bench(n: int, jobs: int, stage: bool, run_before: bool) -> None:
-    codes = synthetic.kernels(n, max_variants=3)
-    print(f"\n== {n:,} kernels, {jobs} jobs (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
-    new_groups, t_new = after(codes, 1)  # warm: imports and regex compilation in this process
-    with Clock() as total_new:
-        new_groups, t_new = after(codes, jobs)
-    for k, v in t_new.items():
-        print(_line(f"after  {k}", n, v))
-    print(_line("after  end to end (in memory)", n, total_new.wall, total_new.cpu))
-    if run_before:
-        with Clock() as total_old:
-            old_groups, t_old = before(codes)
-        for k, v in t_old.items():
-            print(_line(f"before {k}", n, v))
-        print(_line("before end to end (in memory)", n, total_old.wall, total_old.cpu))
-        print(
-            f"  ratio after / before: {total_old.wall / total_new.wall:.1f}x wall, "
-            f"{total_old.cpu / total_new.cpu:.1f}x CPU   (goal: >= 10,000 records/s end to end on 2 cores)"
-        )
-        print(agreement(codes, old_groups, new_groups))
-    if stage:
-        wall, cpu, counts = stage_end_to_end(codes, jobs)
-        print(_line("stage end to end (store -> dedup table)", n, wall, cpu))
-        print(f"  stage counts: {counts}")
-    print(
-        f"  peak RSS: this process {_max_rss(resource.RUSAGE_SELF)}, largest worker {_max_rss(resource.RUSAGE_CHILDREN)}"
+def table_agreement(before: Path, after: Path) -> str:
+    """The two `dedup` tables compared unit by unit."""
+    import duckdb
+
+    con = duckdb.connect()
+    con.execute(f"ATTACH '{before / 'store.duckdb'}' AS b (READ_ONLY)")
+    con.execute(f"ATTACH '{after / 'store.duckdb'}' AS a (READ_ONLY)")
+    n, same_cluster, same_rep, same_method, same_hash = con.execute(
+        "SELECT count(*), count(*) FILTER (b.cluster_id = a.cluster_id), "
+        "count(*) FILTER (b.representative_id = a.representative_id), count(*) FILTER (b.method = a.method), "
+        "count(*) FILTER (b.code_hash = a.code_hash) FROM b.dedup b JOIN a.dedup a USING (unit_id)"
+    ).fetchone()
+    return (
+        f"  dedup tables, unit by unit ({n:,} units in both): same cluster {same_cluster / n:.3%}, "
+        f"same representative {same_rep / n:.3%}, same method {same_method / n:.3%}, same code_hash {same_hash / n:.3%}"
     )
 
 
-def _max_rss(who: int) -> str:
-    return f"{resource.getrusage(who).ru_maxrss / 1024:,.0f} MiB"
+def stage_end_to_end(codes: list[str], jobs: int, ref: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-dedup-") as tmp:
+        tmp = Path(tmp)
+        fill_store(tmp / "filled", codes)
+        tree = baseline_tree(ref, tmp / "baseline")
+        results = {}
+        for label, source in (("before", tree), ("after", REPO)):
+            shutil.copytree(tmp / "filled", tmp / label)
+            results[label] = run_stage_in(source, tmp / label, jobs)
+            r = results[label]
+            print(_line(f"stage {label} ({ref if label == 'before' else 'this tree'})", r["rows"], r["wall"], r["cpu"]))
+        b, a = results["before"], results["after"]
+        print(f"  stage ratio after / before: {b['wall'] / a['wall']:.2f}x wall, {b['cpu'] / a['cpu']:.2f}x CPU")
+        print(table_agreement(tmp / "before", tmp / "after"))
 
 
-def main(argv: list[str] | None = None, run: Callable[..., None] = bench) -> None:
+def _line(label: str, n: int, wall: float, cpu: float) -> str:
+    return f"  {label:40s} {n / wall:9,.0f} records/s  ({wall:6.1f} s, {n / cpu:9,.0f} per CPU-second)"
+
+
+def bench(n: int, jobs: int, stage: bool, ref: str) -> None:
+    codes = synthetic.kernels(n, max_variants=3)
+    print(f"\n== {n:,} kernels, {jobs} jobs (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    in_memory(codes[:SHARD], jobs, sign_after)  # warm: the compiled code's cache, imports
+    old, old_signed, t_old = in_memory(codes, jobs, sign_before)
+    print(_line("in memory, before (polars regex tokens)", n, t_old.wall, t_old.cpu))
+    new, new_signed, t_new = in_memory(codes, jobs, sign_after)
+    print(_line("in memory, after (compiled lexer)", n, t_new.wall, t_new.cpu))
+    print(f"  in-memory ratio after / before: {t_old.wall / t_new.wall:.2f}x wall, {t_old.cpu / t_new.cpu:.2f}x CPU")
+    same_sig = all(np.array_equal(a.signatures, b.signatures) for a, b in zip(old_signed, new_signed, strict=True))
+    same_hash = all(a.code_hashes == b.code_hashes for a, b in zip(old_signed, new_signed, strict=True))
+    print(f"  signatures identical: {same_sig}; exact hashes identical: {same_hash}")
+    print(agreement(codes, old.groups, new.groups))
+    if stage:
+        stage_end_to_end(codes, jobs, ref)
+    print(f"  peak RSS: this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
+
+
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--sizes", type=int, nargs="+", default=[100_000])
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--stage", action="store_true", help="also time DedupStage end to end from a store")
-    ap.add_argument("--no-before", action="store_true", help="skip the before path (minutes at 100k)")
+    ap.add_argument("--baseline-ref", default="main", help="git ref whose dedup stage is the 'before' of the stage run")
+    ap.add_argument("--no-stage", action="store_true", help="in memory only (no store, no stage runs)")
     args = ap.parse_args(argv)
     for n in args.sizes:
-        run(n, args.jobs, args.stage, not args.no_before)
+        bench(n, args.jobs, not args.no_stage, args.baseline_ref)
 
 
 if __name__ == "__main__":

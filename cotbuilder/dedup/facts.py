@@ -39,20 +39,42 @@ def rationale_chars(annotation: dict[str, Any]) -> int:
     return sum(len(step.get("text") or "") for step in (annotation.get("rationale") or []))
 
 
-def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str, UnitFacts]:
+# `has_harness` in SQL: the files' roles and paths are read where they lie, not their texts (at 100k units the texts
+# are gigabytes) nor a Python list per unit; the JSON is parsed only where its text names a harness role or file.
+_HARNESS_WORDS = [*sorted(HARNESS_ROLES), "verify_spec.toml"]
+_HAS_HARNESS_SQL = (
+    "CASE WHEN "
+    + " OR ".join(f"contains(files::VARCHAR, '{w}')" for w in _HARNESS_WORDS)
+    + " THEN coalesce(list_has_any(json_extract_string(files, '$[*].role'), ["
+    + ", ".join(f"'{r}'" for r in sorted(HARNESS_ROLES))
+    + "]), false) OR coalesce(list_bool_or(list_transform(json_extract_string(files, '$[*].path'), "
+    "lambda p: ends_with(p, 'verify_spec.toml'))), false) ELSE false END"
+)
+
+
+def harness_of(store: Store, unit_ids: list[str]) -> dict[str, bool]:
+    """has_harness of the given units (read from their files' roles and paths)."""
+    if not unit_ids:
+        return {}
+    table = store.arrow(
+        f"SELECT unit_id, {_HAS_HARNESS_SQL} AS has_harness FROM units WHERE unit_id IN (SELECT unnest(?))",
+        [unit_ids],
+    )
+    return dict(zip(table["unit_id"].to_pylist(), table["has_harness"].to_pylist(), strict=True))
+
+
+def load_unit_facts(store: Store, unit_ids: list[str] | None = None, *, harness: bool = True) -> dict[str, UnitFacts]:
+    """Facts of every unit (or of `unit_ids`). harness=False leaves has_harness False without reading the units'
+    files (dedup reads it only for the units that share a cluster: `harness_of`)."""
     wanted = None if unit_ids is None else set(unit_ids)
-    # Only the files' roles and paths are read, not their texts (at 100k units the texts are gigabytes).
+    harness_sql = _HAS_HARNESS_SQL if harness else "false"
+    table = store.arrow(f"SELECT unit_id, license, {harness_sql} AS has_harness FROM units")
     facts = {
-        u["unit_id"]: UnitFacts(
-            u["unit_id"],
-            u["license"],
-            has_harness([{"role": r} for r in u["roles"] or []] + [{"path": p} for p in u["paths"] or []]),
+        unit_id: UnitFacts(unit_id, license, has)
+        for unit_id, license, has in zip(
+            table["unit_id"].to_pylist(), table["license"].to_pylist(), table["has_harness"].to_pylist(), strict=True
         )
-        for u in store.rows(
-            "SELECT unit_id, license, json_extract_string(files, '$[*].role') AS roles, "
-            "json_extract_string(files, '$[*].path') AS paths FROM units"
-        )
-        if wanted is None or u["unit_id"] in wanted
+        if wanted is None or unit_id in wanted
     }
     for unit_id, current in current_verifications(store).items():
         f = facts.get(unit_id)
@@ -73,12 +95,12 @@ def load_unit_facts(store: Store, unit_ids: list[str] | None = None) -> dict[str
 
 
 def fingerprint_of(f: UnitFacts, license_allowed: bool) -> list[Any]:
-    """The facts that decide a unit's rank as cluster representative (part of dedup's input hash)."""
+    """The facts that decide a unit's rank as cluster representative (part of dedup's input hash). has_harness is
+    not among them: it comes from the unit's files, whose paths, roles and texts its unit_id already hashes."""
     return [
         f.unit_id,
         f.verified,
         license_allowed,
-        f.has_harness,
         f.annotation["annotation_id"] if f.annotation else None,
         f.rationale_chars,
     ]

@@ -12,10 +12,9 @@ so bands x rows are exactly the ones `optimal_bands` picks, whichever backend si
 Two ways to the same kind of shingle set:
 - `shingle_hashes(tokens, n)`: one document; token ids are blake2b digests, stable across processes and versions
   (decontamination keeps benchmark signatures made this way);
-- `batch_shingles(token_lists, n)`: a batch (dedup), all in compiled code: token ids are polars' 64-bit string hash
-  with a fixed seed (computed in Rust over the exploded token column; deterministic for a polars version, not
-  promised across versions: dedup signs every unit afresh on each run and never stores a signature, so nothing
-  compares ids made by two versions), and the n-gram polynomial runs over the whole batch in numpy.
+- `flat_shingles(ids, counts, n)`: a batch (dedup), from the token ids of `tokens.id_batch` (polars' 64-bit string
+  hash with a fixed seed, see tokens.TOKEN_HASH_SEED); the n-gram polynomial runs over the whole batch in numpy.
+  `batch_shingles(token_lists, n)` is the same from a `tokens.token_lists` batch.
   Same construction as `shingle_hashes` (polynomial of the n token ids, splitmix64 finaliser, a document shorter
   than n is one shingle of all its tokens); only the token ids differ, so signatures agree in distribution, not
   bit for bit. Duplicate shingles are not removed: a MinHash is a minimum, which repeats do not change.
@@ -23,13 +22,15 @@ Two ways to the same kind of shingle set:
 
 from __future__ import annotations
 
+import array
 import hashlib
-import itertools
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from . import tokens
 
 if TYPE_CHECKING:
     import polars as pl
@@ -83,7 +84,7 @@ def shingle_hashes(toks: Sequence[str], n: int) -> np.ndarray:
         return np.unique(_mix(acc))
 
 
-TOKEN_HASH_SEED = 0x636F74  # "cot": the polars hash seed of batch token ids (any fixed value; part of the method)
+TOKEN_HASH_SEED = tokens.TOKEN_HASH_SEED  # the polars hash seed of batch token ids
 
 
 def batch_shingles(token_lists: pl.Series, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -156,10 +157,12 @@ def signature_matrix(
 
 
 def _rows(matrix: Any, n: int, num_perm: int) -> np.ndarray:
-    """rensa's digest matrix as numpy; its values are 32-bit, so half the memory of uint64."""
-    return np.fromiter(itertools.chain.from_iterable(matrix.to_rows()), dtype=np.uint32, count=n * num_perm).reshape(
-        n, num_perm
-    )
+    """rensa's digest matrix as numpy; its values are 32-bit, so half the memory of uint64. rensa hands the matrix
+    out only as lists of Python ints; array.array takes a list in one C loop (5x numpy's per-item conversion)."""
+    out = array.array("I")
+    for row in matrix.to_rows():
+        out.extend(row)
+    return np.frombuffer(out, dtype=np.uint32).reshape(n, num_perm)
 
 
 def signatures(shingle_sets: Sequence[np.ndarray], num_perm: int, seed: int = 1, backend: str = "rensa") -> np.ndarray:

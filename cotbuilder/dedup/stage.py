@@ -8,38 +8,37 @@ Representative priority (first difference wins):
   5. smallest unit_id (determinism)
 
 plan: unless the input hash (config + every unit's code and ranking facts) is the one the table was written from,
-the units in shards of `shard_size`; work (anywhere: a pool process, a Ray task): a shard's tokens, exact hashes and
-MinHash signatures, in compiled code (tokens.token_lists, minhash.batch_shingles); commit: the driver keeps each
-shard's signatures (1 KiB per unit); finish: once every shard is signed, exact groups, LSH and union-find over all of
-them, one representative per cluster, and the table replaced whole in one transaction. A shard that failed leaves
+the units in shards of `shard_size` (codes read in bulk: codes.read); work (anywhere: a pool process, a Ray task): a
+shard's tokens, exact hashes and MinHash signatures, in compiled code (tokens.id_batch, shingling.flat_shingles,
+rensa); commit: the driver keeps each shard's signatures (1 KiB per unit); finish: once every shard is signed, exact
+groups, LSH and union-find over all of them, one representative per cluster, and the table replaced whole in one
+transaction. A shard that failed leaves
 the table as it was (clusters over part of the units would be wrong). The summary counts are counted from the rows
 written, so they agree with the table.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import polars as pl
 
 from ..hashing import config_hash, sha256_text, stable_json
 from ..stages.base import PROCESS, Stage
-from ..stages.driver import run_stage
-from ..stats import StageStats
-from ..store import Store, utcnow
-from . import clusters
+from . import clusters, codes
+from .codes import unit_code
 from .config import BACKENDS, DedupConfig
-from .facts import UnitFacts, fingerprint_of, load_unit_facts
+
+# The driver's side (store, facts of other stages) is imported where it is used: a worker that unpickles this stage
+# to sign shards needs none of it (it was a third of a worker's start-up).
+if TYPE_CHECKING:
+    from ..stats import StageStats
+    from ..store import Store
+    from .facts import UnitFacts
 
 __all__ = ["DedupConfig", "DedupStage", "rank_key", "run", "unit_code"]
-
-
-def unit_code(unit: dict[str, Any]) -> str:
-    """What is compared: the device code (the host side is mostly op-definition boilerplate that every op shares);
-    a unit without device code is compared by its host code."""
-    return unit["kernel_code"] if unit["kernel_code"].strip() else unit["host_code"]
 
 
 def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
@@ -54,10 +53,16 @@ def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
     )
 
 
+# Runs of this many units and more sign with the compiled lexer (clusters.sign_shard): below, numba's start in each
+# worker costs more than it saves. The signatures are the same either way.
+COMPILED_FROM = 10_000
+
+
 @dataclass
 class DedupShard:
     start: int  # index of its first unit in the plan's order
-    codes: list[str]
+    codes: pl.Series  # a slice of the plan's codes: travels to its worker as its own bytes, not 2,048 Python strings
+    compiled: bool = True  # sign with the compiled lexer (see COMPILED_FROM)
 
 
 @dataclass
@@ -71,8 +76,9 @@ class _Plan:
     """What the driver keeps between plan and finish (never sent to a worker: see DedupStage.__getstate__)."""
 
     unit_ids: list[str]
-    codes: list[str]
-    ranks: list[tuple]  # rank_key per unit
+    codes: pl.Series
+    facts: dict[str, UnitFacts]  # has_harness not read yet: finish reads it for the units that share a cluster
+    allowed: dict[str, bool]  # licence on the allowlist, per unit
     config_hash: str
     input_hash: str
     signed: dict[int, clusters.SignedShard] = field(default_factory=dict)  # shard start -> its signatures
@@ -112,16 +118,16 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
 
     def plan(self, store: Store, stats: StageStats) -> list[DedupShard]:
         from ..publish.licenses import allowlist, is_allowed
+        from .facts import fingerprint_of, load_unit_facts
 
         config = self.config
         chash = config_hash(config.hash_dict())
         allowed = set(allowlist(config.licenses, config.allow_cann_license))
-        units = store.rows("SELECT unit_id, kernel_code, host_code FROM units ORDER BY unit_id")
-        facts = load_unit_facts(store)
-        ids = [u["unit_id"] for u in units]
-        codes = [unit_code(u) for u in units]
-        del units
-        allowed_of = {i: is_allowed(facts[i].license, allowed) for i in ids}
+        units = codes.read(store)
+        ids = units.unit_ids
+        facts = load_unit_facts(store, harness=False)
+        allowed_licence = {lic: is_allowed(lic, allowed) for lic in {f.license for f in facts.values()}}
+        allowed_of = {i: allowed_licence[facts[i].license] for i in ids}
         # The text itself decides the result (its tokens), so its digest stands for it here; tokenising every unit
         # in the driver just to decide whether anything changed would cost as much as the work.
         input_hash = sha256_text(
@@ -129,8 +135,8 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
                 [
                     chash,
                     [
-                        [sha256_text(c)] + fingerprint_of(facts[i], allowed_of[i])
-                        for i, c in zip(ids, codes, strict=True)
+                        [d] + fingerprint_of(facts[i], allowed_of[i])
+                        for i, d in zip(ids, units.digests.tolist(), strict=True)
                     ],
                 ]
             )
@@ -139,13 +145,13 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         if ids and done == len(ids) == store.count("dedup"):
             stats.skip("already deduplicated with this config and input", len(ids))
             return []
-        ranks = [rank_key(facts[i], allowed_of[i]) for i in ids]
-        self._plan = _Plan(ids, codes, ranks, chash, input_hash)
+        self._plan = _Plan(ids, units.codes, facts, allowed_of, chash, input_hash)
         size = config.shard_size
-        return [DedupShard(start, codes[start : start + size]) for start in range(0, len(codes), size)]
+        compiled = len(ids) >= COMPILED_FROM
+        return [DedupShard(start, units.codes.slice(start, size), compiled) for start in range(0, len(ids), size)]
 
     def work(self, item: DedupShard) -> ShardResult:
-        return ShardResult(item.start, clusters.sign_shard(item.codes, self.config.params()))
+        return ShardResult(item.start, clusters.sign_shard(item.codes.to_arrow(), self.config.params(), item.compiled))
 
     def commit(self, store: Store, results: list[ShardResult], stats: StageStats) -> None:
         # Nothing is written per shard: the table is one snapshot of every unit, written by `finish`.
@@ -155,6 +161,8 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         stats.add("shards_signed", len(results))
 
     def finish(self, store: Store, stats: StageStats) -> None:
+        from .facts import harness_of
+
         plan, self._plan = self._plan, None
         if plan is None:
             return
@@ -170,66 +178,100 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             params,
             clusters.exact_shingles_of(plan.codes, params),
         )
+        # who represents a cluster: only clusters of two or more need the ranking facts, and has_harness (the files'
+        # roles: a read of every unit's files otherwise) only there
+        shared = [plan.unit_ids[i] for g in result.groups if len(g) > 1 for i in g]
+        for unit_id, harness in harness_of(store, shared).items():
+            plan.facts[unit_id].has_harness = harness
         rows = _rows(plan, result, params)
         with store.transaction():
             # The whole table is one snapshot of one run: old rows (units gone, other config) go with it.
             store.execute("DELETE FROM dedup")
-            store.insert("dedup", rows)
-        for key, value in summary_counts(rows).items():
+            store.insert_frame("dedup", rows)
+        counts = summary_counts(rows)
+        for key, value in counts.items():
             stats.add(key, value)
-        duplicates = sum(1 for r in rows if not r["is_representative"])
+        duplicates = counts["units"] - counts["kept"]
         if duplicates:
             stats.skip("duplicate of a cluster representative", duplicates)
         for key in ("candidate_pairs", "pairs_rejected_by_jaccard"):  # what LSH looked at (not in the table)
             stats.add(key, result.counts[key])
 
 
-def _rows(plan: _Plan, result: clusters.Clustering, params: clusters.ClusterParams) -> list[dict[str, Any]]:
-    now = utcnow()
-    rows = []
+def _rows(plan: _Plan, result: clusters.Clustering, params: clusters.ClusterParams) -> pl.DataFrame:
+    """The `dedup` table, one row per unit, as columns."""
+    from ..store import utcnow
+
+    n = len(plan.unit_ids)
+    rep_of = np.arange(n)  # a unit alone is its own representative
+    size_of = np.ones(n, dtype=np.int64)
+    first_of = np.arange(n)  # the index of the cluster's smallest unit_id
+
+    def rank(i: int) -> tuple:
+        unit_id = plan.unit_ids[i]
+        return rank_key(plan.facts[unit_id], plan.allowed[unit_id])
+
     for group in result.groups:
-        rep = min(group, key=lambda i: plan.ranks[i])
-        cluster_id = min(plan.unit_ids[i] for i in group)
-        for i in group:
-            is_rep = i == rep
-            if len(group) == 1:
-                method = "unique"
-            elif result.code_hashes[i] == result.code_hashes[rep]:
-                method = "exact"
-            else:
-                method = "minhash"
-            rows.append(
-                {
-                    "unit_id": plan.unit_ids[i],
-                    "cluster_id": cluster_id,
-                    "cluster_size": len(group),
-                    "is_representative": is_rep,
-                    "method": method,
-                    "similarity": 1.0 if is_rep else round(clusters.similarity(result, i, rep, params), 4),
-                    "representative_id": plan.unit_ids[rep],
-                    "code_hash": result.code_hashes[i],
-                    "config_hash": plan.config_hash,
-                    "input_hash": plan.input_hash,
-                    "created_at": now,
-                }
-            )
-    return rows
+        if len(group) > 1:
+            rep_of[group] = min(group, key=rank)
+            size_of[group] = len(group)
+            first_of[group] = min(group, key=plan.unit_ids.__getitem__)
+    ids = pl.Series(plan.unit_ids)
+    hashes = pl.Series(result.code_hashes)
+    is_rep = rep_of == np.arange(n)
+    same_code = (hashes == hashes.gather(rep_of)).to_numpy()
+    members = np.flatnonzero(~is_rep & ~same_code)  # joined their representative by MinHash: a Jaccard to give
+    similarity = np.ones(n)
+    similarity[members] = [round(x, 4) for x in _similarities(result, members, rep_of[members], params)]
+    method = np.where(size_of == 1, "unique", np.where(same_code, "exact", "minhash"))
+    return pl.DataFrame(
+        {
+            "unit_id": ids,
+            "cluster_id": ids.gather(first_of),
+            "cluster_size": size_of,
+            "is_representative": is_rep,
+            "method": method,
+            "similarity": similarity,
+            "representative_id": ids.gather(rep_of),
+            "code_hash": hashes,
+            "config_hash": pl.Series([plan.config_hash]).new_from_index(0, n),
+            "input_hash": pl.Series([plan.input_hash]).new_from_index(0, n),
+            "created_at": pl.Series([utcnow()]).new_from_index(0, n),
+        }
+    )
 
 
-def summary_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+def _similarities(
+    result: clusters.Clustering, a: np.ndarray, b: np.ndarray, params: clusters.ClusterParams
+) -> list[float]:
+    """clusters.similarity of each pair (a[k], b[k]): the MinHash estimates a numpy call at a time."""
+    rows = result.row_of_hash
+    la = [rows.get(result.code_hashes[i]) for i in a.tolist()]
+    lb = [rows.get(result.code_hashes[i]) for i in b.tolist()]
+    if params.verify_jaccard or result.signatures is None or None in la or None in lb:
+        return [clusters.similarity(result, i, j, params) for i, j in zip(a.tolist(), b.tolist(), strict=True)]
+    sig = result.signatures
+    out: list[float] = []
+    for k in range(0, len(la), 8192):
+        out += (sig[la[k : k + 8192]] == sig[lb[k : k + 8192]]).mean(axis=1).tolist()
+    return out
+
+
+def summary_counts(rows: pl.DataFrame) -> dict[str, int]:
     """The stats table's counts, from the rows themselves: `SELECT method, is_representative, count(*) FROM dedup`
     gives the same numbers (a member counts by how it joined its representative)."""
-    members = Counter(r["method"] for r in rows if not r["is_representative"])
-    reps = sum(1 for r in rows if r["is_representative"])
+    members = rows.filter(~pl.col("is_representative"))["method"]
     return {
-        "kept": reps,
-        "clusters": len({r["cluster_id"] for r in rows}),
+        "kept": int(rows["is_representative"].sum()),
+        "clusters": rows["cluster_id"].n_unique(),
         "units": len(rows),
-        "exact_duplicates": members["exact"],
-        "minhash_duplicates": members["minhash"],
+        "exact_duplicates": int((members == "exact").sum()),
+        "minhash_duplicates": int((members == "minhash").sum()),
     }
 
 
 def run(store: Store, config: DedupConfig | None = None) -> StageStats:
     """Deduplicate in this process (library and test use); the CLI goes through the same stage."""
+    from ..stages.driver import run_stage
+
     return run_stage(DedupStage(config or DedupConfig()), store)

@@ -6,12 +6,15 @@ reference files) without a parse, and run over 100k kernels; one compiled regex 
 tree-sitter tree costs a Python call per leaf. Web-text normalisers that strip punctuation are wrong for code:
 `a[i] = b[i] * 2` and `a(i) = b(i) - 2` must not look alike, so operators and numbers stay tokens.
 
-Two spellings of the same lexer:
+Three spellings of the same lexer:
 - `tokens(code)`: one document, Python's `re` (decontamination, tests, small inputs);
 - `token_lists(codes)`: a batch, polars string expressions (Rust's regex engine, no Python call per document or
-  token): dedup's path over 100k kernels. Rust's regex has no look-ahead, so the "a `#` that does not start a
-  preprocessor directive is a Python comment" rule is written as an alternation that matches the directive first
-  (and keeps it); otherwise the patterns are the same, and tests/dedup pin that both give the same tokens.
+  token). Rust's regex has no look-ahead, so the "a `#` that does not start a preprocessor directive is a Python
+  comment" rule is written as an alternation that matches the directive first (and keeps it); otherwise the patterns
+  are the same, and tests/dedup pin that both give the same tokens.
+- `id_batch(codes)`: dedup's path over 100k kernels: the compiled lexer (lexer.py) gives every document's token ids
+  and exact hash without making a string per token, and hands the few documents it cannot be sure of (non-ASCII
+  outside comments and literals, ...) to `token_lists`. The result is the one `token_lists` would give.
 """
 
 from __future__ import annotations
@@ -19,13 +22,16 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..paths import package_data
 
 if TYPE_CHECKING:
+    import numpy as np
     import polars as pl
+    import pyarrow as pa
 
 # Comments are blanked first (strings are matched too so a `//` inside a literal survives), then one findall without
 # capture groups collects the tokens: both loops run inside the regex engine, not in Python.
@@ -82,6 +88,64 @@ def token_lists(codes: Sequence[str]) -> pl.Series:
         order[risky.to_numpy()] = len(lists) + np.arange(len(fixed))
         lists = pl.concat([lists, fixed]).gather(order)
     return lists
+
+
+# The token id of a batch: polars' 64-bit string hash with this seed (any fixed value; part of the method). Computed
+# in Rust over the token column; deterministic for a polars version, not promised across versions: dedup signs every
+# unit afresh on each run and never stores a signature, so nothing compares ids made by two versions.
+TOKEN_HASH_SEED = 0x636F74  # "cot"
+
+
+@dataclass
+class IdBatch:
+    """The tokens of a batch of documents as ids, one document after the other."""
+
+    ids: np.ndarray  # uint64 token ids (TOKEN_HASH_SEED), every document's in order
+    counts: np.ndarray  # tokens per document
+    code_hashes: list[str]  # `code_hash` of each document
+    fallback: int  # documents that took `token_lists` (the compiled lexer could not be sure of them)
+
+
+def id_batch(codes: Sequence[str] | pa.Array) -> IdBatch:
+    """Token ids and exact hashes of every document: the ids `token_lists` + polars' hash would give, and
+    `code_hash`, made by the compiled lexer without a string per token."""
+    import hashlib
+
+    import numpy as np
+    import polars as pl
+    import pyarrow as pa
+
+    from . import lexer
+
+    if not isinstance(codes, pa.Array):
+        codes = pa.array(list(codes), type=pa.large_string())
+    lexed = lexer.lex(codes)
+    fast_ids = pl.from_arrow(lexed.tokens).hash(TOKEN_HASH_SEED).to_numpy()
+    joined, at = memoryview(lexed.joined), lexed.joined_offsets.tolist()
+    hashes = [hashlib.sha256(joined[at[i] : at[i + 1]]).hexdigest() for i in range(len(codes))]
+    counts = lexed.counts.copy()
+    slow = np.flatnonzero(lexed.fallback)
+    if not len(slow):
+        return IdBatch(fast_ids, counts, hashes, 0)
+    lists = token_lists(codes.take(pa.array(slow)).to_pylist())
+    slow_ids = lists.explode().drop_nulls().hash(TOKEN_HASH_SEED).to_numpy()
+    counts[slow] = lists.list.len().fill_null(0).to_numpy()
+    for i, h in zip(slow.tolist(), code_hashes(lists), strict=True):
+        hashes[i] = h
+    # each document's ids go to their place in document order: fast ones first came out in order, then slow ones
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    ids = np.empty(int(counts.sum()), dtype=np.uint64)
+    for docs, part in ((np.flatnonzero(~lexed.fallback), fast_ids), (slow, slow_ids)):
+        ids[_ranges(starts[docs], counts[docs])] = part
+    return IdBatch(ids, counts, hashes, len(slow))
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The indices starts[0]..+lengths[0], starts[1]..+lengths[1], ... one after the other."""
+    import numpy as np
+
+    ends = np.cumsum(lengths)
+    return np.repeat(starts - (ends - lengths), lengths) + np.arange(int(ends[-1]) if len(ends) else 0)
 
 
 def normalised(code: str) -> str:

@@ -235,6 +235,34 @@ class Store:
             self._write_rows(con, table, columns, sql, params)
         return len(rows)
 
+    def insert_frame(self, table: str, frame: Any) -> int:
+        """`insert` for many rows at once, given as a polars DataFrame (one column per table column; absent columns
+        are NULL): validated a column at a time (records.validate_frame: a bad row raises as `insert` would), written
+        through Arrow. For tables of plain columns: a JSON column goes through `insert`."""
+        import polars as pl
+
+        spec = self._spec(table)
+        columns = self._columns(table)
+        unknown = set(frame.columns) - set(columns)
+        if unknown:
+            raise StoreError(f"table {table} has no column(s) {', '.join(sorted(unknown))}")
+        if set(frame.columns) & spec.json_columns:
+            raise StoreError(f"insert_frame takes plain columns; {table}'s JSON columns go through insert")
+        if not len(frame):
+            return 0
+        records.validate_frame(spec.kind, frame)
+        data = frame.select([pl.col(c) if c in frame.columns else pl.lit(None).alias(c) for c in columns]).to_arrow()
+        with self.transaction(), self._connection() as con:
+            con.register("_cotbuilder_new_frame", data)
+            try:
+                con.execute(
+                    f"INSERT OR REPLACE INTO {table} ({', '.join(columns)}) "
+                    f"SELECT {', '.join(columns)} FROM _cotbuilder_new_frame"
+                )
+            finally:
+                con.unregister("_cotbuilder_new_frame")
+        return len(frame)
+
     def _write_rows(
         self, con: duckdb.DuckDBPyConnection, table: str, columns: list[str], sql: str, params: list[list[Any]]
     ) -> None:
@@ -281,6 +309,13 @@ class Store:
                 }
             )
         return out
+
+    def arrow(self, sql: str, params: Iterable[Any] | None = None) -> Any:
+        """Run SQL and return a pyarrow Table (bulk reads: columns stay Arrow buffers, no Python object per value;
+        JSON columns come back as their text)."""
+        with self._connection() as con:
+            con.complete()  # a result an earlier execute() left unread (fetchone) would refuse this query
+            return con.sql(sql, params=list(params) if params is not None else None).to_arrow_table()
 
     def scalar(self, sql: str, params: Iterable[Any] | None = None) -> Any:
         with self._connection() as con:

@@ -4,51 +4,17 @@ the same tokens, the same exact hashes, the same shingle construction."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-from cotbuilder.dedup import minhash, synthetic, tokens
+from cotbuilder.dedup import minhash, shingling, synthetic, tokens
 
-REPO = Path(__file__).resolve().parents[2]
-
-TRICKY = [
-    "",
-    "   \n\t ",
-    "// only a comment",
-    "x",
-    "a/**/b",
-    'const char* s = "// not a comment"; int x = 1; // a comment',
-    "int y = '\\''; /* unterminated block comment to the end",
-    "#include <kernel_operator.h>\n#define TILE 256\n#  if defined(X)\n#endif\n# a python comment\nx = 1  # trailing\n",
-    "#ifdef A\n#pragma once\n#undef B\n#elif C\n#else\n",
-    "auto v = 1'000'000ULL + 0x1F'FFu + .5e-3f + 3.f; p->q->*r; a <=> b; x <<= 2; y >>= 1; a ## b; f(...);",
-    "a[i] = b->c >> 2;",
-    "std::vector<int> v; if (a && b || !c) { v[i]++; --j; }",
-    'x = "esc \\" quote" + "line\\\nnext";',
-    '/* 注释 */ int 变量 = 1; // 中文注释\nfloat y = 2.0f; s = "中文字符串";',
-    "def ref(x):\n    # numpy reference\n    return x * 2  # doubled\n",
-    'u8"utf8" L\'w\' R"(raw)"',
-    "a /* nested /* still */ b */ c",
-    "'unterminated char\nnext line",
-]
-
-
-def _corpus() -> list[str]:
-    rng = random.Random(5)
-    codes = list(TRICKY)
-    for _ in range(40):
-        base = synthetic.base_kernel(rng)
-        codes += [base] + [synthetic.variant(base, kind, rng) for kind in synthetic.VARIANTS]
-    for path in sorted((REPO / "examples").rglob("*")):
-        if path.suffix in (".cpp", ".h", ".py", ".txt") and path.is_file():
-            codes.append(path.read_text(encoding="utf-8", errors="replace"))
-    return codes
+from . import corpus
 
 
 def test_batch_tokens_equal_the_one_document_lexer_on_tricky_and_real_code():
-    codes = _corpus()
+    codes = corpus.codes()
     assert len(codes) > 200
     batch = tokens.token_lists(codes).to_list()
     for code, got in zip(codes, batch, strict=True):
@@ -56,8 +22,20 @@ def test_batch_tokens_equal_the_one_document_lexer_on_tricky_and_real_code():
 
 
 def test_batch_exact_hashes_equal_code_hash():
-    codes = _corpus()
+    codes = corpus.codes()
     assert tokens.code_hashes(tokens.token_lists(codes)) == [tokens.code_hash(c) for c in codes]
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8])
+def test_compiled_shingles_are_the_numpy_shingles_bit_for_bit(n):
+    """Documents of every length around n, and real kernels: the rolled polynomial gives the same values."""
+    rng = random.Random(n)
+    lengths = np.array([0, 1, n - 1, n, n + 1, 0, 2, 17, n - 1, 40, 0] + [rng.randrange(0, 300) for _ in range(50)])
+    ids = np.array([rng.getrandbits(64) for _ in range(int(lengths.sum()))], dtype=np.uint64)
+    batch = tokens.id_batch(corpus.codes())
+    for i, c in ((ids, lengths), (batch.ids, batch.counts)):
+        want, got = minhash.flat_shingles(i, c, n), shingling.flat_shingles(i, c, n)
+        assert np.array_equal(want[0], got[0]) and np.array_equal(want[1], got[1])
 
 
 @pytest.mark.parametrize("n", [1, 3, 5])

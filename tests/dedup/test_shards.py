@@ -49,6 +49,23 @@ def test_shard_size_and_worker_count_do_not_change_the_clusters(tmp_path):
         assert whole.counts[key] == split.counts[key], key
 
 
+def test_the_compiled_and_the_regex_lexer_give_the_same_table(tmp_path, monkeypatch):
+    """Large runs sign with the compiled lexer, small ones with polars' regexes (stage.COMPILED_FROM): the table is
+    the same; both paths run in pool workers here (the choice travels with each shard)."""
+    from cotbuilder.dedup import stage
+
+    tables = []
+    for name, threshold in (("compiled", 0), ("regex", 10**9)):
+        _fill(tmp_path / name)
+        monkeypatch.setattr(stage, "COMPILED_FROM", threshold)
+        with Store(tmp_path / name) as store:
+            items = DedupStage(DedupConfig(shard_size=30)).plan(store, stats=None)
+            assert {item.compiled for item in items} == {threshold == 0}
+            run_stage(DedupStage(DedupConfig(shard_size=30, jobs=2)), store)
+        tables.append(_table(tmp_path / name))
+    assert tables[0] == tables[1]
+
+
 def test_the_shard_layout_is_not_part_of_the_result_key(tmp_path):
     _fill(tmp_path / "ws")
     with Store(tmp_path / "ws") as store:

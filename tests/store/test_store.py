@@ -164,3 +164,65 @@ def test_a_workspace_from_an_older_version_gets_new_columns_and_keeps_its_rows(w
         assert store.rows("SELECT source_id, n_units FROM sources") == [{"source_id": f"{1:064x}", "n_units": None}]
         store.insert("sources", [_source(2, n_units=3)])
         assert store.count("sources", "n_units = 3") == 1
+
+
+def _dedup_frame(n: int, **override):
+    import hashlib
+
+    import polars as pl
+
+    ids = [hashlib.sha256(str(i).encode()).hexdigest() for i in range(n)]
+    columns = {
+        "unit_id": ids,
+        "cluster_id": ids,
+        "cluster_size": [1] * n,
+        "is_representative": [True] * n,
+        "method": ["unique"] * n,
+        "similarity": [1.0] * n,
+        "representative_id": ids,
+        "code_hash": ids,
+        "config_hash": ["c"] * n,
+        "input_hash": ["i"] * n,
+        "created_at": [utcnow()] * n,
+    }
+    return pl.DataFrame({**columns, **override})
+
+
+def test_insert_frame_writes_every_row_and_replaces_rows_with_the_same_key(workspace):
+    with Store(workspace) as store:
+        assert store.insert_frame("dedup", _dedup_frame(500)) == 500
+        store.insert_frame("dedup", _dedup_frame(3, method=["exact"] * 3, cluster_size=[3] * 3))
+        assert store.count("dedup") == 500
+        assert store.rows("SELECT method, count(*) AS n FROM dedup GROUP BY 1 ORDER BY 1") == [
+            {"method": "exact", "n": 3},
+            {"method": "unique", "n": 497},
+        ]
+
+
+def test_insert_frame_refuses_a_bad_row_and_writes_nothing(workspace):
+    with Store(workspace) as store:
+        store.insert_frame("dedup", _dedup_frame(2))
+        bad = _dedup_frame(300, cluster_size=[1] * 299 + [0])
+        with pytest.raises(RecordError, match="cluster_size"):
+            store.insert_frame("dedup", bad)
+        assert store.count("dedup") == 2
+
+
+def test_insert_frame_refuses_unknown_and_json_columns(workspace):
+    import polars as pl
+
+    from cotbuilder.store import StoreError
+
+    with Store(workspace) as store:
+        with pytest.raises(StoreError, match="no column"):
+            store.insert_frame("dedup", _dedup_frame(1).with_columns(pl.lit(1).alias("bogus")))
+        with pytest.raises(StoreError, match="JSON columns go through insert"):
+            store.insert_frame("sources", pl.DataFrame({"source_id": ["1" * 64], "skipped": [[]]}))
+
+
+def test_arrow_reads_in_bulk_even_after_a_scalar_read_left_its_result_open(workspace):
+    with Store(workspace) as store:
+        store.insert("sources", [_source(1), _source(2)])
+        assert store.scalar("SELECT count(*) FROM sources") == 2
+        table = store.arrow("SELECT source_id FROM sources WHERE kind = ? ORDER BY 1", ["local"])
+        assert table.column("source_id").to_pylist() == [f"{1:064x}", f"{2:064x}"]
