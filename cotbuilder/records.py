@@ -39,7 +39,9 @@ def _compiled(kind: str) -> Callable[[dict[str, Any]], Any]:
     schema). One leniency: it takes a tuple for a JSON array, which is stored as the same JSON."""
     import fastjsonschema
 
-    schema = {**_validator(kind).schema, "$schema": "http://json-schema.org/draft-07/schema#"}
+    # without "$id": fastjsonschema resolves a local "#/$defs/x" against the id ("cotbuilder/task") as a URL
+    schema = {k: v for k, v in _validator(kind).schema.items() if k != "$id"}
+    schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     return fastjsonschema.compile(schema)
 
 
