@@ -1,9 +1,9 @@
 // Where the emulator's runtime is compiled: the code that depends on no kernel type. Two parts:
-//   CBEMU_RT   the kernel side - diagnostics, the pipe-hazard model, the scheduler, the queue protocol and TPipe, GM
-//              allocations (impl/emu/*, impl/basic_api/pipe.h);
-//   CBHOST_RT  the host shims' side - the OpDef registry, PlatformAscendC, the emulated aclnn framework (impl/host/*).
-// Their functions are declared `CBEMU_RT` / `CBHOST_RT` and defined in a `#if CBEMU_RT_BODY` / `#if CBHOST_RT_BODY`
-// section at the end of their header.
+//   CBEMU_RT       the kernel side - diagnostics, the pipe-hazard model, the scheduler, the queue protocol and TPipe,
+//                  GM allocations (impl/emu/*, impl/basic_api/pipe.h);
+//   CBEMU_HOST_RT  the host shims' side - the OpDef registry, PlatformAscendC, the emulated aclnn framework.
+// Their functions are declared `CBEMU_RT` / `CBEMU_HOST_RT` and defined in a `#if CBEMU_RT_BODY` /
+// `#if CBEMU_HOST_RT_BODY` section at the end of their header.
 //
 //   header-only (the default): every runtime function is `inline` and compiled into each translation unit that
 //     includes the headers, as any header library;
@@ -29,12 +29,12 @@
 #endif
 
 #if defined(COTBUILDER_HOST_RUNTIME_TU)
-#define CBHOST_RT
-#define CBHOST_RT_BODY 1
+#define CBEMU_HOST_RT
+#define CBEMU_HOST_RT_BODY 1
 #elif defined(COTBUILDER_EMU_PREBUILT) || defined(COTBUILDER_EMU_RUNTIME_TU)
-#define CBHOST_RT
-#define CBHOST_RT_BODY 0
+#define CBEMU_HOST_RT
+#define CBEMU_HOST_RT_BODY 0
 #else
-#define CBHOST_RT inline
-#define CBHOST_RT_BODY 1
+#define CBEMU_HOST_RT inline
+#define CBEMU_HOST_RT_BODY 1
 #endif

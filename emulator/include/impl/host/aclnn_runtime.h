@@ -38,7 +38,7 @@ inline void stage(const char* name) {
     std::fflush(stderr);
 }
 
-CBHOST_RT std::string json_escape(const std::string& s);
+CBEMU_HOST_RT std::string json_escape(const std::string& s);
 
 struct Prepared {
     std::string op;
@@ -62,7 +62,7 @@ inline std::function<void(void*, size_t)>& tiling_override() {
 inline ge::DataType ge_dtype(aclDataType dt) { return (ge::DataType)(int32_t)dt; }
 inline ge::Format ge_format(aclFormat f) { return f == ACL_FORMAT_UNDEFINED ? ge::FORMAT_ND : (ge::Format)(int32_t)f; }
 
-CBHOST_RT void report_failure(const std::string& op, const std::string& why);
+CBEMU_HOST_RT void report_failure(const std::string& op, const std::string& why);
 
 class OpCall {
 public:
@@ -119,7 +119,7 @@ private:
     void* scalar_to_gm(const aclScalar& s, ge::DataType dt);
 };
 
-CBHOST_RT std::string hex(const void* p, size_t n);
+CBEMU_HOST_RT std::string hex(const void* p, size_t n);
 
 }  // namespace cbhost
 
@@ -144,14 +144,14 @@ inline std::vector<std::unique_ptr<aclTensorList>>& kept_lists() {
     return lists;
 }
 
-CBHOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+CBEMU_HOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
 
 }  // namespace cbhost
 
-#if CBHOST_RT_BODY
+#if CBEMU_HOST_RT_BODY
 namespace cbhost {
 
-CBHOST_RT std::string json_escape(const std::string& s) {
+CBEMU_HOST_RT std::string json_escape(const std::string& s) {
     std::string o;
     for (char c : s) {
         if (c == '"' || c == '\\') {
@@ -168,27 +168,27 @@ CBHOST_RT std::string json_escape(const std::string& s) {
     return o;
 }
 
-CBHOST_RT Prepared::~Prepared() {
+CBEMU_HOST_RT Prepared::~Prepared() {
     for (void* p : gm_owned) cbemu::gm_free(p);
     if (compile_info && free_compile_info) free_compile_info(compile_info);
 }
 
-CBHOST_RT void report_failure(const std::string& op, const std::string& why) {
+CBEMU_HOST_RT void report_failure(const std::string& op, const std::string& why) {
     last_error() = op + ": " + why;
     std::fprintf(stderr, "COTBUILDER_HOST {\"op\":\"%s\",\"ok\":false,\"error\":\"%s\"}\n", json_escape(op).c_str(),
                  json_escape(why).c_str());
     std::fflush(stderr);
 }
 
-CBHOST_RT OpCall::OpCall(const char* op_type) : op_(op_type) {
+CBEMU_HOST_RT OpCall::OpCall(const char* op_type) : op_(op_type) {
     node_ = std::make_unique<Node>();
     node_->type = op_type;
     node_->name = op_type;
 }
 
-CBHOST_RT OpCall::~OpCall() = default;
+CBEMU_HOST_RT OpCall::~OpCall() = default;
 
-CBHOST_RT void OpCall::scalar_input(const aclScalar* s, ge::DataType to) {
+CBEMU_HOST_RT void OpCall::scalar_input(const aclScalar* s, ge::DataType to) {
     if (!s) {
         add_tensor(nullptr, true);
         return;
@@ -200,7 +200,7 @@ CBHOST_RT void OpCall::scalar_input(const aclScalar* s, ge::DataType to) {
     add_tensor(t, true);
 }
 
-CBHOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataType to) {
+CBEMU_HOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataType to) {
     if (!l) {
         add_list(nullptr, true);
         return;
@@ -217,7 +217,7 @@ CBHOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataType to
     add_list(list, true);
 }
 
-CBHOST_RT TensorSlot OpCall::slot_of(const aclTensor* t) {
+CBEMU_HOST_RT TensorSlot OpCall::slot_of(const aclTensor* t) {
     TensorSlot s;
     gert::Shape view(t->view_dims);
     gert::Shape storage(t->storage_dims.empty() ? t->view_dims : t->storage_dims);
@@ -227,7 +227,7 @@ CBHOST_RT TensorSlot OpCall::slot_of(const aclTensor* t) {
     return s;
 }
 
-CBHOST_RT void OpCall::add_tensor(const aclTensor* t, bool in) {
+CBEMU_HOST_RT void OpCall::add_tensor(const aclTensor* t, bool in) {
     auto& sl = slots(in);
     if (t && !t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
     ir(in).emplace_back((uint32_t)sl.size(), t ? 1u : 0u);
@@ -236,7 +236,7 @@ CBHOST_RT void OpCall::add_tensor(const aclTensor* t, bool in) {
     column_.push_back(t ? (int32_t)t->dtype : -1);
 }
 
-CBHOST_RT void OpCall::add_list(const aclTensorList* l, bool in) {
+CBEMU_HOST_RT void OpCall::add_list(const aclTensorList* l, bool in) {
     auto& sl = slots(in);
     size_t n = l ? l->v.size() : 0;
     ir(in).emplace_back((uint32_t)sl.size(), (uint32_t)n);
@@ -268,7 +268,7 @@ CBHOST_RT void OpCall::add_list(const aclTensorList* l, bool in) {
     column_.push_back(n && l->v[0] ? (int32_t)l->v[0]->dtype : -1);
 }
 
-CBHOST_RT void* OpCall::scalar_to_gm(const aclScalar& s, ge::DataType dt) {
+CBEMU_HOST_RT void* OpCall::scalar_to_gm(const aclScalar& s, ge::DataType dt) {
     size_t n = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
     auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(n < 32 ? 32 : n));
     gm_owned_.push_back(gm);
@@ -287,7 +287,7 @@ CBHOST_RT void* OpCall::scalar_to_gm(const aclScalar& s, ge::DataType dt) {
     return gm;
 }
 
-CBHOST_RT std::string hex(const void* p, size_t n) {
+CBEMU_HOST_RT std::string hex(const void* p, size_t n) {
     static const char* d = "0123456789abcdef";
     std::string s;
     s.reserve(n * 2);
@@ -299,7 +299,7 @@ CBHOST_RT std::string hex(const void* p, size_t n) {
     return s;
 }
 
-CBHOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** executor,
+CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** executor,
                                      const std::vector<KernelVariant>& variants) {
     stage("host_tiling");
     if (!workspace_size || !executor) {
@@ -418,7 +418,7 @@ CBHOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecutor** 
     return ACLNN_SUCCESS;
 }
 
-CBHOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream) {
+CBEMU_HOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream) {
     if (!executor || !executor->prepared) {
         report_failure("aclnn", "executor is null or was already run");
         return ACLNN_ERR_PARAM_NULLPTR;
@@ -446,4 +446,4 @@ CBHOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecuto
 }
 
 }  // namespace cbhost
-#endif  // CBHOST_RT_BODY
+#endif  // CBEMU_HOST_RT_BODY

@@ -380,13 +380,13 @@ inline std::map<std::string, OpDefEntry>& op_defs() {
     static std::map<std::string, OpDefEntry> m;
     return m;
 }
-CBHOST_RT ops::OpDef* op_def(const std::string& type);
+CBEMU_HOST_RT ops::OpDef* op_def(const std::string& type);
 inline bool& op_defs_built() {
     static bool done = false;
     return done;
 }
 // Every OpDef is built once before the first tiling: constructing it is what registers its tiling function.
-CBHOST_RT void build_all_op_defs();
+CBEMU_HOST_RT void build_all_op_defs();
 
 struct OpDefRegistrar {
     OpDefRegistrar(const char* type, std::function<std::unique_ptr<ops::OpDef>()> make);
@@ -399,10 +399,10 @@ struct OpDefRegistrar {
     static ::cbhost::OpDefRegistrar CBHOST_CAT(cotbuilder_op_def_, __COUNTER__)(                         \
         #opType, [] { return std::unique_ptr<::ops::OpDef>(new opType(#opType)); })
 
-#if CBHOST_RT_BODY
+#if CBEMU_HOST_RT_BODY
 namespace ops {
 
-CBHOST_RT gert::AttrValue OpAttrDef::default_value() const {
+CBEMU_HOST_RT gert::AttrValue OpAttrDef::default_value() const {
     switch (kind_) {
         case BOOL: return gert::AttrValue::of_bool(def_bool_);
         case INT: return gert::AttrValue::of_int(def_int_);
@@ -416,28 +416,28 @@ CBHOST_RT gert::AttrValue OpAttrDef::default_value() const {
     }
 }
 
-CBHOST_RT OpDef::~OpDef() = default;
+CBEMU_HOST_RT OpDef::~OpDef() = default;
 
 }  // namespace ops
 
 namespace cbhost {
 
-CBHOST_RT ops::OpDef* op_def(const std::string& type) {
+CBEMU_HOST_RT ops::OpDef* op_def(const std::string& type) {
     auto it = op_defs().find(type);
     if (it == op_defs().end()) return nullptr;
     if (!it->second.def) it->second.def = it->second.make();
     return it->second.def.get();
 }
 
-CBHOST_RT void build_all_op_defs() {
+CBEMU_HOST_RT void build_all_op_defs() {
     if (op_defs_built()) return;
     op_defs_built() = true;
     for (auto& kv : op_defs()) op_def(kv.first);
 }
 
-CBHOST_RT OpDefRegistrar::OpDefRegistrar(const char* type, std::function<std::unique_ptr<ops::OpDef>()> make) {
+CBEMU_HOST_RT OpDefRegistrar::OpDefRegistrar(const char* type, std::function<std::unique_ptr<ops::OpDef>()> make) {
     op_defs()[type].make = std::move(make);
 }
 
 }  // namespace cbhost
-#endif  // CBHOST_RT_BODY
+#endif  // CBEMU_HOST_RT_BODY

@@ -139,25 +139,25 @@ public:
 
 }  // namespace platform_ascendc
 
-#if CBHOST_RT_BODY
+#if CBEMU_HOST_RT_BODY
 namespace platform_ascendc {
 
-CBHOST_RT const cbhost::SocSpec& PlatformAscendC::spec() const {
+CBEMU_HOST_RT const cbhost::SocSpec& PlatformAscendC::spec() const {
     std::string v;
     if (info_ && info_->GetPlatformRes("version", "Short_SoC_version", v) && !v.empty()) return cbhost::soc_spec(v);
     if (!soc_.empty()) return cbhost::soc_spec(soc_);
     return cbhost::current_soc();
 }
 
-CBHOST_RT std::string PlatformAscendC::short_version() const {
+CBEMU_HOST_RT std::string PlatformAscendC::short_version() const {
     std::string v;
     if (info_ && info_->GetPlatformRes("version", "Short_SoC_version", v) && !v.empty()) return v;
     return spec().short_version;
 }
 
-CBHOST_RT uint64_t PlatformAscendC::number(const char* label, const char* key, uint64_t fallback) const {
+CBEMU_HOST_RT uint64_t PlatformAscendC::number(const char* label, const char* key, uint64_t fallback) const {
     return info_ ? info_->Number(label, key, fallback) : fallback;
 }
 
 }  // namespace platform_ascendc
-#endif  // CBHOST_RT_BODY
+#endif  // CBEMU_HOST_RT_BODY
