@@ -56,14 +56,13 @@ _HAS_HARNESS_SQL = (
 
 
 def harness_of(store: Store, unit_ids: list[str]) -> dict[str, bool]:
-    """has_harness of the given units (read from their files' roles and paths)."""
+    """has_harness of the given units (read from their files' roles and paths). Every unit's files are scanned: a
+    list of tens of thousands of ids as a query parameter cost more than the scan, which reads them all anyway."""
     if not unit_ids:
         return {}
-    table = store.arrow(
-        f"SELECT unit_id, {_HAS_HARNESS_SQL} AS has_harness FROM units WHERE unit_id IN (SELECT unnest(?))",
-        [unit_ids],
-    )
-    return dict(zip(table["unit_id"].to_pylist(), table["has_harness"].to_pylist(), strict=True))
+    table = store.arrow(f"SELECT unit_id, {_HAS_HARNESS_SQL} AS has_harness FROM units")
+    every = dict(zip(table["unit_id"].to_pylist(), table["has_harness"].to_pylist(), strict=True))
+    return {unit_id: every[unit_id] for unit_id in unit_ids if unit_id in every}
 
 
 def load_unit_facts(store: Store, unit_ids: list[str] | None = None, *, harness: bool = True) -> dict[str, UnitFacts]:
@@ -109,6 +108,8 @@ class Ranking:
 
     licenses: pl.DataFrame  # unit_id, license, license_allowed
     said: dict[str, UnitFacts]  # units with a verification or an annotation
+    license_of: dict[str, str]
+    allowed_license: dict[str, bool]
 
     def columns(self) -> pl.DataFrame:
         """Every unit's ranking facts, one row per unit: part of dedup's input hash. has_harness is not among them: it
@@ -131,12 +132,8 @@ class Ranking:
 
     def facts_of(self, unit_ids: list[str]) -> tuple[dict[str, UnitFacts], dict[str, bool]]:
         """(UnitFacts, licence allowed) of these units; has_harness is False until someone reads it."""
-        rows = self.licenses.filter(pl.col("unit_id").is_in(unit_ids))
-        facts, allowed = {}, {}
-        for unit_id, license, ok in rows.iter_rows():
-            facts[unit_id] = self.said.get(unit_id) or UnitFacts(unit_id, license, False)
-            allowed[unit_id] = ok
-        return facts, allowed
+        facts = {u: self.said.get(u) or UnitFacts(u, self.license_of[u], False) for u in unit_ids}
+        return facts, {u: self.allowed_license[self.license_of[u]] for u in unit_ids}
 
 
 def ranking(store: Store, allowed: set[str]) -> Ranking:
@@ -156,4 +153,4 @@ def ranking(store: Store, allowed: set[str]) -> Ranking:
         return said.get(unit_id)
 
     _add_other_stages(store, said, get)
-    return Ranking(licenses, said)
+    return Ranking(licenses, said, license_of, verdict)
