@@ -6,7 +6,7 @@
 Prints units/s, MB/s of extraction, MB/s of a bare tree-sitter parse (no masking, no queries, no grouping) of exactly
 the C/C++ texts the extraction parsed, and ratio = extraction MB/s / bare MB/s (goal >= 0.8). Each replicated copy
 gets a distinct comment line so the per-file parse cache cannot serve it: every copy is really parsed.
-With --baseline-ref REF (default main) the same files also go through REF's extraction (`git archive` of REF, in a
+With --baseline-ref REF (default 7b4716f4, where issue 16's parse work started) the same files also go through REF's extraction (`git archive` of REF, in a
 process of its own) and the ratio this tree / REF is printed: before/after in one run on the same data.
 
 Times are CPU seconds of this process (time.process_time): both sides run single-threaded in this process, and on a
@@ -136,7 +136,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("repo", nargs="?", help="a repository snapshot (default: the demo corpus)")
     ap.add_argument("--copies", type=int, default=40, help="replicas of the demo corpus")
     ap.add_argument("--repeats", type=int, default=3, help="runs; the best time of each side is reported")
-    ap.add_argument("--baseline-ref", default="main", help="git ref whose extraction is the 'before' ('' to skip)")
+    ap.add_argument("--baseline-ref", default="7b4716f4", help="git ref whose extraction is the 'before' ('' to skip)")
     args = ap.parse_args(argv)
     if args.repo:
         from measure_parse_real import read_files
