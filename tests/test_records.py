@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -13,7 +14,8 @@ import polars as pl
 import pytest
 
 from cotbuilder import records
-from cotbuilder.store import TABLES, Store, json_safe_row
+from cotbuilder.store import TABLES, Store, json_safe_row, utcnow
+from cotbuilder.tasks.toml_loader import load_folder
 
 _REPLACEMENTS: list[Any] = [None, True, 0, -1, 1.5, float("nan"), "", "x", "0" * 64, "0" * 64 + "\n", [], {}, ["x"]]
 
@@ -59,6 +61,10 @@ def _demo_records(workspace) -> list[tuple[str, dict[str, Any]]]:
                 continue
             for row in store.rows(f"SELECT * FROM {table} ORDER BY ALL LIMIT 3"):
                 out.append((spec.kind, json_safe_row({k: v for k, v in row.items() if v is not None})))
+    # the demo run stores no tasks: the task kind is checked on the project's own task files
+    tasks, errors = load_folder(Path(__file__).parent.parent / "examples" / "tasks")
+    assert tasks and not errors, errors
+    out += [("task", json_safe_row(t.record(utcnow()))) for t in tasks[:3]]
     step = {"step": "operator_analysis", "title": "What it computes", "text": "y = x + 1 over 8192 halfs."}
     out.append(("teacher_response", {"task": "Add one to every element.", "rationale": [step]}))
     return out
