@@ -4,8 +4,10 @@
     python benchmarks/bench_parse.py <repo-dir>      # a real snapshot (files read from HEAD like measure_parse_real)
 
 Prints units/s, MB/s of extraction, MB/s of a bare tree-sitter parse (no masking, no queries, no grouping) of exactly
-the C/C++ texts the extraction parsed, and ratio = extraction MB/s / bare MB/s (goal >= 0.5). Each replicated copy
+the C/C++ texts the extraction parsed, and ratio = extraction MB/s / bare MB/s (goal >= 0.8). Each replicated copy
 gets a distinct comment line so the per-file parse cache cannot serve it: every copy is really parsed.
+With --baseline-ref REF (default 7b4716f4, where issue 16's parse work started) the same files also go through REF's extraction (`git archive` of REF, in a
+process of its own) and the ratio this tree / REF is printed: before/after in one run on the same data.
 
 Times are CPU seconds of this process (time.process_time): both sides run single-threaded in this process, and on a
 shared machine wall-clock time mostly measures the neighbours. The best of --repeats runs is kept for each side.
@@ -14,7 +16,10 @@ shared machine wall-clock time mostly measures the neighbours. The best of --rep
 from __future__ import annotations
 
 import argparse
+import pickle
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -52,7 +57,43 @@ def demo_files(copies: int) -> list[dict]:
     return files
 
 
-def run(files: list[dict], repeats: int) -> None:
+_BASELINE = """
+import pickle, sys, time
+from cotbuilder.parse import extract_units
+from cotbuilder.parse import facts as facts_mod
+files = pickle.load(open(sys.argv[1], "rb"))
+best = float("inf")
+for _ in range(int(sys.argv[2])):
+    facts_mod._CACHE.clear()
+    t0 = time.process_time()
+    extract_units("0" * 64, files)
+    best = min(best, time.process_time() - t0)
+print(best)
+"""
+
+
+def baseline_seconds(files: list[dict], repeats: int, ref: str) -> float:
+    """The best CPU seconds of REF's extraction of `files`, in a process importing REF's package."""
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory(prefix="bench-parse-") as tmp:
+        tree = Path(tmp) / "tree"
+        tree.mkdir()
+        archive = subprocess.run(["git", "-C", str(repo), "archive", ref], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        data = Path(tmp) / "files.pickle"
+        data.write_bytes(pickle.dumps(files))
+        out = subprocess.run(
+            [sys.executable, "-c", _BASELINE, str(data), str(repeats)],
+            env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
+            cwd=tmp,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return float(out.stdout.split()[-1])
+
+
+def run(files: list[dict], repeats: int, ref: str | None = None) -> None:
     best_full, best_bare = float("inf"), float("inf")
     units: list[dict] = []
     parsed: list[bytes] = []
@@ -81,7 +122,13 @@ def run(files: list[dict], repeats: int) -> None:
         f"extraction           {best_full:.3f} s CPU   {len(units) / best_full:.1f} units/s   {mb / best_full:.2f} MB/s"
     )
     print(f"bare tree-sitter     {best_bare:.3f} s CPU   {mb / best_bare:.2f} MB/s")
-    print(f"ratio (extraction MB/s / bare MB/s)  {best_bare / best_full:.2f}   (goal >= 0.5)")
+    print(f"ratio (extraction MB/s / bare MB/s)  {best_bare / best_full:.2f}   (goal >= 0.8)")
+    if ref:
+        before = baseline_seconds(files, repeats, ref)
+        print(
+            f"extraction at {ref:8s} {before:.3f} s CPU   {mb / before:.2f} MB/s   (ratio to bare {best_bare / before:.2f})"
+        )
+        print(f"after / before       {before / best_full:.2f}x")
 
 
 def main(argv: list[str]) -> int:
@@ -89,6 +136,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("repo", nargs="?", help="a repository snapshot (default: the demo corpus)")
     ap.add_argument("--copies", type=int, default=40, help="replicas of the demo corpus")
     ap.add_argument("--repeats", type=int, default=3, help="runs; the best time of each side is reported")
+    ap.add_argument("--baseline-ref", default="7b4716f4", help="git ref whose extraction is the 'before' ('' to skip)")
     args = ap.parse_args(argv)
     if args.repo:
         from measure_parse_real import read_files
@@ -96,7 +144,7 @@ def main(argv: list[str]) -> int:
         files = read_files(Path(args.repo))
     else:
         files = demo_files(args.copies)
-    run(files, args.repeats)
+    run(files, args.repeats, args.baseline_ref or None)
     return 0
 
 

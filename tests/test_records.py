@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import hashlib
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -13,7 +14,8 @@ import polars as pl
 import pytest
 
 from cotbuilder import records
-from cotbuilder.store import Store, json_safe_row
+from cotbuilder.store import TABLES, Store, json_safe_row, utcnow
+from cotbuilder.tasks.toml_loader import load_folder
 
 _REPLACEMENTS: list[Any] = [None, True, 0, -1, 1.5, float("nan"), "", "x", "0" * 64, "0" * 64 + "\n", [], {}, ["x"]]
 
@@ -54,10 +56,15 @@ def _mutants(value: Any, depth: int = 0):
 def _demo_records(workspace) -> list[tuple[str, dict[str, Any]]]:
     out = []
     with Store(workspace, read_only=True) as store:
-        for table in ("sources", "files", "units", "verifications", "annotations", "dedup", "contamination", "runs"):
-            kind = store._spec(table).kind
+        for table, spec in TABLES.items():
+            if not store.has_table(table):
+                continue
             for row in store.rows(f"SELECT * FROM {table} ORDER BY ALL LIMIT 3"):
-                out.append((kind, json_safe_row({k: v for k, v in row.items() if v is not None})))
+                out.append((spec.kind, json_safe_row({k: v for k, v in row.items() if v is not None})))
+    # the demo run stores no tasks: the task kind is checked on the project's own task files
+    tasks, errors = load_folder(Path(__file__).parent.parent / "examples" / "tasks")
+    assert tasks and not errors, errors
+    out += [("task", json_safe_row(t.record(utcnow()))) for t in tasks[:3]]
     step = {"step": "operator_analysis", "title": "What it computes", "text": "y = x + 1 over 8192 halfs."}
     out.append(("teacher_response", {"task": "Add one to every element.", "rationale": [step]}))
     return out
@@ -71,7 +78,8 @@ def test_compiled_validation_passes_exactly_what_jsonschema_passes_on_every_kind
         for mutant in _mutants(copy.deepcopy(record)):
             assert _passes(kind, mutant) == _judge(kind, mutant), (kind, mutant)
         checked.add(kind)
-    assert len(checked) == 9
+    # every table's kind, and the task schema's local $defs refs (which once made the compiled check fail every task)
+    assert len(checked) >= 10 and "task" in checked, checked
 
 
 def test_a_refused_record_gets_jsonschemas_message():

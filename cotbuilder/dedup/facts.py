@@ -6,8 +6,11 @@ those stages never ran; then every unit simply counts as unverified / unannotate
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import polars as pl
 
 from ..store import Store
 from ..verify.current import current_verifications, verdict_of
@@ -53,19 +56,18 @@ _HAS_HARNESS_SQL = (
 
 
 def harness_of(store: Store, unit_ids: list[str]) -> dict[str, bool]:
-    """has_harness of the given units (read from their files' roles and paths)."""
+    """has_harness of the given units (read from their files' roles and paths). Every unit's files are scanned: a
+    list of tens of thousands of ids as a query parameter cost more than the scan, which reads them all anyway."""
     if not unit_ids:
         return {}
-    table = store.arrow(
-        f"SELECT unit_id, {_HAS_HARNESS_SQL} AS has_harness FROM units WHERE unit_id IN (SELECT unnest(?))",
-        [unit_ids],
-    )
-    return dict(zip(table["unit_id"].to_pylist(), table["has_harness"].to_pylist(), strict=True))
+    table = store.arrow(f"SELECT unit_id, {_HAS_HARNESS_SQL} AS has_harness FROM units")
+    every = dict(zip(table["unit_id"].to_pylist(), table["has_harness"].to_pylist(), strict=True))
+    return {unit_id: every[unit_id] for unit_id in unit_ids if unit_id in every}
 
 
 def load_unit_facts(store: Store, unit_ids: list[str] | None = None, *, harness: bool = True) -> dict[str, UnitFacts]:
     """Facts of every unit (or of `unit_ids`). harness=False leaves has_harness False without reading the units'
-    files (dedup reads it only for the units that share a cluster: `harness_of`)."""
+    files."""
     wanted = None if unit_ids is None else set(unit_ids)
     harness_sql = _HAS_HARNESS_SQL if harness else "false"
     table = store.arrow(f"SELECT unit_id, license, {harness_sql} AS has_harness FROM units")
@@ -76,8 +78,14 @@ def load_unit_facts(store: Store, unit_ids: list[str] | None = None, *, harness:
         )
         if wanted is None or unit_id in wanted
     }
+    _add_other_stages(store, facts, lambda unit_id: facts.get(unit_id))
+    return facts
+
+
+def _add_other_stages(store: Store, facts: dict[str, UnitFacts], get: Callable[[str], UnitFacts | None]) -> None:
+    """What verify and annotate said about the units `get` gives facts for (None: a unit to leave out)."""
     for unit_id, current in current_verifications(store).items():
-        f = facts.get(unit_id)
+        f = get(unit_id)
         if f is not None:
             f.backends = sorted({v["backend"] for v in current})
             f.verified, f.verification = verdict_of(current)
@@ -85,22 +93,64 @@ def load_unit_facts(store: Store, unit_ids: list[str] | None = None, *, harness:
         for a in store.rows(
             "SELECT * FROM annotations WHERE status = 'ok' AND gates_passed ORDER BY sample_index, annotation_id"
         ):
-            f = facts.get(a["unit_id"])
+            f = get(a["unit_id"])
             if f is None:
                 continue
             n = rationale_chars(a)
             if f.annotation is None or n > f.rationale_chars:  # longest rationale wins; ties: lowest sample
                 f.annotation, f.rationale_chars = a, n
-    return facts
 
 
-def fingerprint_of(f: UnitFacts, license_allowed: bool) -> list[Any]:
-    """The facts that decide a unit's rank as cluster representative (part of dedup's input hash). has_harness is
-    not among them: it comes from the unit's files, whose paths, roles and texts its unit_id already hashes."""
-    return [
-        f.unit_id,
-        f.verified,
-        license_allowed,
-        f.annotation["annotation_id"] if f.annotation else None,
-        f.rationale_chars,
-    ]
+@dataclass
+class Ranking:
+    """What ranks dedup's cluster members, for every unit without a Python object per unit: the licences as a column,
+    UnitFacts only for the units verify or annotate said something about (the rest are made when asked)."""
+
+    licenses: pl.DataFrame  # unit_id, license, license_allowed
+    said: dict[str, UnitFacts]  # units with a verification or an annotation
+    license_of: dict[str, str]
+    allowed_license: dict[str, bool]
+
+    def columns(self) -> pl.DataFrame:
+        """Every unit's ranking facts, one row per unit: part of dedup's input hash. has_harness is not among them: it
+        comes from the unit's files, whose paths, roles and texts its unit_id already hashes."""
+        said = pl.DataFrame(
+            {
+                "unit_id": list(self.said),
+                "verified": [f.verified for f in self.said.values()],
+                "annotation_id": [f.annotation["annotation_id"] if f.annotation else None for f in self.said.values()],
+                "rationale_chars": [f.rationale_chars for f in self.said.values()],
+            },
+            schema={
+                "unit_id": pl.String,
+                "verified": pl.Boolean,
+                "annotation_id": pl.String,
+                "rationale_chars": pl.Int64,
+            },
+        )
+        return self.licenses.select("unit_id", "license_allowed").join(said, on="unit_id", how="left")
+
+    def facts_of(self, unit_ids: list[str]) -> tuple[dict[str, UnitFacts], dict[str, bool]]:
+        """(UnitFacts, licence allowed) of these units; has_harness is False until someone reads it."""
+        facts = {u: self.said.get(u) or UnitFacts(u, self.license_of[u], False) for u in unit_ids}
+        return facts, {u: self.allowed_license[self.license_of[u]] for u in unit_ids}
+
+
+def ranking(store: Store, allowed: set[str]) -> Ranking:
+    from ..publish.licenses import is_allowed
+
+    licenses = pl.from_arrow(store.arrow("SELECT unit_id, license FROM units"))
+    verdict = {lic: is_allowed(lic, allowed) for lic in licenses["license"].unique().to_list()}
+    licenses = licenses.with_columns(
+        pl.col("license").replace_strict(verdict, return_dtype=pl.Boolean).alias("license_allowed")
+    )
+    license_of = dict(zip(*licenses.select("unit_id", "license").to_dict(as_series=False).values(), strict=True))
+    said: dict[str, UnitFacts] = {}
+
+    def get(unit_id: str) -> UnitFacts | None:
+        if unit_id not in said and unit_id in license_of:
+            said[unit_id] = UnitFacts(unit_id, license_of[unit_id], False)
+        return said.get(unit_id)
+
+    _add_other_stages(store, said, get)
+    return Ranking(licenses, said, license_of, verdict)

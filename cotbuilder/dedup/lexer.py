@@ -19,6 +19,7 @@ when a byte outside comments and literals is not ASCII or is an ASCII "informati
 from __future__ import annotations
 
 import itertools
+import sys
 from dataclasses import dataclass
 
 import numpy as np
@@ -378,6 +379,8 @@ _MAX_CHUNK = 1 << 29  # bytes lexed at once: a view addresses the joined text (<
 
 def lex(codes: pa.Array) -> Lexed:
     """Tokens of `codes` (an Arrow string array), as `tokens.tokens` would give them."""
+    if sys.byteorder != "little":  # _view writes Arrow's views as little-endian words
+        raise RuntimeError("the compiled lexer needs a little-endian machine; sign with compiled=False")
     codes = codes.cast(pa.large_string())
     offsets = _offsets(codes)
     bounds = [0]

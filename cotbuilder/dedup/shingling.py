@@ -56,6 +56,8 @@ def _shingles(ids, lengths, n, out):
 def flat_shingles(ids: np.ndarray, lengths: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """(every document's shingle hashes one after the other, shingles per document), as minhash.flat_shingles."""
     lengths = np.asarray(lengths, dtype=np.int64)
+    if int(lengths.sum()) != len(ids) or (lengths < 0).any() or n < 1:  # the loop below trusts them: no bounds checks
+        raise ValueError("token counts do not add up to the ids given")
     counts = np.where(lengths >= n, lengths - n + 1, np.minimum(lengths, 1))
     out = np.empty(int(counts.sum()), dtype=np.uint64)
     made = _shingles(np.ascontiguousarray(ids, dtype=np.uint64), lengths, n, out)

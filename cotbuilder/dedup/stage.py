@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import polars as pl
 
-from ..hashing import config_hash, sha256_text, stable_json
+from ..hashing import config_hash, sha256_text
 from ..stages.base import PROCESS, Stage
 from . import clusters, codes
 from .codes import unit_code
@@ -36,7 +36,7 @@ from .config import BACKENDS, DedupConfig
 if TYPE_CHECKING:
     from ..stats import StageStats
     from ..store import Store
-    from .facts import UnitFacts
+    from .facts import Ranking, UnitFacts
 
 __all__ = ["DedupConfig", "DedupStage", "rank_key", "run", "unit_code"]
 
@@ -56,6 +56,7 @@ def rank_key(f: UnitFacts, license_allowed: bool) -> tuple:
 # Runs of this many units and more sign with the compiled lexer (clusters.sign_shard): below, numba's start in each
 # worker costs more than it saves. The signatures are the same either way.
 COMPILED_FROM = 10_000
+_INPUT_SEED = 0x636F69  # polars' row hash seed of the input hash (any fixed value)
 
 
 @dataclass
@@ -77,8 +78,7 @@ class _Plan:
 
     unit_ids: list[str]
     codes: pl.Series
-    facts: dict[str, UnitFacts]  # has_harness not read yet: finish reads it for the units that share a cluster
-    allowed: dict[str, bool]  # licence on the allowlist, per unit
+    ranking: Ranking  # what ranks cluster members (finish reads has_harness for the units that share a cluster)
     config_hash: str
     input_hash: str
     signed: dict[int, clusters.SignedShard] = field(default_factory=dict)  # shard start -> its signatures
@@ -117,35 +117,26 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         return f"units {item.start}-{item.start + len(item.codes) - 1}"
 
     def plan(self, store: Store, stats: StageStats) -> list[DedupShard]:
-        from ..publish.licenses import allowlist, is_allowed
-        from .facts import fingerprint_of, load_unit_facts
+        from ..publish.licenses import allowlist
+        from .facts import ranking
 
         config = self.config
         chash = config_hash(config.hash_dict())
-        allowed = set(allowlist(config.licenses, config.allow_cann_license))
         units = codes.read(store)
-        ids = units.unit_ids
-        facts = load_unit_facts(store, harness=False)
-        allowed_licence = {lic: is_allowed(lic, allowed) for lic in {f.license for f in facts.values()}}
-        allowed_of = {i: allowed_licence[facts[i].license] for i in ids}
+        ranks = ranking(store, set(allowlist(config.licenses, config.allow_cann_license)))
         # The text itself decides the result (its tokens), so its digest stands for it here; tokenising every unit
-        # in the driver just to decide whether anything changed would cost as much as the work.
-        input_hash = sha256_text(
-            stable_json(
-                [
-                    chash,
-                    [
-                        [d] + fingerprint_of(facts[i], allowed_of[i])
-                        for i, d in zip(ids, units.digests.tolist(), strict=True)
-                    ],
-                ]
-            )
+        # in the driver just to decide whether anything changed would cost as much as the work. Hashed as columns
+        # (polars' row hash, a new polars version may change it: then one run does the work again).
+        inputs = pl.DataFrame({"unit_id": units.unit_ids, "digest": units.digests}).join(
+            ranks.columns(), on="unit_id", how="left", maintain_order="left"
         )
+        input_hash = sha256_text(chash + inputs.hash_rows(seed=_INPUT_SEED).to_numpy().tobytes().hex())
+        ids = units.unit_ids
         done = store.scalar("SELECT count(*) FROM dedup WHERE input_hash = ?", [input_hash])
         if ids and done == len(ids) == store.count("dedup"):
             stats.skip("already deduplicated with this config and input", len(ids))
             return []
-        self._plan = _Plan(ids, units.codes, facts, allowed_of, chash, input_hash)
+        self._plan = _Plan(ids, units.codes, ranks, chash, input_hash)
         size = config.shard_size
         compiled = len(ids) >= COMPILED_FROM
         return [DedupShard(start, units.codes.slice(start, size), compiled) for start in range(0, len(ids), size)]
@@ -181,9 +172,10 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         # who represents a cluster: only clusters of two or more need the ranking facts, and has_harness (the files'
         # roles: a read of every unit's files otherwise) only there
         shared = [plan.unit_ids[i] for g in result.groups if len(g) > 1 for i in g]
+        facts, allowed = plan.ranking.facts_of(shared)
         for unit_id, harness in harness_of(store, shared).items():
-            plan.facts[unit_id].has_harness = harness
-        rows = _rows(plan, result, params)
+            facts[unit_id].has_harness = harness
+        rows = _rows(plan, result, params, facts, allowed)
         with store.transaction():
             # The whole table is one snapshot of one run: old rows (units gone, other config) go with it.
             store.execute("DELETE FROM dedup")
@@ -198,8 +190,14 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             stats.add(key, result.counts[key])
 
 
-def _rows(plan: _Plan, result: clusters.Clustering, params: clusters.ClusterParams) -> pl.DataFrame:
-    """The `dedup` table, one row per unit, as columns."""
+def _rows(
+    plan: _Plan,
+    result: clusters.Clustering,
+    params: clusters.ClusterParams,
+    facts: dict[str, UnitFacts],
+    allowed: dict[str, bool],
+) -> pl.DataFrame:
+    """The `dedup` table, one row per unit, as columns (`facts`, `allowed`: of the units that share a cluster)."""
     from ..store import utcnow
 
     n = len(plan.unit_ids)
@@ -209,7 +207,7 @@ def _rows(plan: _Plan, result: clusters.Clustering, params: clusters.ClusterPara
 
     def rank(i: int) -> tuple:
         unit_id = plan.unit_ids[i]
-        return rank_key(plan.facts[unit_id], plan.allowed[unit_id])
+        return rank_key(facts[unit_id], allowed[unit_id])
 
     for group in result.groups:
         if len(group) > 1:

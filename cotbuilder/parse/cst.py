@@ -99,7 +99,13 @@ def _error_count(tree: Tree, limit: int = 50) -> tuple[int, int]:
 
 
 def captures(name: str, node: Node) -> dict[str, list[Node]]:
-    return QueryCursor(query(name)).captures(node)
+    """The query's captures, each list in source order: tree-sitter hands them back in an order that changes from
+    run to run (a file's structs came out in another order each time, and with them the unit's tiling fields)."""
+    return {key: sorted(nodes, key=_position) for key, nodes in QueryCursor(query(name)).captures(node).items()}
+
+
+def _position(node: Node) -> tuple[int, int]:
+    return node.start_byte, node.end_byte
 
 
 def diagnostics(tree: Tree, path: str, limit: int = 50) -> list[dict]:

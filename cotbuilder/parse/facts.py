@@ -98,22 +98,27 @@ def extract_facts(data: bytes) -> FileFacts:
         d.pop("file", None)
     caps = cst.captures("facts", tree.root_node)
     budget.check()
-    free, member = facts.free_calls, facts.member_calls
-    for node in caps.get("call.free", ()):
-        name = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-        free[name] += 1
-        if name in _ARG_CALLS:
-            _call_args(facts, name, node, data)
-    for node in caps.get("call.member", ()):
-        name = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
-        member[name] += 1
-        if name in _ARG_CALLS:
-            _call_args(facts, name, node, data)
-    for node in caps.get("type", ()):
-        facts.types[data[node.start_byte : node.end_byte].decode("utf-8", "replace")] += 1
+    # names are counted as bytes and decoded once per distinct name (a file names the same few hundred often)
+    for kind, counter in (("call.free", facts.free_calls), ("call.member", facts.member_calls)):
+        names = Counter()
+        for node in caps.get(kind, ()):
+            raw = data[node.start_byte : node.end_byte]
+            names[raw] += 1
+            if raw in _ARG_CALLS_BYTES:
+                _call_args(facts, raw.decode(), node, data)
+        for raw, n in names.items():
+            counter[raw.decode("utf-8", "replace")] += n
+    types = Counter(data[node.start_byte : node.end_byte] for node in caps.get("type", ()))
+    for raw, n in types.items():
+        facts.types[raw.decode("utf-8", "replace")] += n
+    seen_targs: set[bytes] = set()
     for node in caps.get("targ", ()):
+        raw = data[node.start_byte : node.end_byte]
+        if raw in seen_targs:
+            continue
         if not _is_cast_argument(node, data):  # static_cast<int32_t>(eventId) says nothing about the data's dtype
-            facts.template_types.add(_squash(_text(node, data)))
+            seen_targs.add(raw)
+            facts.template_types.add(_squash(raw.decode("utf-8", "replace")))
     for node in caps.get("function", ()):
         fn = _function(node, data)
         if fn is not None:
@@ -181,6 +186,7 @@ def _squash(text: str) -> str:
 
 
 _ARG_CALLS = frozenset({"InitBuffer", "ICPU_RUN_KF", "SetBlockDim"})
+_ARG_CALLS_BYTES = frozenset(name.encode() for name in _ARG_CALLS)
 
 
 def _is_cast_argument(targ_node, data: bytes) -> bool:

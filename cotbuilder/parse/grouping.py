@@ -24,9 +24,11 @@ Rules (the README's "units" section repeats them):
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import includes
 from .facts import FileFacts, file_facts
@@ -58,6 +60,7 @@ def is_cpp(path: str) -> bool:
     return path.lower().endswith(CPP_EXT)
 
 
+@lru_cache(maxsize=1 << 16)
 def _dir(path: str) -> str:
     return posixpath.dirname(path)
 
@@ -148,6 +151,7 @@ def _add_dependencies(groups: list[Group], files: list[dict], op_groups: list[Gr
     by_path = {f["path"]: f for f in files}
     texts = {p: f["text"] for p, f in by_path.items() if is_cpp(p)}
     tree = includes.Tree.of(by_path)
+    sorted_paths = sorted(by_path)
     registrars = _registrations(texts)
     taken: set[str] = set()
     op_set = {id(g) for g in op_groups}
@@ -165,7 +169,7 @@ def _add_dependencies(groups: list[Group], files: list[dict], op_groups: list[Gr
         start = [m["path"] for m, r in g.members if is_cpp(m["path"]) and r != "doc"]
         extra: list[tuple[str, str]] = []
         if id(g) in op_set:
-            for path in _validation_files(g.root, by_path):
+            for path in _validation_files(g.root, sorted_paths):
                 extra.append((path, "validation"))
             for op in _op_types(g):
                 for path in registrars.get(op, ()):
@@ -210,12 +214,17 @@ def _op_types(g: Group) -> set[str]:
     return {n for n in names if n}
 
 
-def _validation_files(root: str, by_path: dict[str, dict]) -> list[str]:
+def _validation_files(root: str, paths: list[str]) -> list[str]:
+    """The benchmark validation folder of an answer's op project; `paths` sorted (a prefix is a range of them)."""
     parts = root.split("/") if root else []
     if len(parts) < 3 or parts[-2] != "answer":
         return []
     prefix = "/".join(parts[:-2]) + "/validation/"
-    return sorted(p for p in by_path if p.startswith(prefix))
+    start = bisect.bisect_left(paths, prefix)
+    end = start
+    while end < len(paths) and paths[end].startswith(prefix):
+        end += 1
+    return paths[start:end]
 
 
 def _enclosing_root(path: str, roots: set[str]) -> str | None:

@@ -17,7 +17,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 from ..paths import emulator_dir
 
@@ -72,6 +72,7 @@ _TOOLKIT_ONLY_PREFIXES = (
 )
 
 
+@lru_cache(maxsize=1 << 14)
 def provided_by_toolkit(name: str) -> bool:
     """A header of the AscendC/CANN toolkit: the emulator's, or one of the real toolkit's (asc-devkit include/ index),
     including those the emulator does not model - a checkout of the toolkit itself must not stand in for them."""
@@ -88,10 +89,22 @@ def provided_by_toolkit(name: str) -> bool:
 
 @dataclass
 class Tree:
-    """The source tree as an index: every path, and paths by file name (for the suffix search)."""
+    """The source tree as an index: every path, and paths by file name (for the suffix search). It remembers what it
+    resolved and what each file includes: one source's units share most of their headers, and each unit's closure
+    walks them again."""
 
     paths: set[str]
     by_name: dict[str, list[str]] = field(default_factory=dict)
+    _resolved: dict[tuple[str, str, tuple[str, ...]], str | None] = field(default_factory=dict, repr=False)
+    _joined: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
+    _includes: dict[str, list[tuple[str, bool]]] = field(default_factory=dict, repr=False)
+
+    def includes(self, path: str, text: str) -> list[tuple[str, bool]]:
+        """`includes_of(text)` of the file at `path` (a Tree's paths hold one text each)."""
+        found = self._includes.get(path)
+        if found is None:
+            found = self._includes[path] = includes_of(text)
+        return found
 
     @classmethod
     def of(cls, paths: Iterable[str]) -> Tree:
@@ -101,16 +114,33 @@ class Tree:
         return tree
 
     def resolve(self, includer: str, name: str, unit_dirs: tuple[str, ...] = ()) -> str | None:
+        key = (includer, name, unit_dirs)
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(includer, name, unit_dirs)
+        return self._resolved[key]
+
+    def _resolve(self, includer: str, name: str, unit_dirs: tuple[str, ...]) -> str | None:
         name = name.replace("\\", "/")
         if posixpath.isabs(name):
             return None
-        here = posixpath.dirname(includer)
-        for base in (here, *unit_dirs):  # what the build finds first: next to the includer, the unit's folders
-            cand = posixpath.normpath(posixpath.join(base, name)) if base else posixpath.normpath(name)
-            if not cand.startswith("..") and cand in self.paths:
-                return cand
+        for base in (_dirname(includer), *unit_dirs):  # what the build finds first: next to the includer, the unit's
+            hit = self._under(base, name)
+            if hit is not None:
+                return hit
         if provided_by_toolkit(name):
             return None
+        return self._by_suffix(includer, name)
+
+    def _under(self, base: str, name: str) -> str | None:
+        """base/name when the tree has it (the lookup the build's -I folders make)."""
+        key = (base, name)
+        if key not in self._joined:
+            cand = posixpath.normpath(posixpath.join(base, name)) if base else posixpath.normpath(name)
+            self._joined[key] = cand if not cand.startswith("..") and cand in self.paths else None
+        return self._joined[key]
+
+    def _by_suffix(self, includer: str, name: str) -> str | None:
+        """The file anywhere in the tree whose path ends with `name` and shares the longest folder prefix."""
         tail = posixpath.normpath(name).lstrip("./")
         if tail.startswith("../"):
             return None
@@ -118,6 +148,11 @@ class Tree:
         if not hits:
             return None
         return min(hits, key=lambda p: (-_common_prefix(p, includer), len(p), p))
+
+
+@lru_cache(maxsize=1 << 16)
+def _dirname(path: str) -> str:
+    return posixpath.dirname(path)
 
 
 def _common_prefix(a: str, b: str) -> int:
@@ -160,7 +195,7 @@ def closure(
         text = texts.get(path)
         if text is None:
             continue
-        for name, _angled in includes_of(text):
+        for name, _angled in tree.includes(path, text):
             hit = tree.resolve(path, name, unit_dirs)
             if hit is None:
                 if not provided_by_toolkit(name) and not _looks_system(name):

@@ -25,8 +25,15 @@ def normalise(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).strip()
 
 
-def unit_id(source_id: str, root: str, layout: str, name: str, files: list[dict]) -> str:
-    content = sorted((f["path"], f["role"], sha256_text(normalise(f["text"]))) for f in files)
+def unit_id(
+    source_id: str, root: str, layout: str, name: str, files: list[dict], digests: dict[str, str] | None = None
+) -> str:
+    """`digests` (text -> sha256 of its normalised text) spares re-hashing a file that several units hold."""
+    digests = {} if digests is None else digests
+    for f in files:
+        if f["text"] not in digests:
+            digests[f["text"]] = sha256_text(normalise(f["text"]))
+    content = sorted((f["path"], f["role"], digests[f["text"]]) for f in files)
     return sha256_text(
         stable_json({"source_id": source_id, "root": root, "layout": layout, "name": name, "files": content})
     )
@@ -44,7 +51,8 @@ def extract_units(
     unit and gets a note (its record stays in `files`)."""
     files, notes = _within_time_limit(files, time_limit)
     groups, grouping_notes = group_files(files)
-    units = [_unit_record(source_id, g) for g in groups]
+    digests: dict[str, str] = {}
+    units = [_unit_record(source_id, g, digests) for g in groups]
     return units, notes + grouping_notes
 
 
@@ -63,7 +71,7 @@ def _within_time_limit(files: list[dict], time_limit: float | None) -> tuple[lis
     return kept, notes
 
 
-def _unit_record(source_id: str, g: Group) -> dict:
+def _unit_record(source_id: str, g: Group, digests: dict[str, str] | None = None) -> dict:
     members = sorted(g.members, key=lambda m: (m[0]["path"], m[1]))
     files = [
         {"path": unit_path(m["path"], g.root), "role": role, "file_id": m.get("file_id"), "text": m["text"]}
@@ -118,7 +126,7 @@ def _unit_record(source_id: str, g: Group) -> dict:
     names = [name, g.root.rsplit("/", 1)[-1]] + [e["name"] for e in entries]
     category = categorize(names, features["apis"])
     return {
-        "unit_id": unit_id(source_id, g.root, g.layout, name, files),
+        "unit_id": unit_id(source_id, g.root, g.layout, name, files, digests),
         "source_id": source_id,
         "layout": g.layout,
         "name": name,

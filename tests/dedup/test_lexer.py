@@ -47,6 +47,21 @@ def test_compiled_lexer_gives_the_tokens_of_the_one_document_lexer():
     assert handled > 0.95 * len(codes)  # the fallback is for the rare document, not the common one
 
 
+def test_arbitrary_text_never_breaks_the_lexer_and_never_disagrees_with_the_regex_path():
+    """Crawled code is hostile: any code points (controls, surrogate-free Unicode, NULs), very long tokens and runs.
+    Every document is either lexed exactly as `tokens.tokens` lexes it or handed to the regex path."""
+    rng = random.Random(9)
+    alphabet = [chr(c) for c in range(0, 0x250)] + ["中", "\u3000", "\U0001f600", "\u2028", "\x85"]
+    codes = ["".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 300))) for _ in range(1500)]
+    codes += ["x" * 100_000, '"' + "a" * 50_000 + '"', "/*" + "*" * 10_000, "#" * 5000, ";" * 20_000, "\x00" * 64]
+    for code, toks in zip(codes, _lexed_tokens(codes), strict=True):
+        if toks is not None:
+            assert toks == tokens.tokens(code), repr(code[:200])
+    batch = tokens.id_batch(codes)
+    lists = tokens.token_lists(codes)
+    assert np.array_equal(batch.ids, lists.explode().drop_nulls().hash(tokens.TOKEN_HASH_SEED).to_numpy())
+
+
 def test_joined_text_is_what_code_hash_hashes():
     codes = corpus.codes()[:100] + _fuzz(300, seed=2)
     lexed = lexer.lex(pa.array(codes, type=pa.large_string()))
