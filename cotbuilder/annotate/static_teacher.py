@@ -220,7 +220,7 @@ class _Writer:
         claims = f.get("claims") or {}
         has_idx = "GetBlockIdx" in self.apis()
         sliced = claims.get("core_slice")
-        if f.get("multi_core") and sliced:
+        if sliced:  # a GetBlockIdx-dependent GM offset is the per-core split, whatever the parser guessed
             line = {"line": sliced["line"]}
             if f.get("block_dim"):
                 return [
