@@ -12,6 +12,7 @@ from typing import Any
 
 from ..hashing import sha256_text, stable_json
 from .apis import api_category
+from .code_facts import claims as code_claims
 
 # Kernel entry parameters that are not tensors of the operator (the contract: inputs, outputs, workspace, tiling).
 _NON_TENSOR_PARAMS = {"workspace", "tiling", "usrworkspace", "userworkspace", "tiling_gm", "tilinggm"}
@@ -69,6 +70,7 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
     kernel = unit.get("kernel_code") or ""
     host = unit.get("host_code") or ""
     apis = dict(feats.get("apis") or {})
+    claims = code_claims(kernel)
 
     inputs, outputs = _io_roles(tensor_params, kernel, spec, feats.get("op_def"))
     shapes = _shapes(files, spec)
@@ -98,7 +100,9 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
         "has_tiling_param": any(p.lower().startswith("tiling") for p in params),
         "inputs": inputs,
         "outputs": outputs,
-        "dtypes": list(feats.get("dtypes") or []),
+        # GM data types read from the code; the parser's list holds `__gm__ uint8_t*` address casts, which are not a
+        # data type, so uint8 from it never counts
+        "dtypes": claims["gm_dtypes"] if kernel.strip() else [d for d in feats.get("dtypes") or [] if d != "uint8_t"],
         "positions": list(feats.get("positions") or []),
         "buffer_num": feats.get("buffer_num"),
         "tile_length": tile_length,
@@ -113,7 +117,7 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
         "apis": apis,
         "compute_apis": [a for a in sorted(apis) if api_category(a) in {"vector", "reduce", "cube", "scalar_math"}],
         "soc": _soc(feats.get("op_def"), files),
-        "tail_identifiers": sorted(set(re.findall(r"\b\w*[tT]ail\w*\b", kernel + "\n" + host)))[:6],
+        "claims": {k: v for k, v in claims.items() if k != "gm_dtypes"},
         "reads_tiling_macro": "GET_TILING_DATA" in kernel,
         "host_launch": _host_launch(host),
         "verification": _verification_fact(verification),

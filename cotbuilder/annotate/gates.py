@@ -172,6 +172,30 @@ def language_matches(task: str, rationale: list[dict], unit: dict, facts: dict, 
     return _ok(f"CJK share {share:.0%}")
 
 
+def claims_match_code(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    """Every claim about the code's structure (tail branch, loop in Process, per-core slice, core index, data types)
+    holds for the code as read by code_facts; a stated data type must be one of the GM data types read from the code."""
+    text = rationale_text(rationale) + "\n" + (task or "")
+    found = facts.get("claims") or {}
+    problems, checked = [], []
+    for name, rule in settings()["claims"].get(lang, {}).items():
+        if not re.search(rule["pattern"], text, re.I):
+            continue
+        if bool(found.get(rule["fact"])) != rule["holds"]:
+            problems.append(f"claims {name}, the code says otherwise")
+        else:
+            checked.append(name)
+    if (
+        "uint8_t" in text
+        and "uint8" not in (facts.get("dtypes") or [])
+        and "uint8_t" not in (facts.get("dtypes") or [])
+    ):
+        problems.append("names uint8_t as a data type; the code uses it only for GM addresses")
+    if problems:
+        return _fail("; ".join(problems))
+    return _ok("claims hold: " + ", ".join(checked) if checked else "no structural claims")
+
+
 def task_has_no_code(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
     for rx in settings()["task_code"]["patterns"]:
         m = re.search(rx, task or "")
@@ -187,6 +211,7 @@ GATES: dict[str, Callable[..., GateResult]] = {
     "length_bounds": length_bounds,
     "language_matches": language_matches,
     "task_has_no_code": task_has_no_code,
+    "claims_match_code": claims_match_code,
 }
 
 

@@ -217,11 +217,21 @@ class _Writer:
 
     def multi_core_split(self) -> list[str]:
         f, s = self.f, self.s
+        claims = f.get("claims") or {}
         has_idx = "GetBlockIdx" in self.apis()
-        if f.get("multi_core"):
+        sliced = claims.get("core_slice")
+        if sliced:  # a GetBlockIdx-dependent GM offset is the per-core split, whatever the parser guessed
+            line = {"line": sliced["line"]}
             if f.get("block_dim"):
-                return [s["split_known"].format(block_dim=f["block_dim"], idx=s["split_idx"] if has_idx else "")]
-            return [s["split_unknown"].format(idx=s["split_unknown_idx"] if has_idx else "")]
+                return [
+                    s["split_known"].format(block_dim=f["block_dim"], idx=s["split_idx"] if has_idx else "", **line)
+                ]
+            return [s["split_unknown"].format(idx=s["split_unknown_idx"] if has_idx else "", **line)]
+        if claims.get("reads_block_idx"):
+            out = [s["split_idx_no_slice"].format(line=claims["reads_block_idx"]["line"])]
+            if f.get("block_dim"):
+                out.append(s["split_none_known"].format(block_dim=f["block_dim"]))
+            return out
         out = [s["split_none"]]
         if f.get("block_dim"):
             out.append(s["split_none_known"].format(block_dim=f["block_dim"]))
@@ -258,8 +268,9 @@ class _Writer:
         out = []
         if staged:
             out.append(s["pipeline_full"])
+            loop = (f.get("claims") or {}).get("process_loop")
             if "Process" in methods:
-                out.append(s["pipeline_process"])
+                out.append(s["pipeline_process"].format(line=loop["line"]) if loop else s["pipeline_process_once"])
             queue_positions = [
                 p
                 for p in f.get("positions") or []
@@ -303,9 +314,9 @@ class _Writer:
                 out.append(s[key].format(tile_length=f["tile_length"], dtype=tb[0], tile_bytes=tb[2]))
         if "DataCopyPad" in apis:
             out.append(s["align_pad"])
-        tails = f.get("tail_identifiers") or []
-        if tails:
-            out.append(s["tail_named"].format(tail_ids=self.listing([f"`{t}`" for t in tails])))
+        tail = (f.get("claims") or {}).get("tail_branch")
+        if tail:
+            out.append(s["tail_named"].format(line=tail["line"]))
         elif f.get("tile_length") or "DataCopy" in apis:
             out.append(s["tail_none"])
         return out

@@ -69,6 +69,7 @@ def test_success_writes_rows_with_usage_cost_teacher_and_gates(workspace, server
             "length_bounds",
             "language_matches",
             "task_has_no_code",
+            "claims_match_code",
         }
         assert r["gates_passed"] is True, r["gates"]
         assert len(r["raw_response_hash"]) == 64
