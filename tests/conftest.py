@@ -55,18 +55,19 @@ class DemoRun:
     stderr: str
 
 
-def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(scope="session")
+def run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder shared by every xdist worker of this run (and only this run): the controller's base temp dir."""
     base = tmp_path_factory.getbasetemp()
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")
-def demo_run(tmp_path_factory) -> DemoRun:
+def demo_run(run_root: Path) -> DemoRun:
     """The demo pipeline (crawl, verify, annotate, dedup, decontaminate, push on the own corpus), run once per test
     run: the first worker to get here runs it under a file lock, the others wait for it and read its result. Verifying
     the demo corpus is the suite's most expensive step; it is not repeated per worker or per module."""
-    root = _run_root(tmp_path_factory) / "demo-once"
+    root = run_root / "demo-once"
     root.mkdir(parents=True, exist_ok=True)
     done = root / "result.json"
     with open(root / "lock", "w") as lock:

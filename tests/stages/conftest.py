@@ -22,11 +22,6 @@ from pathlib import Path
 import pytest
 
 
-def _run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    base = tmp_path_factory.getbasetemp()
-    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-
-
 def _use_token(path: Path) -> None:
     """Token authentication with the run's token, for this process and the processes it starts. Ray reads
     RAY_AUTH_MODE into its config when it is imported, so a Ray already imported re-reads it (as Ray itself does
@@ -39,10 +34,10 @@ def _use_token(path: Path) -> None:
 
 
 @pytest.fixture(scope="session")
-def ray_address(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def ray_address(run_root: Path) -> Iterator[str]:
     import ray
 
-    root = _run_root(tmp_path_factory) / "ray-once"
+    root = run_root / "ray-once"
     root.mkdir(parents=True, exist_ok=True)
     address_file = root / "address"
     users = open(root / "users", "w")  # noqa: SIM115 -- held (shared) until this session ends

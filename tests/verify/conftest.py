@@ -12,9 +12,23 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture(scope="session")
-def shared_verify_cache(tmp_path_factory) -> Path:
-    """cache/verify shared by every workspace of the session: PCH and build products are reused across tests."""
-    return tmp_path_factory.mktemp("verify-cache")
+def shared_verify_cache(run_root: Path) -> Path:
+    """cache/verify shared by every workspace of the run, across xdist workers: the precompiled header is built once
+    (ensure_pch holds a file lock, so the other worker waits) and build products are reused. Builds are keyed by
+    content and written atomically, so two workers building one key is safe (test_build_cache pins it)."""
+    cache = run_root / "verify-cache"
+    cache.mkdir(exist_ok=True)
+    return cache
+
+
+@pytest.fixture
+def fresh_verify_cache(shared_verify_cache: Path, tmp_path: Path) -> Path:
+    """An empty build cache that reuses the run's precompiled header (for tests that count what a build compiles)."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (shared_verify_cache / "pch").mkdir(exist_ok=True)
+    (cache / "pch").symlink_to(shared_verify_cache / "pch", target_is_directory=True)
+    return cache
 
 
 @pytest.fixture

@@ -4,8 +4,8 @@
 is a `failed_run` of the host; a kernel bug is a `wrong_answer`; and a hostile variant - its checker lies, or it tries
 to copy the golden, or it computes the answer itself - is never `passed`.
 
-Real builds against the emulator and its host shims, real sandboxed runs; the object cache is shared by the module's
-tests, so a variant recompiles only what it changed.
+Real builds against the emulator and its host shims, real sandboxed runs; the build cache is shared by the run's
+tests (both workers), so a variant recompiles only what it changed.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ BENCH = "bench/tasks/level1/Activation/HardSigmoidCustom"
 
 
 @pytest.fixture(scope="module")
-def ctx(tmp_path_factory) -> steps.Context:
-    cache = tmp_path_factory.mktemp("op-cache")
+def ctx(shared_verify_cache) -> steps.Context:
+    cache = shared_verify_cache
     context = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
     context.pch = buildmod.ensure_pch(cache, context.soc, context.opt)
     return context
@@ -233,12 +233,20 @@ HSIG_KERNEL = "answer/0/op_kernel/hard_sigmoid_custom.cpp"
 HSIG_VALIDATION = "validation/"
 
 
-def _bench(edits=None) -> dict:
+HSIG_CASES = (HSIG_VALIDATION + "test_cases.csv", ("\n1;[7, 333];float32\n2;[3, 5, 1001];float16", ""))
+
+
+def _bench(edits=None, all_cases=False) -> dict:
+    """The benchmark task with `edits`; a variant keeps only the first case (each case is a reference and a kernel
+    step, each importing torch): the task's own test checks every case."""
+    edits = dict(edits or {})
+    if not all_cases:
+        edits.setdefault(*HSIG_CASES)
     return unit_of(BENCH, edits)
 
 
 def test_benchmark_task_passes_every_case_of_its_validation(ctx):
-    which, v = verify(_bench(), ctx)
+    which, v = verify(_bench(all_cases=True), ctx)
     assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:], v.run_log[-2000:])
     assert len(v.cases) == 3 and all(c["check"] == "golden" and c["ok"] is True for c in v.cases)
     assert all(c["calls"] == 1 and c["host"][0]["op"] == "HardSigmoidCustom" for c in v.cases)

@@ -46,8 +46,8 @@ def describe(unit: dict, ctx: steps.Context) -> tuple[list[str], int, int]:
     return [op["type"] for op in ops], builder.result.compiled_objects, builder.result.cached_objects
 
 
-def test_the_describe_main_is_compiled_once_for_every_op_and_a_unit_cannot_slip_a_header_into_it(tmp_path):
-    cache = tmp_path / "cache"
+def test_the_describe_main_is_compiled_once_for_every_op_and_a_unit_cannot_slip_a_header_into_it(fresh_verify_cache):
+    cache = fresh_verify_cache
     ctx = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
     ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
     hostile = op_unit("SwishCustom", {"cotbuilder_gen/impl/host/aclnn_runtime.h": SHADOW})
