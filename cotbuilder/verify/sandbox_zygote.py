@@ -143,7 +143,10 @@ def _run_script(interpreter, names):
             return  # exec as the shim does: the fresh interpreter reports a missing script its own way
         os.environ.clear()
         os.environ.update(env)
+        # what exec'ing the interpreter would reset: the process name, and dumpable (the init made it 0; an exec'd
+        # command is dumpable again, so its /proc/self entries are its own)
         shim._libc.prctl(PR_SET_NAME, os.path.basename(interpreter)[:15].encode(), 0, 0, 0)
+        shim._libc.prctl(shim.PR_SET_DUMPABLE, 1, 0, 0, 0)
         sys.executable = interpreter
         sys.argv = [argv[1], *argv[2:]]
         sys.path[0] = os.path.dirname(script)
