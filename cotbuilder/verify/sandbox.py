@@ -1,6 +1,7 @@
 """Run untrusted crawled code (generators, checkers, the compiler on crawled sources, built kernels) confined.
 
-`run(argv, workdir, limits, session=...)` starts `sandbox_shim.py`, which confines itself (namespaces, a private root,
+`run(argv, workdir, limits, session=...)` has this process's warm zygote (`sandbox_zygote.py`) fork a child for the
+step, or starts `sandbox_shim.py`; either confines itself (namespaces, a private root,
 rlimits, seccomp, no capabilities) and runs the command under its own init. The parent enforces the wall-time limit,
 gives every step a memory cgroup and a pids cgroup (all its processes together), captures stdout/stderr into files it
 owns (read back capped), reads the shim's status pipe, and classifies the end: ok, exit status, timeout, limit hit,
