@@ -649,7 +649,12 @@ class _Zygote:
             )
         finally:
             theirs.close()
-        reply = self._reply(self.START_S)
+        try:
+            reply = self._reply(self.START_S)
+            os.close(os.pidfd_open(os.getpid()))  # steps are awaited and killed by pidfd (Linux 5.3)
+        except OSError as exc:
+            self.close()
+            raise OSError(f"zygote did not start: {exc}") from exc
         if not reply.get("ready"):
             self.close()
             raise OSError(f"zygote did not start: {reply.get('error') or 'no answer'}")
@@ -661,17 +666,23 @@ class _Zygote:
         data = self.sock.recv(1 << 16)
         if not data:
             raise OSError("zygote closed its socket")
-        value = ast.literal_eval(data.decode())
+        try:
+            value = ast.literal_eval(data.decode())
+        except (ValueError, SyntaxError) as exc:
+            raise OSError(f"zygote sent {data[:80]!r}") from exc
         if not isinstance(value, dict):
             raise OSError("zygote sent no dict")
         return value
 
-    def spawn(self, spec: dict, fds: tuple[int, int, int]) -> int:
-        """Fork a confined child for `spec` (stdout, stderr, status fds passed); its pid, unreaped until `reap`."""
+    def request(self, spec: dict, fds: tuple[int, int, int]) -> None:
+        """Ask for a confined child for `spec` (stdout, stderr, status fds passed); `spawned` gives its pid."""
         self.sock.sendmsg(
             [repr({"spec": spec}).encode()], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))]
         )
-        reply = self._reply()
+
+    def spawned(self) -> int:
+        """The requested child's pid: unreaped until `reap`."""
+        reply = self._reply(60.0)
         if "pid" not in reply:
             raise OSError(str(reply.get("error") or "no pid"))
         return int(reply["pid"])
@@ -762,12 +773,18 @@ class _Started:
         self.lost = False
         if self.zygote is not None:
             try:
-                self.pid = self.zygote.spawn(spec, (out, err, status_fd))
-                self.pidfd = os.pidfd_open(self.pid)  # unreaped until we say so: the pid cannot be reused
-                return
-            except OSError:
+                self.zygote.request(spec, (out, err, status_fd))
+            except OSError:  # it never got the request: nothing runs, start the step the old way
                 _zygote_lost()
                 self.zygote = None
+        if self.zygote is not None:
+            try:
+                self.pid = self.zygote.spawned()
+                self.pidfd = os.pidfd_open(self.pid)  # unreaped until we say so: the pid cannot be reused
+            except OSError:  # it may have forked: never start the step a second time; the caller kills the cgroups
+                self.lost, self.pid = True, 0
+                _zygote_lost()  # its child, if any, dies with it (die-with-parent)
+            return
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-S", str(SHIM), repr(spec)],
             stdin=subprocess.DEVNULL,
@@ -779,6 +796,8 @@ class _Started:
         self.pid = self.proc.pid
 
     def wait(self, seconds: float) -> bool:
+        if self.lost:
+            return True
         if self.proc is not None:
             return _wait(self.proc, seconds)
         ready, _, _ = select.select([self.pidfd], [], [], seconds)
@@ -786,6 +805,8 @@ class _Started:
 
     def kill(self) -> None:
         """The first process, and its process group (the shim's session: its init, the command's group)."""
+        if self.lost:
+            return
         if self.proc is None:
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
@@ -796,6 +817,8 @@ class _Started:
         """Wait for the (killed) first process; its return code as Popen gives it."""
         if self.proc is not None:
             return self.proc.wait()
+        if self.lost:
+            return None
         try:
             select.select([self.pidfd], [], [])
             status, self.cpu_s = self.zygote.reap(self.pid)

@@ -203,7 +203,7 @@ def _child(spec, fds, sock):
         sock.detach()  # the fd is closed below; the object must not close a reused number later
         os.closerange(4, os.sysconf("SC_OPEN_MAX"))
         os.chdir(spec["workdir"])
-        spec = {**spec, "status_fd": 3, "parent_pid": os.getppid()}
+        spec = {**spec, "status_fd": 3}
         interpreter = _in_process_script(spec)
         command = _run_script(interpreter, _preloaded_only()) if interpreter else None
         shim.confine_and_run(spec, command)
@@ -236,6 +236,8 @@ def serve(sock):
         if "spec" in msg and len(fds) == 3:
             for stream in (sys.stdout, sys.stderr):
                 stream.flush()
+            # the child dies with this process; it checks the zygote is still its parent once that is set
+            msg["spec"]["parent_pid"] = os.getpid()
             try:
                 pid = os.fork()
             except OSError as exc:
