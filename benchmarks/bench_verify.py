@@ -10,7 +10,9 @@ Prints
   cache, the precompiled header built before the clock starts; once header-only (every unit compiles the emulator's
   runtime itself: what verify falls back to when the runtime library does not build, and what it did before the
   library existed) and once with the runtime library (the default), each with its CPU seconds per kernel, the ratio and
-  the verdicts of both compared (goal: >= 3 kernels/s on 2 cores);
+  the verdicts of both compared (goal: >= 3 kernels/s on 2 cores); and the runtime-library run once more with every
+  sandbox step started through a fresh shim (COTBUILDER_SANDBOX_ZYGOTE=0: before the zygote) against the default
+  (the sandbox's warm zygote, SANDBOX.md), its ratio and verdicts compared;
 - compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache; wall and CPU) without the
   precompiled header, with it header-only, and with it and the runtime library, and the ratios;
 - the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess);
@@ -219,12 +221,29 @@ def cpu_seconds() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def distinct_throughput(units: list[dict], tmp: Path, runtime_library: bool) -> tuple[float, float, float, dict]:
+@contextlib.contextmanager
+def zygote(on: bool):
+    """Steps started through the sandbox's warm zygote (the default) or each through a fresh shim (before it)."""
+    old = os.environ.get(sandbox.ZYGOTE_SWITCH)
+    os.environ[sandbox.ZYGOTE_SWITCH] = "1" if on else "0"  # the pool's workers are spawned: they inherit it
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(sandbox.ZYGOTE_SWITCH, None)
+        else:
+            os.environ[sandbox.ZYGOTE_SWITCH] = old
+
+
+def distinct_throughput(
+    units: list[dict], tmp: Path, runtime_library: bool, use_zygote: bool = True
+) -> tuple[float, float, float, dict]:
     """(kernels/s, seconds, CPU seconds per kernel, status by unit name): verify --jobs 2, default configuration, a
-    fresh workspace (empty build cache), the precompiled header (and runtime library) built before the clock starts."""
-    ws = tmp / f"ws-distinct-{'runtime' if runtime_library else 'header-only'}"
+    fresh workspace (empty build cache), the precompiled header (and runtime library) built before the clock starts.
+    CPU seconds include the zygotes' (each worker waits for its zygote when it exits)."""
+    ws = tmp / f"ws-distinct-{'runtime' if runtime_library else 'header-only'}-{'zygote' if use_zygote else 'shim'}"
     config = VerifyConfig(jobs=2, progress=False)
-    with Store(ws) as store, header_only(not runtime_library):
+    with Store(ws) as store, header_only(not runtime_library), zygote(use_zygote):
         store.insert("units", units)
         buildmod.ensure_pch(store.cache_path("verify", "x").parent, config.soc, config.opt)
         start, cpu = time.monotonic(), cpu_seconds()
@@ -244,16 +263,24 @@ def report_distinct(n: int, samples: int) -> None:
         print(f"distinct vector kernels: {n} ({os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}), verify --jobs 2,")
         print("  default configuration (seeds 0 and 1), empty build cache, precompiled header warm:")
         rows = {}
-        for label, runtime_library in (("header-only (before)", False), ("runtime library", True)):
-            rows[label] = distinct_throughput(units, tmp, runtime_library)
+        settings = (
+            ("header-only (before)", False, True),
+            ("runtime lib, no zygote", True, False),
+            ("runtime lib + zygote", True, True),
+        )
+        for label, runtime_library, use_zygote in settings:
+            rows[label] = distinct_throughput(units, tmp, runtime_library, use_zygote)
             per_s, seconds, cpu, statuses = rows[label]
             passed = sum(s == "passed" for s, _ in statuses.values())
             print(f"  {label:22} {per_s:5.2f} kernels/s ({seconds:.1f} s, {cpu:.2f} CPU-s/kernel, {passed} passed)")
-        (b_s, _, b_cpu, b_v), (a_s, _, a_cpu, a_v) = rows.values()
-        print(f"  ratio after/before: {a_s / b_s:.2f}x kernels/s, {b_cpu / a_cpu:.2f}x less CPU per kernel")
+            print(f"  {'':22} load {os.getloadavg()[0]:.1f} at its end")
+        (b_s, _, b_cpu, b_v), (s_s, _, s_cpu, s_v), (a_s, _, a_cpu, a_v) = rows.values()
+        print(f"  ratio runtime lib/header-only: {s_s / b_s:.2f}x kernels/s, {b_cpu / s_cpu:.2f}x less CPU per kernel")
+        print(f"  ratio zygote/no zygote: {a_s / s_s:.2f}x kernels/s, {s_cpu / a_cpu:.2f}x less CPU per kernel")
         print(f"  at 2 idle cores (CPU-bound): {2 / a_cpu:.2f} kernels/s (goal >= 3)")
-        same = sum(b_v[k] == a_v.get(k) for k in b_v)
-        print(f"  verdicts (status + reason) equal: {same}/{len(b_v)}")
+        for label, other in (("header-only", b_v), ("no zygote", s_v)):
+            same = sum(other[k] == a_v.get(k) for k in other)
+            print(f"  verdicts (status + reason) equal to {label}: {same}/{len(other)}")
         sample = units[:samples]
         costs = {
             "no PCH": compile_costs(sample, tmp, use_pch=False),

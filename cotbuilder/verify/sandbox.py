@@ -1,6 +1,7 @@
 """Run untrusted crawled code (generators, checkers, the compiler on crawled sources, built kernels) confined.
 
-`run(argv, workdir, limits, session=...)` starts `sandbox_shim.py`, which confines itself (namespaces, a private root,
+`run(argv, workdir, limits, session=...)` has this process's warm zygote (`sandbox_zygote.py`) fork a child for the
+step, or starts `sandbox_shim.py`; either confines itself (namespaces, a private root,
 rlimits, seccomp, no capabilities) and runs the command under its own init. The parent enforces the wall-time limit,
 gives every step a memory cgroup and a pids cgroup (all its processes together), captures stdout/stderr into files it
 owns (read back capped), reads the shim's status pipe, and classifies the end: ok, exit status, timeout, limit hit,
@@ -14,6 +15,7 @@ workspace removes them (its lock is free once its owner is dead) before it start
 
 from __future__ import annotations
 
+import array
 import ast
 import contextlib
 import fcntl
@@ -25,9 +27,11 @@ import secrets
 import select
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from dataclasses import dataclass
@@ -36,6 +40,8 @@ from pathlib import Path
 from ..paths import package_data
 
 SHIM = Path(__file__).resolve().parent / "sandbox_shim.py"
+ZYGOTE = Path(__file__).resolve().parent / "sandbox_zygote.py"
+ZYGOTE_SWITCH = "COTBUILDER_SANDBOX_ZYGOTE"  # "0": start every step through a fresh shim (the benchmark's baseline)
 _counter = itertools.count()
 
 # Every isolation feature, in the words the refusal message and the store use.
@@ -616,6 +622,215 @@ def _step_cgroups(session: Session, limits: Limits) -> tuple[list[tuple[Path, st
     return made, ""
 
 
+# ---------------------------------------------------------------------------------------------------- the zygote
+
+
+class _Zygote:
+    """This process's warm starter (sandbox_zygote.py): one per process, used from its main thread, one step at a
+    time. Any failure of the channel marks it dead; the step in flight then ends as a sandbox error and later steps
+    start a new one (or, after a few deaths, the plain shim)."""
+
+    START_S = 30.0
+
+    def __init__(self) -> None:
+        self.home = Path(tempfile.mkdtemp(prefix="cotbuilder-zygote-"))
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.sock = ours
+        env = _env(self.home, None)  # start-up variables of a step, nothing of ours (no token reaches it)
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, str(ZYGOTE), str(theirs.fileno()), str(os.getpid())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                cwd=self.home,
+                env=env,
+                pass_fds=(theirs.fileno(),),
+            )
+        finally:
+            theirs.close()
+        try:
+            reply = self._reply(self.START_S)
+            os.close(os.pidfd_open(os.getpid()))  # steps are awaited and killed by pidfd (Linux 5.3)
+        except OSError as exc:
+            self.close()
+            raise OSError(f"zygote did not start: {exc}") from exc
+        if not reply.get("ready"):
+            self.close()
+            raise OSError(f"zygote did not start: {reply.get('error') or 'no answer'}")
+
+    def _reply(self, wait_s: float = 10.0) -> dict:
+        ready, _, _ = select.select([self.sock], [], [], wait_s)
+        if not ready:
+            raise OSError("zygote did not answer")
+        data = self.sock.recv(1 << 16)
+        if not data:
+            raise OSError("zygote closed its socket")
+        try:
+            value = ast.literal_eval(data.decode())
+        except (ValueError, SyntaxError) as exc:
+            raise OSError(f"zygote sent {data[:80]!r}") from exc
+        if not isinstance(value, dict):
+            raise OSError("zygote sent no dict")
+        return value
+
+    def request(self, spec: dict, fds: tuple[int, int, int]) -> None:
+        """Ask for a confined child for `spec` (stdout, stderr, status fds passed); `spawned` gives its pid."""
+        self.sock.sendmsg(
+            [repr({"spec": spec}).encode()], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))]
+        )
+
+    def spawned(self) -> int:
+        """The requested child's pid: unreaped until `reap`."""
+        reply = self._reply(60.0)
+        if "pid" not in reply:
+            raise OSError(str(reply.get("error") or "no pid"))
+        return int(reply["pid"])
+
+    def reap(self, pid: int) -> tuple[int, float]:
+        """(wait status, CPU seconds of the child and everything it reaped) once it has ended."""
+        self.sock.send(repr({"reap": pid}).encode())
+        reply = self._reply(30.0)
+        if "status" not in reply:
+            raise OSError(str(reply.get("error") or "no status"))
+        return int(reply["status"]), float(reply.get("cpu") or 0.0)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+        proc = getattr(self, "proc", None)
+        if proc is not None:
+            try:
+                proc.wait(timeout=5)  # EOF ends it; waiting counts its CPU (and its children's) into ours
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(self.home, ignore_errors=True)
+
+
+_zygote: tuple[int, _Zygote] | None = None  # (owner pid, zygote): a forked child never uses its parent's
+_zygote_deaths = 0
+_ZYGOTE_MAX_DEATHS = 3
+
+
+def _close_zygote() -> None:
+    global _zygote
+    if _zygote is not None and _zygote[0] == os.getpid():
+        _zygote[1].close()
+    _zygote = None
+
+
+def _the_zygote() -> _Zygote | None:
+    """This process's zygote, started on first use; None when it is switched off, cannot start, or the caller is
+    not the main thread (the zygote dies with the thread that started it: PR_SET_PDEATHSIG)."""
+    global _zygote, _zygote_deaths
+    if os.environ.get(ZYGOTE_SWITCH, "1") == "0" or _zygote_deaths >= _ZYGOTE_MAX_DEATHS:
+        return None
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    if _zygote is not None and _zygote[0] == os.getpid():
+        if _zygote[1].proc.poll() is None:
+            return _zygote[1]
+        _zygote_lost()
+        if _zygote_deaths >= _ZYGOTE_MAX_DEATHS:
+            return None
+    try:
+        zygote = _Zygote()
+    except OSError:
+        _zygote_deaths += 1
+        return None
+    if _zygote is None:  # first start in this process: stop it at exit (pool workers exit through multiprocessing)
+        import atexit
+        import multiprocessing.util
+
+        atexit.register(_close_zygote)
+        multiprocessing.util.Finalize(None, _close_zygote, exitpriority=0)
+    _zygote = (os.getpid(), zygote)
+    return zygote
+
+
+def _zygote_lost() -> None:
+    global _zygote, _zygote_deaths
+    if _zygote is not None and _zygote[0] == os.getpid():
+        zygote = _zygote[1]
+        with contextlib.suppress(OSError):
+            zygote.sock.close()
+        with contextlib.suppress(OSError):
+            zygote.proc.kill()
+        zygote.proc.wait()
+        shutil.rmtree(zygote.home, ignore_errors=True)
+    _zygote = None
+    _zygote_deaths += 1
+
+
+class _Started:
+    """A step's first process, however it was started: wait for it, kill it, collect how it ended."""
+
+    def __init__(self, spec: dict, out: int, err: int, status_fd: int, workdir: Path) -> None:
+        self.zygote = _the_zygote()
+        self.proc: subprocess.Popen | None = None
+        self.cpu_s: float | None = None  # from the zygote's wait4; None: the caller measures its own children
+        self.lost = False
+        if self.zygote is not None:
+            try:
+                self.zygote.request(spec, (out, err, status_fd))
+            except OSError:  # it never got the request: nothing runs, start the step the old way
+                _zygote_lost()
+                self.zygote = None
+        if self.zygote is not None:
+            try:
+                self.pid = self.zygote.spawned()
+                self.pidfd = os.pidfd_open(self.pid)  # unreaped until we say so: the pid cannot be reused
+            except OSError:  # it may have forked: never start the step a second time; the caller kills the cgroups
+                self.lost, self.pid = True, 0
+                _zygote_lost()  # its child, if any, dies with it (die-with-parent)
+            return
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-S", str(SHIM), repr(spec)],
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            cwd=workdir,
+            pass_fds=(status_fd,),
+        )
+        self.pid = self.proc.pid
+
+    def wait(self, seconds: float) -> bool:
+        if self.lost:
+            return True
+        if self.proc is not None:
+            return _wait(self.proc, seconds)
+        ready, _, _ = select.select([self.pidfd], [], [], seconds)
+        return bool(ready)
+
+    def kill(self) -> None:
+        """The first process, and its process group (the shim's session: its init, the command's group)."""
+        if self.lost:
+            return
+        if self.proc is None:
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
+
+    def finish(self) -> int | None:
+        """Wait for the (killed) first process; its return code as Popen gives it."""
+        if self.proc is not None:
+            return self.proc.wait()
+        if self.lost:
+            return None
+        try:
+            select.select([self.pidfd], [], [])
+            status, self.cpu_s = self.zygote.reap(self.pid)
+            return os.waitstatus_to_exitcode(status)
+        except (OSError, ValueError):
+            self.lost = True  # the zygote died with the step in flight: the step's end is unknown
+            _zygote_lost()
+            return None
+        finally:
+            os.close(self.pidfd)
+
+
 def run(
     argv: list[str],
     workdir: Path,
@@ -670,33 +885,29 @@ def run(
     try:
         try:
             with open(capture / "out", "wb") as out, open(capture / "err", "wb") as err:
-                proc = subprocess.Popen(
-                    [sys.executable, "-I", "-S", str(SHIM), repr(spec)],
-                    stdin=subprocess.DEVNULL,
-                    stdout=out,
-                    stderr=err,
-                    cwd=workdir,
-                    pass_fds=(write_fd,),
-                )
+                proc = _Started(spec, out.fileno(), err.fileno(), write_fd, workdir)
                 os.close(write_fd)
                 write_fd = -1
                 try:
-                    timed_out = not _wait(proc, limits.wall_s)
+                    timed_out = not proc.wait(limits.wall_s)
                 finally:
-                    with contextlib.suppress(ProcessLookupError, PermissionError):
-                        os.killpg(proc.pid, signal.SIGKILL)  # the shim, its init, and the command's group
+                    proc.kill()  # the shim (or the zygote's child), its init, and the command's group
                     for path, _ in cgroups:
                         _kill_cgroup(path)  # also processes that left the group
-                    proc.wait()
+                    returncode = proc.finish()
         finally:
             if write_fd >= 0:
                 os.close(write_fd)
         status = _read_status(read_fd, 0.5 if timed_out else 5.0)
+        if proc.lost:
+            status = {"error": "the sandbox's zygote died while the step ran"}
         wall = time.monotonic() - start
         usage = os.times()
         cpu = (usage.children_user - usage_before.children_user) + (
             usage.children_system - usage_before.children_system
         )
+        if proc.cpu_s is not None:
+            cpu = proc.cpu_s
         stdout = _read_capped(capture / "out", limits.capture_bytes)
         stderr = _read_capped(capture / "err", limits.capture_bytes)
     finally:
@@ -711,7 +922,7 @@ def run(
     elif "exit" in status:
         rc = int(status["exit"])
     else:
-        rc = proc.returncode
+        rc = returncode
     return _classify(SandboxResult(rc, stdout, stderr, wall, "ok", cpu_s=cpu), status, events, timed_out, limits)
 
 

@@ -203,8 +203,9 @@ def _drop_capabilities():
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
 
 
-def _exec_command(spec):
-    """The command's process (PID 2 when namespaced): limits, filter, no privileges, exec."""
+def _exec_command(spec, command=None):
+    """The command's process (PID 2 when namespaced): limits, filter, no privileges, exec. `command` (the zygote's):
+    called instead of exec once the process is confined; it never returns."""
     try:
         for name, value in spec.get("rlimits", {}).items():
             # CPU: SIGXCPU at the soft limit names the cause; the hard limit (1 s later) kills a command ignoring it
@@ -223,6 +224,8 @@ def _exec_command(spec):
         os._exit(126)
     if _status_fd >= 0:
         os.close(_status_fd)
+    if command is not None:
+        command(spec)
     argv = spec["argv"]
     try:
         os.execvpe(argv[0], argv, spec["env"])
@@ -253,7 +256,7 @@ def _leftovers():
     return names
 
 
-def _init(spec):
+def _init(spec, command=None):
     """PID 1 of the namespace: build the view, run the command, reap, report."""
     _libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
     try:
@@ -265,7 +268,7 @@ def _init(spec):
     _libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)  # the command cannot ptrace or read the init's memory
     child = os.fork()
     if child == 0:
-        _exec_command(spec)
+        _exec_command(spec, command)
     status = None
     while status is None:
         try:
@@ -287,8 +290,13 @@ def _init(spec):
 
 
 def main():
+    confine_and_run(eval(sys.argv[1], {"__builtins__": {}}))  # a literal the parent wrote (repr of plain data)
+
+
+def confine_and_run(spec, command=None):
+    """Steps 1-5 above; never returns. `command`: run in the confined command process instead of exec'ing
+    spec["argv"] (sandbox_zygote.py's in-process Python); it never returns either."""
     global _status_fd
-    spec = eval(sys.argv[1], {"__builtins__": {}})  # a literal the parent wrote (repr of plain data)
     _status_fd = spec.get("status_fd", -1)
     os.setsid()
     _libc.prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0)
@@ -321,10 +329,10 @@ def main():
                 _private_root(spec)
             except (SetupError, OSError) as exc:
                 _fail("private root", str(exc))
-        _exec_command(spec)
+        _exec_command(spec, command)
     child = os.fork()
     if child == 0:
-        _init(spec)
+        _init(spec, command)
     if _status_fd >= 0:
         os.close(_status_fd)
     while True:
