@@ -82,11 +82,6 @@ def structs_to_lift(tiling_headers: dict[str, str], kernel_texts: list[str]) -> 
     return out
 
 
-def includes_header(text: str, path: str) -> bool:
-    """Whether the source includes the header (by its file name)."""
-    return _includes(text, posixpath.basename(path))
-
-
 def _includes(text: str, base: str) -> bool:
     return re.search(r'#\s*include\s*[<"](?:[^">]*/)?' + re.escape(base) + r'[">]', strip_comments(text)) is not None
 

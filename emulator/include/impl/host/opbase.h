@@ -16,6 +16,7 @@
 #include "platform.h"
 #include "tiling_base.h"
 #include "opbase_math.h"
+#include "../../tiling/platform/platform_ascendc.h"  // the real tiling_base_class.h brings platform_ascendc
 
 namespace Ops {
 namespace Base {
@@ -204,6 +205,11 @@ inline ge::graphStatus InferShape4Broadcast(gert::InferShapeContext* context, si
 
 // -- the tiling template framework (op_host/tiling_base_class.h) ----------------------------------------------------
 using TilingBaseClass = ::optiling::TilingBaseClass;
+// What a tiling registry reads the SoC from when the context carries no platform info (the emulated framework always
+// gives one, so only the field's presence matters).
+struct CompileInfoCommon {
+    int32_t socVersion = 0;
+};
 
 }  // namespace Base
 }  // namespace Ops
