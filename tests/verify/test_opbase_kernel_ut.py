@@ -28,8 +28,8 @@ TEST = "tests/ut/op_kernel/test_scale_bias_custom.cpp"
 
 
 @pytest.fixture(scope="module")
-def ctx(tmp_path_factory) -> steps.Context:
-    cache = tmp_path_factory.mktemp("opbase-cache")
+def ctx(shared_verify_cache) -> steps.Context:
+    cache = shared_verify_cache
     context = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
     context.pch = buildmod.ensure_pch(cache, context.soc, context.opt)
     return context
