@@ -474,7 +474,13 @@ class Builder:
         for name, text in generated.items():
             self._write(f"{GEN_DIR}/{name}", text)
         test_forced = forced_tiling
-        if not ut_tiling and op is not None:
+        if includes_kernel:
+            # the test #includes the kernel source: it is the kernel's TU and gets what the kernel TU gets (its
+            # CMake's DTYPE_* options, the tiling structs)
+            lines = self._ut_prelude(op, entry, self._text(entry.path), kernel_defines, ut_tiling)
+            self._write(f"{GEN_DIR}/ut_test_prelude.h", "\n".join(lines) + "\n")
+            test_forced = ["-include", f"{GEN_DIR}/ut_test_prelude.h", *forced_tiling]
+        elif not ut_tiling and op is not None:
             lines = self._ut_test_prelude(op, test_text)
             if lines:
                 self._write(f"{GEN_DIR}/ut_test_prelude.h", "\n".join(lines) + "\n")

@@ -5,13 +5,16 @@
 // input into a shape, the platform numbers a tiling asks for, and the element-wise / broadcast InferShape.
 // The kernel-side half (op_kernel/math_util.h, op_kernel/platform_util.h) is in opbase_kernel.h.
 #pragma once
+#include <cinttypes>  // PRId64 ...: the ops-base headers bring it to op host code
 #include <cstdint>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "../../securec.h"  // memset_s / EOK: op hosts call them with only ops-base headers included
 #include "contexts.h"
+#include "op_impl.h"  // IMPL_OP_OPTILING: the ops-base tiling headers bring the registry along
 #include "log.h"
 #include "platform.h"
 #include "tiling_base.h"
