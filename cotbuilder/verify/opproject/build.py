@@ -388,6 +388,13 @@ class Builder:
         if lay is None or not lay.entries:
             return self._fail("layout", "", reason="no op_kernel entry found")
         test_text = self._text(test_path)
+        if arch35 := re.search(r'#\s*include\s*[<"]([^">]*\barch35/[^">]*)[">]', test_text):
+            return self._fail(
+                "layout",
+                "",
+                reason=f"the test builds the arch35 kernel ({arch35.group(1)}): the Ascend 950 register-based "
+                "path is not modelled",
+            )
         ops = self.describe()
         if ops is None:
             return self.result
@@ -408,8 +415,15 @@ class Builder:
         op = op or (ops[0] if len(ops) == 1 else None)
         self.result.op = op
         soc = buildmod_arch(self.soc)
-        defs = [f"-DBUILD_SOC_VERSION={self.soc}", f"-D__NPU_ARCH__={soc}"]
+        # __CCE_KT_TEST__: the CPU-debug (tikicpulib) build's mark, which UT headers test to pick CPU code over
+        # device code (`#ifdef __CCE_KT_TEST__ #define __aicore__ #else #define __aicore__ [aicore]`)
+        defs = [f"-DBUILD_SOC_VERSION={self.soc}", f"-D__NPU_ARCH__={soc}", "-D__CCE_KT_TEST__=1"]
         objs: list[str] = []
+        # The repo's UT CMake (cmake/ut.cmake, AddOpTestCase) compiles the kernel and the test with
+        # `-include <test dir>/<op>_tiling.h` when the test folder has one, else with the tiling header it generates
+        # from the host's BEGIN_TILING_DATA_DEF (the structs as plain global types).
+        ut_tiling = _ut_tiling_header(self.unit, test_path, entry.name)
+        forced_tiling = ["-include", ut_tiling] if ut_tiling else []
         includes_kernel = posixpath.basename(entry.path) in test_text and re.search(
             r'#\s*include\s*"[^"]*' + re.escape(posixpath.basename(entry.path)) + '"', test_text
         )
@@ -435,11 +449,14 @@ class Builder:
                     tpl_dispatch.rename_template(kernel_text, entry.name, f"cotbuilder_tpl_{entry.name}") + dispatch
                 )
             self._write(copy, kernel_text)
-            lines = self._ut_prelude(op, entry, kernel_text, kernel_defines)
+            lines = self._ut_prelude(op, entry, kernel_text, kernel_defines, ut_tiling)
             prelude = f"{GEN_DIR}/ut_kernel_prelude.h"
             self._write(prelude, "\n".join(lines) + "\n")
             ok, log, outcome = self._compile(
-                copy, f"{GEN_DIR}/ut_kernel.o", [*self._pch_args(), *defs, "-include", prelude], salt="\n".join(lines)
+                copy,
+                f"{GEN_DIR}/ut_kernel.o",
+                [*self._pch_args(), *defs, "-include", prelude, *forced_tiling],
+                salt="\n".join(lines) + "\0".join(forced_tiling),
             )
             if not ok:
                 return self._fail("kernel", log, outcome)
@@ -456,8 +473,22 @@ class Builder:
             generated["gtest_main.cpp"] = package_data("verify/data/gtest_main.cpp").read_text(encoding="utf-8")
         for name, text in generated.items():
             self._write(f"{GEN_DIR}/{name}", text)
+        test_forced = forced_tiling
+        if includes_kernel:
+            # the test #includes the kernel source: it is the kernel's TU and gets what the kernel TU gets (its
+            # CMake's DTYPE_* options, the tiling structs)
+            lines = self._ut_prelude(op, entry, self._text(entry.path), kernel_defines, ut_tiling)
+            self._write(f"{GEN_DIR}/ut_test_prelude.h", "\n".join(lines) + "\n")
+            test_forced = ["-include", f"{GEN_DIR}/ut_test_prelude.h", *forced_tiling]
+        elif not ut_tiling and op is not None:
+            lines = self._ut_test_prelude(op, test_text)
+            if lines:
+                self._write(f"{GEN_DIR}/ut_test_prelude.h", "\n".join(lines) + "\n")
+                test_forced = ["-include", f"{GEN_DIR}/ut_test_prelude.h"]
         for i, src in enumerate([*own, *(f"{GEN_DIR}/{n}" for n in generated)]):
-            ok, log, outcome = self._compile(src, f"{GEN_DIR}/ut_{i}.o", [*self._pch_args(), *defs], salt="ut")
+            extra = [*self._pch_args(), *defs, *(test_forced if src == test_path else [])]
+            salt = "ut" + ("\0".join(test_forced) + self._forced_text(test_forced) if src == test_path else "")
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/ut_{i}.o", extra, salt=salt)
             if not ok:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/ut_{i}.o")
@@ -469,24 +500,55 @@ class Builder:
         return self.result
 
     def _ut_prelude(
-        self, op: dict | None, entry: layout.Entry, kernel_text: str, kernel_defines: list[str]
+        self,
+        op: dict | None,
+        entry: layout.Entry,
+        kernel_text: str,
+        kernel_defines: list[str],
+        ut_tiling: str | None = None,
     ) -> list[str]:
-        """What the UT build gives the kernel TU: the op's tiling struct (as the op build would), the DTYPE_* its
-        CMake passes (else the OpDef's first dtype column, when the kernel reads them); CPU-debug semantics kept."""
+        """What the UT build gives the kernel TU: the op's tiling struct (as the op build would; not when the test
+        folder's own `<op>_tiling.h` is forced in instead), the DTYPE_* its CMake passes (else the OpDef's first
+        dtype column, when the kernel reads them); CPU-debug semantics kept."""
         lay = self.lay
         lines: list[str] = []
         if op is not None:
-            kernel_texts = [self._text(p) for p in lay.kernel_sources]
-            headers = {p: self._text(p) for p in lay.tiling_headers}
+            kernel_texts = self._kernel_texts()
+            headers = {} if ut_tiling else {p: self._text(p) for p in lay.tiling_headers}
             first = kernel_glue.variants(op, kernel_texts, headers, kernel_text)[0]
             for ln in first.prelude.splitlines():
                 if ln.startswith(("#define COTBUILDER_ENTRY", "#undef ASSERT", "#define ASSERT")):
+                    continue
+                if ut_tiling and "COTBUILDER_TILING_TYPE" in ln:
                     continue
                 if kernel_defines and ln.startswith(("#define DTYPE_", "#define ORIG_DTYPE_")):
                     continue
                 lines.append(ln)
         lines += [f"#define {d.split('=')[0]} {d.split('=', 1)[1]}" for d in kernel_defines]
         return lines
+
+    def _kernel_texts(self) -> list[str]:
+        """Every kernel source and every file under op_kernel/ (a tiling struct is often named in a header only)."""
+        lay = self.lay
+        return [self._text(p) for p in lay.kernel_sources] + [
+            f["text"] for f in self.unit["files"] if f["path"].startswith(_join(lay.root, "op_kernel/"))
+        ]
+
+    def _ut_test_prelude(self, op: dict, test_text: str) -> list[str]:
+        """The generated `<op>_tiling_data.h` the UT CMake forces into the test: the host tiling headers (before the
+        test's own lines, so also those it includes itself: their guards make that a no-op), and the tiling structs
+        it names bare lifted out of namespace optiling."""
+        headers = {p: self._text(p) for p in self.lay.tiling_headers}
+        lifted = kernel_glue.structs_to_lift(headers, [test_text])
+        if not lifted:
+            return []
+        lines = ["// Generated by cotbuilder verify: the tiling structs the UT build gives the test."]
+        lines += [f'#include "{p}"' for p in headers]
+        lines += [f"using optiling::{name};" for name in lifted]
+        return lines
+
+    def _forced_text(self, forced: list[str]) -> str:
+        return "".join((self.workdir / p).read_text(encoding="utf-8", errors="replace") for p in forced[1::2])
 
     def _describe_tpl(self) -> dict | None:
         texts = {f["path"]: f["text"] for f in self.unit["files"]}
@@ -525,6 +587,21 @@ class Builder:
         path = self.workdir / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+
+
+def _ut_tiling_header(unit: dict[str, Any], test_path: str, entry_name: str) -> str | None:
+    """`<test dir>/<op>_tiling.h` when the test folder has one (op = AddOpTestCase's first argument in the folder's
+    CMakeLists.txt, else the kernel entry's name)."""
+    folder = posixpath.dirname(test_path)
+    names = [entry_name]
+    for f in unit["files"]:
+        if f["path"] == f"{folder}/CMakeLists.txt":
+            names = re.findall(r"AddOpTestCase\s*\(\s*(\w+)", f["text"]) + names
+    paths = {f["path"] for f in unit["files"]}
+    for name in names:
+        if f"{folder}/{name}_tiling.h" in paths:
+            return f"{folder}/{name}_tiling.h"
+    return None
 
 
 def buildmod_arch(soc: str) -> int:

@@ -68,7 +68,7 @@ def tiling_struct_for(op_type: str, headers: dict[str, str]) -> str | None:
 _DEF_STRUCT = re.compile(r"BEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
 
 
-def _structs_to_lift(tiling_headers: dict[str, str], kernel_texts: list[str]) -> list[str]:
+def structs_to_lift(tiling_headers: dict[str, str], kernel_texts: list[str]) -> list[str]:
     """Tiling structs declared in namespace optiling that the kernel names bare and does not declare itself."""
     kernel = "\n".join(strip_comments(t) for t in kernel_texts)
     out = []
@@ -145,7 +145,7 @@ def variants(
 ) -> list[KernelVariant]:
     """One variant per dtype column when the kernel reads DTYPE_/ORIG_DTYPE_ macros, else one for every call."""
     struct = tiling_struct_for(op["type"], tiling_headers)
-    global_structs = _structs_to_lift(tiling_headers, kernel_texts)
+    global_structs = structs_to_lift(tiling_headers, kernel_texts)
     includes = [p for p in tiling_headers if not _includes(kernel_text, posixpath.basename(p))]
     dt_codes = any(_ORIG_MACRO.search(strip_comments(t)) for t in kernel_texts)
     if uses_dtype_macros(kernel_texts):

@@ -1,7 +1,7 @@
 """An op project as the emulated build sees it: which files are host code, which are kernels, where headers live.
 
 Host sources are `op_host/**/*.cpp` (and `.cc`) except the op_api layer an op may ship by hand (files that include
-`opdev/...` or `aclnn_kernels/...`: cotbuilder generates the aclnn layer from the OpDef instead, as msOpGen would)
+`opdev/...` or `aclnn_kernels/...`, or live in an `op_api/` folder: cotbuilder generates the aclnn layer from the OpDef instead, as msOpGen would)
 and code for SoCs the emulator does not model (`arch35/` folders: the Ascend 950 register-based path). Kernels are
 the `op_kernel/` sources that define a `__global__` entry.
 """
@@ -124,7 +124,7 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
             if path.endswith(HEADER_SUFFIXES) and _TILING_DEF.search(text):
                 tiling.append(path)
             if path.endswith(HOST_SUFFIXES):
-                if _OP_API_INCLUDE.search(text):
+                if _OP_API_INCLUDE.search(text) or "op_api" in rel_parts[1:-1]:
                     skipped[path] = "hand-written aclnn op_api layer (generated from the OpDef instead)"
                 elif _MAIN.search(strip_comments(text)):
                     skipped[path] = "defines main"

@@ -135,7 +135,13 @@ public:
         v = get<T>();
     }
     operator std::string() const { return get<std::string>(); }
-    template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+    // Not to character types: `someString = j;` must pick the std::string conversion alone (std::string's
+    // operator=(char) would make it ambiguous), as the real library's conversion excludes them.
+    template <typename T, std::enable_if_t<std::is_arithmetic_v<T> && !std::is_same_v<T, char> &&
+                                               !std::is_same_v<T, signed char> && !std::is_same_v<T, unsigned char> &&
+                                               !std::is_same_v<T, wchar_t> && !std::is_same_v<T, char16_t> &&
+                                               !std::is_same_v<T, char32_t>,
+                                           int> = 0>
     operator T() const {
         return get<T>();
     }

@@ -119,6 +119,8 @@ public:
         auto* s = n_->ir_input(ir, 0);
         return s ? &s->desc : nullptr;
     }
+    // A required input by its op-definition index (its first instance).
+    const CompileTimeTensorDesc* GetRequiredInputDesc(size_t ir) const { return GetOptionalInputDesc(ir); }
     const CompileTimeTensorDesc* GetDynamicInputDesc(size_t ir, size_t k) const {
         auto* s = n_->ir_input(ir, k);
         return s ? &s->desc : nullptr;
@@ -142,6 +144,11 @@ public:
     const StorageShape* GetOptionalInputShape(size_t ir) const {
         auto* s = n_->ir_input(ir, 0);
         return s ? &s->shape : nullptr;
+    }
+    const StorageShape* GetRequiredInputShape(size_t ir) const { return GetOptionalInputShape(ir); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const {
+        auto* s = n_->ir_input(ir, 0);
+        return s ? &s->tensor : nullptr;
     }
     const StorageShape* GetDynamicInputShape(size_t ir, size_t k) const {
         auto* s = n_->ir_input(ir, k);
@@ -240,6 +247,11 @@ public:
     const Shape* GetOptionalInputShape(size_t ir) const {
         auto* s = n_->ir_input(ir, 0);
         return s ? &s->shape.GetOriginShape() : nullptr;
+    }
+    const Shape* GetRequiredInputShape(size_t ir) const { return GetOptionalInputShape(ir); }
+    const Tensor* GetRequiredInputTensor(size_t ir) const {
+        auto* s = n_->ir_input(ir, 0);
+        return s ? &s->tensor : nullptr;
     }
     const Shape* GetDynamicInputShape(size_t ir, size_t k) const {
         auto* s = n_->ir_input(ir, k);

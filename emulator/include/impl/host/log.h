@@ -6,6 +6,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 #include "ge_types.h"
@@ -46,6 +47,22 @@ inline void log_line(const char* level, const char* who, const char* fmt, ...) {
     std::fputc('\n', stderr);
 }
 inline void log_line(const char* level, const char* who) { log_line(level, who, nullptr); }
+
+// The ops-base "invalid X" error macros take the op name and then strings or numbers (param, value, expected,
+// reason): printed joined, whatever their count.
+inline void log_detail_part(std::ostringstream&) {}
+template <typename T, typename... Rest>
+inline void log_detail_part(std::ostringstream& o, const T& v, const Rest&... rest) {
+    o << "; " << v;
+    log_detail_part(o, rest...);
+}
+template <typename... Args>
+inline void log_detail(const char* what, const char* who, const Args&... args) {
+    std::ostringstream o;
+    o << what;
+    log_detail_part(o, args...);
+    log_line("ERROR", who, "%s", o.str().c_str());
+}
 
 }  // namespace cbhost
 
@@ -143,4 +160,61 @@ inline void log_line(const char* level, const char* who) { log_line(level, who, 
 #ifndef OP_LOGE_FOR_INVALID_DTYPE
 #define OP_LOGE_FOR_INVALID_DTYPE(name, param, dtype, expected) \
     OP_LOGE(name, "invalid dtype of %s (%s), expected %s", param, dtype, expected)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_LISTSIZE
+#define OP_LOGE_FOR_INVALID_LISTSIZE(name, ...) ::cbhost::log_detail("invalid listsize", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPEDIM
+#define OP_LOGE_FOR_INVALID_SHAPEDIM(name, ...) ::cbhost::log_detail("invalid shapedim", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_FORMAT
+#define OP_LOGE_FOR_INVALID_FORMAT(name, ...) ::cbhost::log_detail("invalid format", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPESIZE
+#define OP_LOGE_FOR_INVALID_SHAPESIZE(name, ...) ::cbhost::log_detail("invalid shapesize", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPESIZE_WITH_REASON
+#define OP_LOGE_FOR_INVALID_SHAPESIZE_WITH_REASON(name, ...) ::cbhost::log_detail("invalid shapesize_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPEDIM_WITH_REASON
+#define OP_LOGE_FOR_INVALID_SHAPEDIM_WITH_REASON(name, ...) ::cbhost::log_detail("invalid shapedim_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_DTYPE_WITH_REASON
+#define OP_LOGE_FOR_INVALID_DTYPE_WITH_REASON(name, ...) ::cbhost::log_detail("invalid dtype_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_DTYPES_WITH_REASON
+#define OP_LOGE_FOR_INVALID_DTYPES_WITH_REASON(name, ...) ::cbhost::log_detail("invalid dtypes_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPES_WITH_REASON
+#define OP_LOGE_FOR_INVALID_SHAPES_WITH_REASON(name, ...) ::cbhost::log_detail("invalid shapes_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPE_WITH_REASON
+#define OP_LOGE_FOR_INVALID_SHAPE_WITH_REASON(name, ...) ::cbhost::log_detail("invalid shape_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_VALUE
+#define OP_LOGE_FOR_INVALID_VALUE(name, ...) ::cbhost::log_detail("invalid value", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPEDIMS_WITH_REASON
+#define OP_LOGE_FOR_INVALID_SHAPEDIMS_WITH_REASON(name, ...) ::cbhost::log_detail("invalid shapedims_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_VALUES_WITH_REASON
+#define OP_LOGE_FOR_INVALID_VALUES_WITH_REASON(name, ...) ::cbhost::log_detail("invalid values_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPESIZES_WITH_REASON
+#define OP_LOGE_FOR_INVALID_SHAPESIZES_WITH_REASON(name, ...) ::cbhost::log_detail("invalid shapesizes_with_reason", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_STRIDE
+#define OP_LOGE_FOR_INVALID_STRIDE(name, ...) ::cbhost::log_detail("invalid stride", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_TENSORNUM
+#define OP_LOGE_FOR_INVALID_TENSORNUM(name, ...) ::cbhost::log_detail("invalid tensornum", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_FOR_INVALID_SHAPE
+#define OP_LOGE_FOR_INVALID_SHAPE(name, ...) ::cbhost::log_detail("invalid shape", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_WITH_INVALID_INPUT_DTYPE
+#define OP_LOGE_WITH_INVALID_INPUT_DTYPE(name, ...) ::cbhost::log_detail("invalid input dtype", ::cbhost::log_name(name), ##__VA_ARGS__)
+#endif
+#ifndef OP_LOGE_WITHOUT_REPORT
+#define OP_LOGE_WITHOUT_REPORT(name, ...) OP_LOGE(name, ##__VA_ARGS__)
 #endif

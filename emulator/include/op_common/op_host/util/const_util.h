@@ -1,0 +1,3 @@
+// Host shim (hand-written): the ops-base `op_common/op_host/util/const_util.h` (Ops::Base GetConstInt, GetConstIntToShape, GetValueToShape).
+#pragma once
+#include "../../../impl/host/opbase.h"

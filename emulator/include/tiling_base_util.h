@@ -1,0 +1,3 @@
+// Host shim (hand-written): the ops-base `tiling_base_util.h` (Ops::Base tiling helpers (IsRegbaseSocVersion, GetUbBlockSize ...)).
+#pragma once
+#include "impl/host/opbase.h"

@@ -1,0 +1,3 @@
+// Host shim (hand-written): the ops-base `util/platform_util.h` (Ops::Base GetUbBlockSize, GetVRegSize, GetCacheLineSize, GetAivCoreNum, IsRegbaseSocVersion).
+#pragma once
+#include "../impl/host/opbase.h"
