@@ -1,0 +1,368 @@
+"""The golden computation of a unit's generator (`gen_data.py`), read with `ast`: a numpy expression over the arrays
+the generator writes as inputs.
+
+The generator is crawled, hostile text. Nothing here runs it: the statements on the path to the golden's `tofile` are
+followed symbolically (assignments inlined, `if` on constants folded, helper functions inlined), and the resulting
+expression must pass a strict allow-list (data/statement_numpy.toml). What it says is only a claim: the solvability
+gate (statement.py) evaluates it in the sandbox on the generator's real inputs and keeps it only if it reproduces the
+golden. Why our own walker: no library slices a Python program down to one value's expression.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from ..paths import package_data
+
+_UNKNOWN = ast.Name(id="__unknown__", ctx=ast.Load())
+_MAX_INLINE_DEPTH = 4
+
+
+@cache
+def allowed() -> dict[str, frozenset[str]]:
+    data = tomllib.loads(package_data("annotate/data/statement_numpy.toml").read_text(encoding="utf-8"))
+    return {k: frozenset(v) for k, v in data.items()}
+
+
+@dataclass
+class Extracted:
+    """What the generator writes: inputs {file: array name}, goldens {file: expression source}, or why not."""
+
+    inputs: dict[str, str] = field(default_factory=dict)
+    goldens: dict[str, str] = field(default_factory=dict)
+    line: int = 0  # line of the (first) golden's tofile
+    reason: str = ""
+
+
+class _Unresolvable(Exception):
+    pass
+
+
+def _const(node: ast.AST) -> Any:
+    """A constant's value (numbers, strings, tuples, comparisons and boolean logic of them), else _Unresolvable."""
+    try:
+        return ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        pass
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        left, right = _const(node.left), _const(node.comparators[0])
+        ops = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b}
+        ops |= {ast.Gt: lambda a, b: a > b, ast.LtE: lambda a, b: a <= b, ast.GtE: lambda a, b: a >= b}
+        ops |= {ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+        if type(node.ops[0]) in ops:
+            return ops[type(node.ops[0])](left, right)
+    if isinstance(node, ast.BoolOp):
+        values = [_const(v) for v in node.values]
+        return all(values) if isinstance(node.op, ast.And) else any(values)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return not _const(node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
+        left, right = _const(node.left), _const(node.right)
+        if isinstance(left, int) and isinstance(right, int) and abs(left) < 2**40 and abs(right) < 2**40:
+            ops = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__, ast.FloorDiv: int.__floordiv__}
+            return ops[type(node.op)](left, right)
+    raise _Unresolvable
+
+
+def _path_text(node: ast.AST, env: dict[str, ast.AST]) -> str | None:
+    """A tofile path as text: a constant, an f-string's constant parts, os.path.join of such; None when not static."""
+    node = _substitute(node, env, frozenset())
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        parts = [v.value if isinstance(v, ast.Constant) else "{}" for v in node.values]
+        return "".join(str(p) for p in parts)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join":
+        parts = [_path_text(a, {}) for a in node.args]
+        return "/".join(p for p in parts if p) if all(p is not None for p in parts) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _path_text(node.left, {}), _path_text(node.right, {})
+        return left + right if left is not None and right is not None else None
+    return None
+
+
+def _norm(path: str) -> str:
+    while path.startswith("./"):
+        path = path[2:]
+    return path.replace("//", "/")
+
+
+def _is_golden_path(path: str) -> bool:
+    return _norm(path).startswith("output/") or "/output/" in path
+
+
+class _Subst(ast.NodeTransformer):
+    def __init__(self, env: dict[str, ast.AST], leaves: frozenset[str]):
+        self.env, self.leaves = env, leaves
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        if isinstance(node.ctx, ast.Load) and node.id in self.env and node.id not in self.leaves:
+            return copy.deepcopy(self.env[node.id])
+        return node
+
+
+def _substitute(node: ast.AST, env: dict[str, ast.AST], leaves: frozenset[str]) -> ast.AST:
+    return _Subst(env, leaves).visit(copy.deepcopy(node))
+
+
+def _assigned_names(stmts: list[ast.stmt]) -> set[str]:
+    names = set()
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+    return names
+
+
+class _Walker:
+    """Follows statements in order, keeping name -> inlined expression; records every `X.tofile(path)`."""
+
+    def __init__(self, module: ast.Module, leaves: frozenset[str]):
+        self.functions = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
+        self.leaves = leaves
+        self.writes: list[tuple[str, ast.AST, int, str]] = []  # (path, expression, line, why not usable)
+        self.depth = 0
+
+    def run(self, stmts: list[ast.stmt], env: dict[str, ast.AST], shaky: str = "") -> ast.AST | None:
+        """Walk `stmts`; returns the expression of a `return` reached (for inlined helpers)."""
+        for stmt in stmts:
+            if isinstance(stmt, ast.Return):
+                return _substitute(stmt.value, env, self.leaves) if stmt.value else None
+            if isinstance(stmt, ast.Assign):
+                value = self.expr(stmt.value, env)
+                for target in stmt.targets:
+                    self.bind(target, value, env)
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                self.bind(stmt.target, self.expr(stmt.value, env), env)
+            elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+                name = stmt.target.id
+                current = ast.Name(id=name, ctx=ast.Load())
+                env[name] = self.expr(ast.BinOp(left=current, op=stmt.op, right=stmt.value), env)
+            elif isinstance(stmt, ast.If):
+                try:
+                    branch = stmt.body if _const(_substitute(stmt.test, env, frozenset())) else stmt.orelse
+                    ret = self.run(branch, env, shaky)
+                    if ret is not None:
+                        return ret
+                except _Unresolvable:
+                    for name in _assigned_names(stmt.body + stmt.orelse):
+                        env[name] = _UNKNOWN
+                    self.run(stmt.body + stmt.orelse, dict(env), "written under a condition the text does not fix")
+            elif isinstance(stmt, (ast.For, ast.While, ast.AsyncFor, ast.Try)):
+                for name in _assigned_names([stmt]):
+                    env[name] = _UNKNOWN
+                body = list(getattr(stmt, "body", [])) + list(getattr(stmt, "orelse", []))
+                self.run(body, dict(env), "written inside a loop or try block")
+            elif isinstance(stmt, ast.With):
+                ret = self.run(stmt.body, env, shaky)
+                if ret is not None:
+                    return ret
+            elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+                self.call_statement(stmt.value, env, shaky)
+            elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
+                for name in getattr(stmt, "names", []):
+                    env[name] = _UNKNOWN
+        return None
+
+    def bind(self, target: ast.AST, value: ast.AST, env: dict[str, ast.AST]) -> None:
+        if isinstance(target, ast.Name):
+            env[target.id] = value
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            elts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
+            for i, t in enumerate(target.elts):
+                self.bind(t, elts[i] if elts and len(elts) == len(target.elts) else _UNKNOWN, env)
+        else:  # x[i] = ..., x.attr = ...: the array changes in a way we do not follow
+            for node in ast.walk(target):
+                if isinstance(node, ast.Name):
+                    env[node.id] = _UNKNOWN
+
+    def expr(self, node: ast.AST, env: dict[str, ast.AST]) -> ast.AST:
+        """Substitute known names; inline a call to a helper function of the module by its returned expression."""
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in self.functions
+            and self.depth < _MAX_INLINE_DEPTH
+        ):
+            ret = self.inline(self.functions[node.func.id], node, env, "")
+            return ret if ret is not None else _UNKNOWN
+        walker = self
+
+        class _Inline(_Subst):  # a helper call nested in the expression (`gelu(x).astype(...)`)
+            def visit_Call(self, call: ast.Call) -> ast.AST:
+                if isinstance(call.func, ast.Name) and call.func.id in walker.functions:
+                    return walker.expr(call, env)
+                return self.generic_visit(call)
+
+        return _Inline(env, self.leaves).visit(copy.deepcopy(node))
+
+    def inline(self, fn: ast.FunctionDef, call: ast.Call, env: dict[str, ast.AST], shaky: str) -> ast.AST | None:
+        local = {k: v for k, v in env.items()}  # module constants stay visible
+        params = fn.args.args
+        defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+        given = {p.arg: self.expr(a, env) for p, a in zip(params, call.args, strict=False)}
+        given |= {k.arg: self.expr(k.value, env) for k in call.keywords if k.arg}
+        for p, d in zip(params, defaults, strict=True):
+            local[p.arg] = given.get(p.arg, d if d is not None else _UNKNOWN)
+        self.depth += 1
+        try:
+            return self.run(fn.body, local, shaky)
+        finally:
+            self.depth -= 1
+
+    def call_statement(self, call: ast.Call, env: dict[str, ast.AST], shaky: str) -> None:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "tofile" and call.args:
+            path = _path_text(call.args[0], env)
+            if path is not None:
+                self.writes.append((_norm(path), self.expr(func.value, env), call.lineno, shaky))
+            return
+        if isinstance(func, ast.Name) and func.id in self.functions and self.depth < _MAX_INLINE_DEPTH:
+            self.inline(self.functions[func.id], call, env, shaky)
+            return
+        if isinstance(func, ast.Name) and func.id in ("exec", "eval", "setattr", "globals", "locals", "vars"):
+            for name in list(env):  # anything may have changed
+                env[name] = _UNKNOWN
+            return
+        # a method call may change its receiver in place (x.sort(), x.fill(0), np.copyto(x, ...))
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in env:
+            if func.attr not in ("tofile", "seed"):
+                env[func.value.id] = _UNKNOWN
+        for arg in call.args:
+            if isinstance(arg, ast.Name) and isinstance(func, ast.Attribute) and func.attr not in ("makedirs", "seed"):
+                env[arg.id] = _UNKNOWN
+
+
+def _input_leaves(module: ast.Module) -> frozenset[str]:
+    """Names the generator writes to a file outside output/ (found by text: their values are the harness's inputs)."""
+    out = set()
+    for node in ast.walk(module):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "tofile"
+            and isinstance(node.func.value, ast.Name)
+            and node.args
+        ):
+            path = _path_text(node.args[0], {})
+            if path is None or not _is_golden_path(path):
+                out.add(node.func.value.id)
+    return frozenset(out)
+
+
+def _numpy_aliases(module: ast.Module) -> set[str]:
+    names = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            names |= {a.asname or a.name for a in node.names if a.name == "numpy"}
+    return names
+
+
+def extract(source: str) -> Extracted:
+    """The inputs and golden expressions a generator's text states (still unchecked: see statement.check)."""
+    try:
+        module = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return Extracted(reason="generator: not valid Python")
+    leaves = _input_leaves(module)
+    walker = _Walker(module, leaves)
+    env: dict[str, ast.AST] = {}
+    main_block: list[ast.stmt] = []
+    top: list[ast.stmt] = []
+    for stmt in module.body:
+        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+            main_block = stmt.body
+        elif not isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef)):
+            top.append(stmt)
+    walker.run(top + main_block, env)
+    aliases = _numpy_aliases(module)
+    out = Extracted()
+    for path, expression, line, shaky in walker.writes:
+        if not _is_golden_path(path):
+            if isinstance(expression, ast.Name) and expression.id in leaves:
+                out.inputs[path] = expression.id
+            continue
+        if shaky:
+            return Extracted(reason=f"generator: the golden is {shaky}")
+        text, why = _checked(expression, set(out.inputs.values()) | leaves, aliases)
+        if why:
+            return Extracted(reason=f"generator: {why}")
+        out.goldens[path] = text
+        out.line = out.line or line
+    if not out.goldens:
+        return Extracted(reason="generator: no golden written with tofile under output/")
+    used = {n.id for t in out.goldens.values() for n in ast.walk(ast.parse(t, mode="eval")) if isinstance(n, ast.Name)}
+    missing = used - {"np"} - set(out.inputs.values())
+    if missing:
+        return Extracted(reason=f"generator: the golden uses {sorted(missing)[0]}, not written as an input file")
+    return out
+
+
+def _checked(expression: ast.AST, leaves: set[str], aliases: set[str]) -> tuple[str, str]:
+    """(expression as numpy source with `np`, "") when every node is allow-listed, else ("", why not)."""
+    if expression is _UNKNOWN or any(isinstance(n, ast.Name) and n.id == _UNKNOWN.id for n in ast.walk(expression)):
+        return "", "the golden's computation is not a straight-line expression of the inputs"
+    renamed = _Subst({a: ast.Name(id="np", ctx=ast.Load()) for a in aliases}, frozenset()).visit(expression)
+    why = check_allowed(renamed, leaves)
+    if why:
+        return "", why
+    text = ast.unparse(renamed)
+    if len(text) > 2000:
+        return "", "the golden expression is longer than 2000 characters"
+    return text, ""
+
+
+_OK_NODES = (
+    ast.Expression,
+    ast.BinOp,
+    ast.UnaryOp,
+    ast.Compare,
+    ast.Call,
+    ast.keyword,
+    ast.Attribute,
+    ast.Name,
+    ast.Constant,
+    ast.Tuple,
+    ast.List,
+    ast.Subscript,
+    ast.Slice,
+    ast.Load,
+    ast.operator,
+    ast.unaryop,
+    ast.cmpop,
+)
+
+
+def check_allowed(expression: ast.AST, leaves: set[str]) -> str:
+    """Why an expression is not allowed ("" when it is): only inputs, `np`, allow-listed numpy calls, ndarray
+    methods and attributes, numbers and small strings (dtype names, einsum subscripts)."""
+    ok = allowed()
+    for node in ast.walk(expression):
+        if not isinstance(node, _OK_NODES):
+            return f"the golden expression uses {type(node).__name__}, which the allow-list does not accept"
+        if isinstance(node, ast.Name) and node.id != "np" and node.id not in leaves:
+            return f"the golden uses {node.id}, not written as an input file"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 40:
+            return "the golden expression holds a long string"
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id == "np":
+                if node.attr not in ok["functions"] | ok["names"]:
+                    return f"np.{node.attr} is not on the allow-list"
+            elif node.attr.startswith("_") or node.attr not in ok["methods"] | ok["attributes"]:
+                return f".{node.attr} is not on the allow-list"
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "np":
+                if func.attr not in ok["functions"] | ok["names"]:  # np.float32(v): a scalar cast
+                    return f"np.{func.attr}() is not on the allow-list"
+            elif isinstance(func, ast.Attribute):
+                if func.attr not in ok["methods"]:
+                    return f".{func.attr}() is not on the allow-list"
+            else:
+                return f"the call {ast.unparse(func)[:40]}() is not on the allow-list"
+    return ""
