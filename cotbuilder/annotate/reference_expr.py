@@ -19,7 +19,14 @@ from typing import Any
 
 from ..paths import package_data
 
-_UNKNOWN = ast.Name(id="__unknown__", ctx=ast.Load())
+_UNKNOWN_PREFIX = "__unknown__"
+
+
+def _unknown(why: str) -> ast.Name:
+    """A value the text does not fix; `why` names how it was set (it ends up in the reason)."""
+    return ast.Name(id=_UNKNOWN_PREFIX + why, ctx=ast.Load())
+
+
 _MAX_INLINE_DEPTH = 4
 
 
@@ -59,6 +66,18 @@ def _const(node: ast.AST) -> Any:
     if isinstance(node, ast.BoolOp):
         values = [_const(v) for v in node.values]
         return all(values) if isinstance(node.op, ast.And) else any(values)
+    if (  # int(128), float(2): a cast of a constant
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("int", "float", "bool")
+        and len(node.args) == 1
+        and not node.keywords
+    ):
+        value = _const(node.args[0])
+        if isinstance(value, (int, float, bool)):
+            return {"int": int, "float": float, "bool": bool}[node.func.id](value)
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy"):
+        return ("numpy", _DTYPE_ALIASES.get(node.attr, node.attr))  # np.float32 == np.half compares by name
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
         return not _const(node.operand)
     if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
@@ -67,6 +86,16 @@ def _const(node: ast.AST) -> Any:
             ops = {ast.Add: int.__add__, ast.Sub: int.__sub__, ast.Mult: int.__mul__, ast.FloorDiv: int.__floordiv__}
             return ops[type(node.op)](left, right)
     raise _Unresolvable
+
+
+def _const_or_none(node: ast.AST) -> Any:
+    try:
+        return _const(node)
+    except _Unresolvable:
+        return None
+
+
+_DTYPE_ALIASES = {"half": "float16", "single": "float32", "double": "float64", "float_": "float64"}
 
 
 def _path_text(node: ast.AST, env: dict[str, ast.AST]) -> str | None:
@@ -116,6 +145,17 @@ def _assigned_names(stmts: list[ast.stmt]) -> set[str]:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
+            # `golden[i] = ...`, `x.attr = ...`, `x += ...`: the array they start from changes too
+            targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+            for target in targets:
+                while isinstance(target, (ast.Subscript, ast.Attribute, ast.Starred)):
+                    target = target.value
+                if isinstance(target, ast.Name):
+                    names.add(target.id)
+            # a method call in a loop may change its receiver in place (x.sort(), x.fill(v))
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if isinstance(node.func.value, ast.Name) and node.func.attr != "tofile":
+                    names.add(node.func.value.id)
     return names
 
 
@@ -124,6 +164,9 @@ class _Walker:
 
     def __init__(self, module: ast.Module, leaves: frozenset[str]):
         self.functions = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
+        self.modules = {
+            a.asname or a.name.partition(".")[0] for n in ast.walk(module) if isinstance(n, ast.Import) for a in n.names
+        }
         self.leaves = leaves
         self.writes: list[tuple[str, ast.AST, int, str]] = []  # (path, expression, line, why not usable)
         self.depth = 0
@@ -150,12 +193,14 @@ class _Walker:
                     if ret is not None:
                         return ret
                 except _Unresolvable:
-                    for name in _assigned_names(stmt.body + stmt.orelse):
-                        env[name] = _UNKNOWN
+                    for name in _assigned_names(stmt.body + stmt.orelse) - self.modules:
+                        env[name] = _unknown("set under a condition the text does not fix")
                     self.run(stmt.body + stmt.orelse, dict(env), "written under a condition the text does not fix")
+            elif isinstance(stmt, ast.For) and self.loop(stmt, env):
+                continue
             elif isinstance(stmt, (ast.For, ast.While, ast.AsyncFor, ast.Try)):
-                for name in _assigned_names([stmt]):
-                    env[name] = _UNKNOWN
+                for name in _assigned_names([stmt]) - self.modules:
+                    env[name] = _unknown("set in a loop or try block")
                 body = list(getattr(stmt, "body", [])) + list(getattr(stmt, "orelse", []))
                 self.run(body, dict(env), "written inside a loop or try block")
             elif isinstance(stmt, ast.With):
@@ -166,8 +211,57 @@ class _Walker:
                 self.call_statement(stmt.value, env, shaky)
             elif isinstance(stmt, (ast.Global, ast.Nonlocal, ast.Delete)):
                 for name in getattr(stmt, "names", []):
-                    env[name] = _UNKNOWN
+                    env[name] = _unknown("changed by exec or eval")
         return None
+
+    def loop(self, stmt: ast.For, env: dict[str, ast.AST]) -> bool:
+        """Two loops followed exactly (True): one that never runs (`range(0)`), and an element-wise fill
+        `for i in range(n): out[i] = f(a[i], b[i])` of an array made by np.zeros, turned into `f(a, b)` cast to that
+        array's dtype (the gate then checks that it covers the whole array)."""
+        it = stmt.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" and it.args):
+            return False
+        if stmt.orelse or not isinstance(stmt.target, ast.Name):
+            return False
+        try:
+            if len(it.args) == 1 and _const(_substitute(it.args[0], env, frozenset())) <= 0:
+                return True
+        except (_Unresolvable, TypeError):
+            pass
+        if len(it.args) != 1 or len(stmt.body) != 1 or not isinstance(stmt.body[0], ast.Assign):
+            return False
+        assign, i = stmt.body[0], stmt.target.id
+        target = assign.targets[0]
+        if not (
+            len(assign.targets) == 1
+            and isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and isinstance(target.slice, ast.Name)
+            and target.slice.id == i
+        ):
+            return False
+        out = target.value.id
+        dtype = _zeros_dtype(env.get(out))
+        if dtype is None:
+            return False
+
+        class _Drop(ast.NodeTransformer):  # a[i] -> a; math.f -> np.f
+            def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+                if isinstance(node.slice, ast.Name) and node.slice.id == i:
+                    return self.visit(node.value)
+                return self.generic_visit(node)
+
+            def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+                if isinstance(node.value, ast.Name) and node.value.id == "math":
+                    return ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=node.attr, ctx=ast.Load())
+                return self.generic_visit(node)
+
+        vector = _Drop().visit(copy.deepcopy(assign.value))
+        if any(isinstance(n, ast.Name) and n.id == i for n in ast.walk(vector)):
+            return False  # the index is used otherwise than to pick the element
+        call = ast.Call(func=ast.Attribute(value=vector, attr="astype", ctx=ast.Load()), args=[dtype], keywords=[])
+        env[out] = self.expr(call, env)
+        return True
 
     def bind(self, target: ast.AST, value: ast.AST, env: dict[str, ast.AST]) -> None:
         if isinstance(target, ast.Name):
@@ -175,11 +269,28 @@ class _Walker:
         elif isinstance(target, (ast.Tuple, ast.List)):
             elts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
             for i, t in enumerate(target.elts):
-                self.bind(t, elts[i] if elts and len(elts) == len(target.elts) else _UNKNOWN, env)
+                self.bind(
+                    t,
+                    elts[i]
+                    if elts and len(elts) == len(target.elts)
+                    else _unknown("unpacked from a value the text does not fix"),
+                    env,
+                )
+        elif (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and isinstance(target.slice, ast.Slice)
+            and target.slice.step is None
+            and (target.slice.lower is None or _const_or_none(target.slice.lower) == 0)
+            and (dtype := _zeros_dtype(env.get(target.value.id))) is not None
+        ):
+            # `out[:n] = f(x)` into a zeros array: `f(x)` in out's dtype (the gate checks n covers the whole array)
+            cast = ast.Call(func=ast.Attribute(value=value, attr="astype", ctx=ast.Load()), args=[dtype], keywords=[])
+            env[target.value.id] = cast
         else:  # x[i] = ..., x.attr = ...: the array changes in a way we do not follow
             for node in ast.walk(target):
                 if isinstance(node, ast.Name):
-                    env[node.id] = _UNKNOWN
+                    env[node.id] = _unknown("changed element-wise in place")
 
     def expr(self, node: ast.AST, env: dict[str, ast.AST]) -> ast.AST:
         """Substitute known names; inline a call to a helper function of the module by its returned expression."""
@@ -190,7 +301,7 @@ class _Walker:
             and self.depth < _MAX_INLINE_DEPTH
         ):
             ret = self.inline(self.functions[node.func.id], node, env, "")
-            return ret if ret is not None else _UNKNOWN
+            return ret if ret is not None else _unknown("returned by a helper that could not be inlined")
         walker = self
 
         class _Inline(_Subst):  # a helper call nested in the expression (`gelu(x).astype(...)`)
@@ -208,7 +319,7 @@ class _Walker:
         given = {p.arg: self.expr(a, env) for p, a in zip(params, call.args, strict=False)}
         given |= {k.arg: self.expr(k.value, env) for k in call.keywords if k.arg}
         for p, d in zip(params, defaults, strict=True):
-            local[p.arg] = given.get(p.arg, d if d is not None else _UNKNOWN)
+            local[p.arg] = given.get(p.arg, d if d is not None else _unknown("a parameter with no value"))
         self.depth += 1
         try:
             return self.run(fn.body, local, shaky)
@@ -227,15 +338,30 @@ class _Walker:
             return
         if isinstance(func, ast.Name) and func.id in ("exec", "eval", "setattr", "globals", "locals", "vars"):
             for name in list(env):  # anything may have changed
-                env[name] = _UNKNOWN
+                env[name] = _unknown("changed by exec or eval")
             return
         # a method call may change its receiver in place (x.sort(), x.fill(0), np.copyto(x, ...))
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in env:
             if func.attr not in ("tofile", "seed"):
-                env[func.value.id] = _UNKNOWN
+                env[func.value.id] = _unknown("changed in place by a method call")
         for arg in call.args:
             if isinstance(arg, ast.Name) and isinstance(func, ast.Attribute) and func.attr not in ("makedirs", "seed"):
-                env[arg.id] = _UNKNOWN
+                env[arg.id] = _unknown("passed to a call that may change it")
+
+
+def _zeros_dtype(node: ast.AST | None) -> ast.AST | None:
+    """T of `np.zeros(shape).astype(T)` or `np.zeros(shape, dtype=T)`; None for anything else."""
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+        return None
+    if node.func.attr == "astype" and len(node.args) == 1 and _is_zeros(node.func.value):
+        return node.args[0]
+    if node.func.attr == "zeros":
+        return next((k.value for k in node.keywords if k.arg == "dtype"), node.args[1] if len(node.args) > 1 else None)
+    return None
+
+
+def _is_zeros(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "zeros"
 
 
 def _input_leaves(module: ast.Module) -> frozenset[str]:
@@ -305,8 +431,9 @@ def extract(source: str) -> Extracted:
 
 def _checked(expression: ast.AST, leaves: set[str], aliases: set[str]) -> tuple[str, str]:
     """(expression as numpy source with `np`, "") when every node is allow-listed, else ("", why not)."""
-    if expression is _UNKNOWN or any(isinstance(n, ast.Name) and n.id == _UNKNOWN.id for n in ast.walk(expression)):
-        return "", "the golden's computation is not a straight-line expression of the inputs"
+    marks = [n.id for n in ast.walk(expression) if isinstance(n, ast.Name) and n.id.startswith(_UNKNOWN_PREFIX)]
+    if marks:
+        return "", f"the golden depends on a value {marks[0].removeprefix(_UNKNOWN_PREFIX)}"
     renamed = _Subst({a: ast.Name(id="np", ctx=ast.Load()) for a in aliases}, frozenset()).visit(expression)
     why = check_allowed(renamed, leaves)
     if why:

@@ -224,18 +224,19 @@ def prose_matches(text: str, form: dict[str, Any]) -> list[str]:
     tensors = form["inputs"] + form["outputs"]
     shapes = {tuple(t["shape"]) for t in tensors}
     dtypes = {t["dtype"] for t in tensors}
-    reference = "\n".join([form.get("reference", "")] + [o.get("reference", "") for o in form["outputs"]])
+    # the reference itself may cast (`.astype(np.float32)`): only the prose around it is checked
+    body = text
+    for ref in sorted({form.get("reference", "")} | {o.get("reference", "") for o in form["outputs"]}, key=len)[::-1]:
+        body = body.replace(ref, "") if ref else body
     wrong = []
-    for m in _SHAPE_RE.finditer(text.replace(reference, "") if reference else text):
+    for m in _SHAPE_RE.finditer(body):
         if tuple(int(n) for n in m.group(1).split(", ")) not in shapes:
             wrong.append(f"shape [{m.group(1)}] is in no case")
-    body = text.replace(reference, "") if reference else text
     for word in _DTYPE_WORDS:
         if re.search(rf"\b{word}\b", body) and word not in dtypes:
             wrong.append(f"dtype {word} is no tensor's")
-    for m in re.finditer(
-        r"\b(\w+) = ([-+\w.]+)[,.]", body.split("Attributes: ", 1)[1] if "Attributes: " in body else ""
-    ):
+    attrs = body.split("Attributes: ", 1)[1].split(". ", 1)[0] + ". " if "Attributes: " in body else ""
+    for m in re.finditer(r"\b(\w+) = ([-+\w.]+?)[,.]\s", attrs):
         if str(form["attrs"].get(m.group(1))) != m.group(2):
             wrong.append(f"attr {m.group(1)} = {m.group(2)} is not the form's")
     return wrong

@@ -11,7 +11,9 @@ spec = json.load(open(sys.argv[1]))
 names = {"np": np}
 for name, meta in spec["inputs"].items():
     names[name] = np.fromfile(meta["file"], dtype=meta["dtype"]).reshape(meta["shape"])
-value = eval(compile(spec["expression"], "<reference>", "eval"), {"__builtins__": {}}, names)
+# numpy's C code imports through the calling frame's __import__; the expression itself can name no builtin (the
+# allow-list admits only the input names and np), so this is the one builtin it gets
+value = eval(compile(spec["expression"], "<reference>", "eval"), {"__builtins__": {"__import__": __import__}}, names)
 result = np.ascontiguousarray(np.asarray(value).astype(spec["out_dtype"]))
 result.tofile(spec["out_file"])
 json.dump({"shape": list(result.shape), "dtype": str(result.dtype)}, open(spec["out_file"] + ".json", "w"))
