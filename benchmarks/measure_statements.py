@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     for ws in args.workspaces:
         store = Store(ws, read_only=True)
         where = "" if args.all else "WHERE unit_id IN (SELECT unit_id FROM verifications WHERE status = 'passed')"
-        units += store.rows(f"SELECT * FROM units {where} ORDER BY name")
+        found = store.rows(f"SELECT * FROM units {where} ORDER BY name")
+        verdicts = {v["unit_id"]: v for v in store.rows("SELECT * FROM verifications ORDER BY status = 'passed'")}
+        units += [{**u, "_verification": verdicts.get(u["unit_id"])} for u in found]
         store.close()
     if args.limit:
         units = units[: args.limit]
@@ -48,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         for i, unit in enumerate(units):
             workdir = Path(tmp) / f"u{i}"
             workdir.mkdir()
-            got = derive(unit, workdir, ctx)
+            got = derive(unit, workdir, ctx, verification=unit.pop("_verification"))
             if "statement" not in got:
                 reasons[got["reason"]] += 1
                 if args.verbose:

@@ -15,11 +15,13 @@ import copy
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import PurePosixPath as Path
 from typing import Any
 
 from ..paths import package_data
 
 _UNKNOWN_PREFIX = "__unknown__"
+_ARGV = " argv"  # env key of sys.argv (not a Python name)
 
 
 def _unknown(why: str) -> ast.Name:
@@ -64,18 +66,32 @@ def _const(node: ast.AST) -> Any:
         if type(node.ops[0]) in ops:
             return ops[type(node.ops[0])](left, right)
     if isinstance(node, ast.BoolOp):
-        values = [_const(v) for v in node.values]
-        return all(values) if isinstance(node.op, ast.And) else any(values)
+        for v in node.values:  # short-circuit, as Python does: `len(argv) > 1 and argv[1] == "x"`
+            value = _const(v)
+            if bool(value) != isinstance(node.op, ast.And):
+                return value
+        return value
+    if isinstance(node, ast.Subscript):
+        seq, index = _const(node.value), _const(node.slice)
+        try:
+            return seq[index]
+        except (IndexError, KeyError, TypeError):
+            raise _Unresolvable from None
     if (  # int(128), float(2): a cast of a constant
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)
-        and node.func.id in ("int", "float", "bool")
+        and node.func.id in ("int", "float", "bool", "len")
         and len(node.args) == 1
         and not node.keywords
     ):
         value = _const(node.args[0])
-        if isinstance(value, (int, float, bool)):
-            return {"int": int, "float": float, "bool": bool}[node.func.id](value)
+        if node.func.id == "len" and isinstance(value, (list, tuple, str)):
+            return len(value)
+        if isinstance(value, (int, float, bool, str)) and node.func.id != "len":
+            try:
+                return {"int": int, "float": float, "bool": bool}[node.func.id](value)
+            except ValueError:
+                raise _Unresolvable from None
     if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in ("np", "numpy"):
         return ("numpy", _DTYPE_ALIASES.get(node.attr, node.attr))  # np.float32 == np.half compares by name
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -122,7 +138,8 @@ def _norm(path: str) -> str:
 
 
 def _is_golden_path(path: str) -> bool:
-    return _norm(path).startswith("output/") or "/output/" in path
+    """Under output/ (the own harness's rule), or a file named golden* (a kernel UT's data folder)."""
+    return _norm(path).startswith("output/") or "/output/" in path or Path(path).name.startswith("golden")
 
 
 class _Subst(ast.NodeTransformer):
@@ -133,6 +150,19 @@ class _Subst(ast.NodeTransformer):
         if isinstance(node.ctx, ast.Load) and node.id in self.env and node.id not in self.leaves:
             return copy.deepcopy(self.env[node.id])
         return node
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        # sys.argv: the command line the harness runs the generator with, when known
+        if isinstance(node.value, ast.Name) and node.value.id == "sys" and node.attr == "argv" and _ARGV in self.env:
+            return copy.deepcopy(self.env[_ARGV])
+        return self.generic_visit(node)
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        node = self.generic_visit(node)
+        try:
+            return node.body if _const(node.test) else node.orelse
+        except _Unresolvable:
+            return node
 
 
 def _substitute(node: ast.AST, env: dict[str, ast.AST], leaves: frozenset[str]) -> ast.AST:
@@ -279,6 +309,21 @@ class _Walker:
         elif (
             isinstance(target, ast.Subscript)
             and isinstance(target.value, ast.Name)
+            and isinstance(_const_or_none(target.slice), int)
+            and (dtype := _zeros_dtype(env.get(target.value.id))) is not None
+        ):
+            # `out[k] = v` into a 1-D zeros array: element k is v, the rest stays (the gate checks the result)
+            before = env[target.value.id]
+            size = ast.Attribute(value=before, attr="size", ctx=ast.Load())
+            index = ast.Call(func=_np("arange"), args=[size], keywords=[])
+            pick = ast.Compare(left=index, ops=[ast.Eq()], comparators=[target.slice])
+            where = ast.Call(func=_np("where"), args=[pick, value, before], keywords=[])
+            env[target.value.id] = ast.Call(
+                func=ast.Attribute(value=where, attr="astype", ctx=ast.Load()), args=[dtype], keywords=[]
+            )
+        elif (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
             and isinstance(target.slice, ast.Slice)
             and target.slice.step is None
             and (target.slice.lower is None or _const_or_none(target.slice.lower) == 0)
@@ -349,6 +394,10 @@ class _Walker:
                 env[arg.id] = _unknown("passed to a call that may change it")
 
 
+def _np(attr: str) -> ast.Attribute:
+    return ast.Attribute(value=ast.Name(id="np", ctx=ast.Load()), attr=attr, ctx=ast.Load())
+
+
 def _zeros_dtype(node: ast.AST | None) -> ast.AST | None:
     """T of `np.zeros(shape).astype(T)` or `np.zeros(shape, dtype=T)`; None for anything else."""
     if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
@@ -361,7 +410,8 @@ def _zeros_dtype(node: ast.AST | None) -> ast.AST | None:
 
 
 def _is_zeros(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "zeros"
+    """np.zeros(...), or an array this module already made from one (`np.where(np.arange(n) == k, v, zeros)`)."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("zeros", "where")
 
 
 def _input_leaves(module: ast.Module) -> frozenset[str]:
@@ -389,8 +439,9 @@ def _numpy_aliases(module: ast.Module) -> set[str]:
     return names
 
 
-def extract(source: str) -> Extracted:
-    """The inputs and golden expressions a generator's text states (still unchecked: see statement.check)."""
+def extract(source: str, argv: list[str] | None = None) -> Extracted:
+    """The inputs and golden expressions a generator's text states (still unchecked: see statement.check).
+    `argv`: sys.argv as the harness runs the generator (script name first), when known."""
     try:
         module = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -398,6 +449,8 @@ def extract(source: str) -> Extracted:
     leaves = _input_leaves(module)
     walker = _Walker(module, leaves)
     env: dict[str, ast.AST] = {}
+    if argv is not None:
+        env[_ARGV] = ast.List(elts=[ast.Constant(value=a) for a in argv], ctx=ast.Load())
     main_block: list[ast.stmt] = []
     top: list[ast.stmt] = []
     for stmt in module.body:

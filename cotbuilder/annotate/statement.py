@@ -36,18 +36,41 @@ _DTYPE_WORDS = ("float16", "float32", "float64", "bfloat16", "int8", "int16", "i
 _DTYPE_WORDS += ("uint32", "uint64", "bool")
 
 
-def derive(unit: dict[str, Any], workdir: Path, ctx: steps.Context, seed: int | None = 0) -> dict[str, Any]:
-    """{"statement": form} when the unit's semantics are derived and pass the gate, else {"reason": why not}."""
+def derive(
+    unit: dict[str, Any],
+    workdir: Path,
+    ctx: steps.Context,
+    seed: int | None = 0,
+    verification: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """{"statement": form} when the unit's semantics are derived and pass the gate, else {"reason": why not}.
+    `verification`: the unit's stored verification; a kernel UT's test computes its generator's arguments at run
+    time, and the record holds the command lines it ran (`cd ./x_data/ && python3 gen_data.py 2048 0.5 1.5`)."""
     spec = next((f for f in unit.get("files", []) if f["path"].endswith("verify_spec.toml")), None)
     if spec is not None:
         return from_spec(spec)
     generator = file_by_role(unit, "generator", "scripts/gen_data.py", "gen_data.py")
     if generator is None:
         return {"reason": "no generator and no spec: nothing states the golden"}
-    found = extract(generator["text"])
+    args = script_args(unit, generator["path"], ctx.soc, need_bin=False)
+    recorded = _recorded_args(generator, verification) if args is None else None
+    args = args or recorded or []
+    found = extract(generator["text"], [generator["path"], *args])
     if found.reason:
         return {"reason": found.reason}
-    return _gate(unit, generator, found, workdir, ctx, seed)
+    return _gate(unit, generator, found, args, recorded is not None, workdir, ctx, seed)
+
+
+def _recorded_args(generator: dict[str, Any], verification: dict[str, Any] | None) -> list[str] | None:
+    """The generator's arguments from the first command line the verification recorded for it."""
+    name = Path(generator["path"]).name
+    for case in (verification or {}).get("cases") or []:
+        for call in (case.get("generate") or {}).get("calls") or []:
+            cmd = str(call.get("cmd", "")) if isinstance(call, dict) else ""
+            m = re.search(r"python[\w.]*\s+(?:\./)?" + re.escape(name) + r"((?:\s+[\w.+\-]+)*)\s*$", cmd)
+            if m:
+                return m.group(1).split()
+    return None
 
 
 def from_spec(spec_file: dict[str, Any]) -> dict[str, Any]:
@@ -84,7 +107,14 @@ def from_spec(spec_file: dict[str, Any]) -> dict[str, Any]:
 
 
 def _gate(
-    unit: dict[str, Any], generator: dict[str, Any], found: Any, workdir: Path, ctx: steps.Context, seed: int | None
+    unit: dict[str, Any],
+    generator: dict[str, Any],
+    found: Any,
+    args: list[str],
+    in_folder: bool,
+    workdir: Path,
+    ctx: steps.Context,
+    seed: int | None,
 ) -> dict[str, Any]:
     gen_dir = steps.fresh_dir(workdir, "statement-gen")
     put = unit_files(unit)
@@ -92,14 +122,19 @@ def _gate(
     files.write_tree(gen_dir, put)
     for d in ("input", "output"):
         (gen_dir / d).mkdir(exist_ok=True)
-    argv = [ctx.python, _RUNNER, _MANIFEST, generator["path"]]
-    argv += script_args(unit, generator["path"], ctx.soc, need_bin=False) or []
+    folder = str(Path(generator["path"]).parent)
+    base = "" if folder == "." or not in_folder else folder + "/"
+    if base:  # a generator beside its data (kernel UT: `cd ./x_data/ && python3 gen_data.py`) runs in its folder
+        files.write_tree(gen_dir / folder, {_RUNNER: put[_RUNNER]})
+    argv = [ctx.python, _RUNNER, _MANIFEST, Path(generator["path"]).name if base else generator["path"]]
+    argv += args
     seeded = seed is not None and "--seed" in generator["text"]
     argv += ["--seed", str(seed)] if seeded else []
-    run = steps.run_step(ctx, argv, gen_dir, _STEP_LIMITS)
+    run = steps.run_step(ctx, argv, gen_dir / folder if base else gen_dir, _STEP_LIMITS)
     if not run.ok:
         return {"reason": f"generator: did not run ({run.outcome}: {_last_line(run)})"}
     wrote, _ = steps.written_files(gen_dir, put)
+    wrote = {k.removeprefix(base): v for k, v in wrote.items() if k.startswith(base) and k != base + _RUNNER}
     try:
         manifest = json.loads(wrote.pop(_MANIFEST, b"{}"))
     except ValueError:
