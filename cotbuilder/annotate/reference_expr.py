@@ -22,6 +22,7 @@ from ..paths import package_data
 
 _UNKNOWN_PREFIX = "__unknown__"
 _ARGV = " argv"  # env key of sys.argv (not a Python name)
+_NS = " namespace "  # env key prefix of an argparse result: the option values as constants
 
 
 def _unknown(why: str) -> ast.Name:
@@ -63,6 +64,7 @@ def _const(node: ast.AST) -> Any:
         ops = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b}
         ops |= {ast.Gt: lambda a, b: a > b, ast.LtE: lambda a, b: a <= b, ast.GtE: lambda a, b: a >= b}
         ops |= {ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+        ops |= {ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b}
         if type(node.ops[0]) in ops:
             return ops[type(node.ops[0])](left, right)
     if isinstance(node, ast.BoolOp):
@@ -152,6 +154,11 @@ class _Subst(ast.NodeTransformer):
         return node
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if isinstance(node.value, ast.Name) and _NS + node.value.id in self.env:  # args.scenarioNum
+            ns = self.env[_NS + node.value.id]
+            for k, v in zip(ns.keys, ns.values, strict=True):
+                if k.value == node.attr:
+                    return copy.deepcopy(v)
         # sys.argv: the command line the harness runs the generator with, when known
         if isinstance(node.value, ast.Name) and node.value.id == "sys" and node.attr == "argv" and _ARGV in self.env:
             return copy.deepcopy(self.env[_ARGV])
@@ -200,6 +207,7 @@ class _Walker:
         self.leaves = leaves
         self.writes: list[tuple[str, ast.AST, int, str]] = []  # (path, expression, line, why not usable)
         self.depth = 0
+        self.options: list[dict[str, Any]] = []  # argparse add_argument calls seen, in order
 
     def run(self, stmts: list[ast.stmt], env: dict[str, ast.AST], shaky: str = "") -> ast.AST | None:
         """Walk `stmts`; returns the expression of a `return` reached (for inlined helpers)."""
@@ -294,7 +302,15 @@ class _Walker:
         return True
 
     def bind(self, target: ast.AST, value: ast.AST, env: dict[str, ast.AST]) -> None:
-        if isinstance(target, ast.Name):
+        if isinstance(target, ast.Name) and _is_parse_args(value) and self.options and _ARGV in env:
+            parsed = _parse_argv(self.options, [_const_or_none(e) for e in env[_ARGV].elts[1:]])
+            if parsed is not None:
+                env[_NS + target.id] = ast.Dict(
+                    keys=[ast.Constant(value=k) for k in parsed],
+                    values=[ast.Constant(value=v) for v in parsed.values()],
+                )
+            env[target.id] = value
+        elif isinstance(target, ast.Name):
             env[target.id] = value
         elif isinstance(target, (ast.Tuple, ast.List)):
             elts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else None
@@ -373,6 +389,9 @@ class _Walker:
 
     def call_statement(self, call: ast.Call, env: dict[str, ast.AST], shaky: str) -> None:
         func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "add_argument":
+            self.options.append(_option(call, env))
+            return
         if isinstance(func, ast.Attribute) and func.attr == "tofile" and call.args:
             path = _path_text(call.args[0], env)
             if path is not None:
@@ -392,6 +411,65 @@ class _Walker:
         for arg in call.args:
             if isinstance(arg, ast.Name) and isinstance(func, ast.Attribute) and func.attr not in ("makedirs", "seed"):
                 env[arg.id] = _unknown("passed to a call that may change it")
+
+
+def _is_parse_args(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "parse_args"
+
+
+def _option(call: ast.Call, env: dict[str, ast.AST]) -> dict[str, Any]:
+    """One add_argument call: flags, dest, type, default, action (None values where the text does not fix them)."""
+    flags = [_const_or_none(a) for a in call.args]
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    longs = [f for f in flags if isinstance(f, str) and f.startswith("--")]
+    name = (longs or flags or [""])[0] or ""
+    dest = _const_or_none(kw["dest"]) if "dest" in kw else str(name).lstrip("-").replace("-", "_")
+    kind = kw.get("type")
+    default = _const_or_none(_substitute(kw["default"], env, frozenset())) if "default" in kw else None
+    action = _const_or_none(kw["action"]) if "action" in kw else None
+    return {
+        "flags": [f for f in flags if isinstance(f, str)],
+        "dest": dest,
+        "type": kind.id if isinstance(kind, ast.Name) else None,
+        "default": False if action == "store_true" and "default" not in kw else default,
+        "action": action,
+        "positional": bool(flags) and isinstance(flags[0], str) and not flags[0].startswith("-"),
+    }
+
+
+def _parse_argv(options: list[dict[str, Any]], argv: list[Any]) -> dict[str, Any] | None:
+    """The namespace argparse would build from `argv`, for the simple cases (store, store_true, int/float/str);
+    None when the command line holds something this does not follow."""
+    values = {o["dest"]: o["default"] for o in options}
+    by_flag = {f: o for o in options for f in o["flags"] if f.startswith("-")}
+    positional = [o for o in options if o["positional"]]
+    cast = {"int": int, "float": float, "str": str, None: str}
+    i = 0
+    while i < len(argv):
+        token = argv[i]
+        if not isinstance(token, str):
+            return None
+        flag, eq, inline = token.partition("=")
+        if flag in by_flag:
+            o = by_flag[flag]
+            if o["action"] == "store_true":
+                values[o["dest"]] = True
+                i += 1
+                continue
+            raw = inline if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+            i += 1 if eq else 2
+        elif not token.startswith("-") and positional:
+            o, raw = positional.pop(0), token
+            i += 1
+        else:
+            return None
+        if o["type"] not in cast or not isinstance(raw, str):
+            return None
+        try:
+            values[o["dest"]] = cast[o["type"]](raw)
+        except ValueError:
+            return None
+    return values
 
 
 def _np(attr: str) -> ast.Attribute:
