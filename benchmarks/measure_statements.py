@@ -22,7 +22,7 @@ from cotbuilder.annotate.facts import unit_facts
 from cotbuilder.annotate.statement import derive, prose, prose_matches
 from cotbuilder.annotate.static_teacher import write_annotation
 from cotbuilder.store import Store
-from cotbuilder.verify import steps
+from cotbuilder.verify import sandbox, steps
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         for i, unit in enumerate(units):
             workdir = Path(tmp) / f"u{i}"
             workdir.mkdir()
-            got = derive(unit, workdir, ctx, verification=unit.pop("_verification"))
+            try:
+                got = derive(unit, workdir, ctx, verification=unit.pop("_verification"))
+            except OSError as exc:  # e.g. a full disk: counted, the rest of the batch goes on
+                got = {"reason": f"cotbuilder: the gate could not run ({exc.strerror or exc})"}
+            finally:
+                sandbox.remove_tree(workdir)  # one unit's dirs at a time on disk
             if "statement" not in got:
                 reasons[got["reason"]] += 1
                 if args.verbose:
