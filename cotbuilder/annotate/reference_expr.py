@@ -371,7 +371,12 @@ class _Walker:
                     return walker.expr(call, env)
                 return self.generic_visit(call)
 
-        return _Inline(env, self.leaves).visit(copy.deepcopy(node))
+        out = _Inline(env, self.leaves).visit(copy.deepcopy(node))
+        if not isinstance(out, ast.Constant):  # `float(sys.argv[2])` with argv known: the number itself
+            value = _const_or_none(out)
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+                return ast.Constant(value=value)
+        return out
 
     def inline(self, fn: ast.FunctionDef, call: ast.Call, env: dict[str, ast.AST], shaky: str) -> ast.AST | None:
         local = {k: v for k, v in env.items()}  # module constants stay visible

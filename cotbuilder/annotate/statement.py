@@ -49,6 +49,9 @@ def derive(
     spec = next((f for f in unit.get("files", []) if f["path"].endswith("verify_spec.toml")), None)
     if spec is not None:
         return from_spec(spec)
+    module = next((f for f in unit.get("files", []) if f["path"].endswith("validation/module.py")), None)
+    if module is not None:
+        return from_benchmark(unit, module, verification)
     generator = file_by_role(unit, "generator", "scripts/gen_data.py", "gen_data.py")
     if generator is None:
         return {"reason": "no generator and no spec: nothing states the golden"}
@@ -71,6 +74,53 @@ def _recorded_args(generator: dict[str, Any], verification: dict[str, Any] | Non
             if m:
                 return m.group(1).split()
     return None
+
+
+def from_benchmark(unit: dict[str, Any], module: dict[str, Any], verification: dict[str, Any] | None) -> dict[str, Any]:
+    """A benchmark task (NPUKernelBench layout): the reference is its `Model.forward` (what the benchmark harness makes
+    the golden from), the cases its test_cases.csv, the tolerance what verification compared with."""
+    import ast
+    import csv
+    import io
+
+    try:
+        tree = ast.parse(module["text"])
+    except SyntaxError:
+        return {"reason": "benchmark: module.py is not valid Python"}
+    model = next((n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Model"), None)
+    forward = next(
+        (n for n in (model.body if model else []) if isinstance(n, ast.FunctionDef) and n.name == "forward"), None
+    )
+    if forward is None:
+        return {"reason": "benchmark: no Model.forward in module.py"}
+    cases_file = next((f for f in unit["files"] if f["path"].endswith("validation/test_cases.csv")), None)
+    if cases_file is None:
+        return {"reason": "benchmark: no test_cases.csv"}
+    rows = list(csv.DictReader(io.StringIO(cases_file["text"]), delimiter=";"))
+    names = [a.arg for a in forward.args.args if a.arg != "self"]
+    inputs = []
+    for row in rows:
+        try:
+            shape = [int(n) for n in json.loads(row.get("shape") or "")]
+        except (ValueError, TypeError):
+            return {"reason": "benchmark: a case without a literal shape"}
+        if len(names) != 1 or not row.get("dtype"):
+            return {"reason": "benchmark: cases do not give each input's shape and dtype"}
+        inputs.append({"name": names[0], "shape": shape, "dtype": row["dtype"], "case": row.get("case_id")})
+    outs = [o for c in (verification or {}).get("cases") or [] for o in c.get("outputs") or []]
+    if not outs:
+        return {"reason": "benchmark: no verified case gives the tolerance"}
+    form = {
+        "source": module["path"],
+        "reference_kind": "python function",
+        "reference": "import torch\n" + ast.get_source_segment(module["text"], forward),
+        "inputs": inputs,
+        "outputs": [{"name": "y", "shape": "the shape forward returns", "dtype": "the input's dtype"}],
+        "attrs": {},
+        "tolerance": {"atol": outs[0]["atol"], "rtol": outs[0]["rtol"]},
+        "gate": {"how": "the benchmark's Model is the golden verify compares with"},
+    }
+    return {"statement": form}
 
 
 def from_spec(spec_file: dict[str, Any]) -> dict[str, Any]:
@@ -230,9 +280,15 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, facts: dict[
         for o in form["outputs"]:
             out.append(f"It computes `{o['name']} = {o['reference']}` (numpy semantics).")
     else:
-        out.append("It computes what this reference function returns (numpy semantics):\n" + form["reference"] + "\n")
-    ins = "; ".join(f"`{t['name']}` {t['dtype']} of shape {list(t['shape'])}" for t in form["inputs"]) or "none"
-    outs = "; ".join(f"`{t['name']}` {t['dtype']} of shape {list(t['shape'])}" for t in form["outputs"])
+        out.append(f"It computes what this reference returns (from `{form['source']}`):\n" + form["reference"] + "\n")
+
+    def tensor(t: dict[str, Any]) -> str:
+        shape = list(t["shape"]) if isinstance(t["shape"], list) else t["shape"]
+        case = f" (case {t['case']})" if t.get("case") is not None else ""
+        return f"`{t['name']}` {t['dtype']} of shape {shape}{case}"
+
+    ins = "; ".join(tensor(t) for t in form["inputs"]) or "none"
+    outs = "; ".join(tensor(t) for t in form["outputs"])
     out.append(f"Inputs: {ins}. Outputs: {outs}. All tensors are contiguous, row-major in global memory.")
     if form["attrs"]:
         out.append("Attributes: " + ", ".join(f"{k} = {v}" for k, v in form["attrs"].items()) + ".")
@@ -257,7 +313,7 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, facts: dict[
 def prose_matches(text: str, form: dict[str, Any]) -> list[str]:
     """What the prose states that the form does not (shapes, dtypes, attrs): [] when it says only the form."""
     tensors = form["inputs"] + form["outputs"]
-    shapes = {tuple(t["shape"]) for t in tensors}
+    shapes = {tuple(t["shape"]) for t in tensors if isinstance(t["shape"], list)}
     dtypes = {t["dtype"] for t in tensors}
     # the reference itself may cast (`.astype(np.float32)`): only the prose around it is checked
     body = text
