@@ -205,3 +205,37 @@ def test_a_unit_with_no_generator_and_no_spec_gets_no_statement():
     unit = {"name": "k", "files": [{"path": "k.cpp", "role": "kernel", "text": "int main() {}"}]}
     got = derive(unit, Path("/nonexistent"), steps.Context(cache_dir=Path("/nonexistent")))
     assert got == {"reason": "no generator and no spec: nothing states the golden"}
+
+
+def test_argparse_options_and_sys_argv_fold_with_the_command_line_the_harness_passes():
+    gen = generator("""
+        import argparse
+        import sys
+        def gen(mode, scale):
+            x = np.ones([4], dtype=np.float32)
+            if mode == 1:
+                golden = x * scale
+            else:
+                golden = x - scale
+            x.tofile("input/x.bin")
+            golden.tofile("output/golden.bin")
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--mode", type=int, default=0)
+            args = parser.parse_args()
+            gen(args.mode, float(sys.argv[-1]) if len(sys.argv) > 3 else 2.0)
+    """)
+    assert extract(gen, ["gen_data.py"]).goldens == {"output/golden.bin": "x - 2.0"}
+    assert extract(gen, ["gen_data.py", "--mode", "1"]).goldens == {"output/golden.bin": "x * 2.0"}
+    assert "condition" in extract(gen).reason  # the command line unknown: the branch is not guessed
+
+
+def test_a_kernel_ut_generator_takes_the_arguments_its_verification_recorded():
+    from cotbuilder.annotate.statement import _recorded_args
+
+    verification = {
+        "cases": [{"generate": {"calls": [{"cmd": "cd ./axpby_data/ && python3 gen_data.py 64 1.500000 -0.5"}]}}]
+    }
+    gen = {"path": "tests/ut/op_kernel/axpby_data/gen_data.py"}
+    assert _recorded_args(gen, verification) == ["64", "1.500000", "-0.5"]
+    assert _recorded_args(gen, {"cases": []}) is None
