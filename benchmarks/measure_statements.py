@@ -50,8 +50,9 @@ def main(argv: list[str] | None = None) -> int:
         for i, unit in enumerate(units):
             workdir = Path(tmp) / f"u{i}"
             workdir.mkdir()
+            verification = unit.pop("_verification")
             try:
-                got = derive(unit, workdir, ctx, verification=unit.pop("_verification"))
+                got = derive(unit, workdir, ctx, verification=verification)
             except OSError as exc:  # e.g. a full disk: counted, the rest of the batch goes on
                 got = {"reason": f"cotbuilder: the gate could not run ({exc.strerror or exc})"}
             finally:
@@ -62,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"  no statement  {unit['name']}: {got['reason']}")
                 continue
             facts = unit_facts(unit)
-            text = prose(got["statement"], facts.get("entry_name") or unit["name"], facts.get("soc"), facts)
+            soc = facts.get("soc") or (verification or {}).get("soc") or ctx.soc  # the SoC it was verified for
+            text = prose(got["statement"], facts.get("entry_name") or unit["name"], soc, facts)
             wrong = prose_matches(text, got["statement"])
             if wrong:
                 reasons[f"prose gate: {wrong[0]}"] += 1

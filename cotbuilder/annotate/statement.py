@@ -13,6 +13,7 @@ A unit with neither, or whose expression does not reproduce its golden, gets no 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tomllib
@@ -293,11 +294,12 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, facts: dict[
     if form["attrs"]:
         out.append("Attributes: " + ", ".join(f"{k} = {v}" for k, v in form["attrs"].items()) + ".")
     if soc:
+        table = _socs().get(soc.lower(), {})
         limits = []
-        if facts.get("cores"):
-            limits.append(f"{facts['cores']} AI cores")
-        if facts.get("ub_size"):
-            limits.append(f"{facts['ub_size']} bytes of UB per core")
+        if table.get("aiv_cores"):
+            limits.append(f"{table['aiv_cores']} vector cores")
+        if table.get("ub_bytes"):
+            limits.append(f"{table['ub_bytes']} bytes of Unified Buffer per core")
         out.append(f"Target: {soc}" + (f" ({', '.join(limits)})" if limits else "") + ".")
     tol = form["tolerance"]
     if tol.get("atol") == 0 and tol.get("rtol") == 0:
@@ -308,6 +310,11 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, facts: dict[
             "reference."
         )
     return " ".join(out)
+
+
+@functools.cache
+def _socs() -> dict[str, Any]:
+    return tomllib.loads(package_data("verify/data/socs.toml").read_text(encoding="utf-8"))
 
 
 def prose_matches(text: str, form: dict[str, Any]) -> list[str]:
