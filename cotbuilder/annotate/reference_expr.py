@@ -302,6 +302,8 @@ class _Walker:
         return True
 
     def bind(self, target: ast.AST, value: ast.AST, env: dict[str, ast.AST]) -> None:
+        if _too_big(value):  # inlining doubles `x = x + x` each time: a hostile text must not blow up the host
+            value = _unknown("too large to inline")
         if isinstance(target, ast.Name) and _is_parse_args(value) and self.options and _ARGV in env:
             parsed = _parse_argv(self.options, [_const_or_none(e) for e in env[_ARGV].elts[1:]])
             if parsed is not None:
@@ -416,6 +418,16 @@ class _Walker:
         for arg in call.args:
             if isinstance(arg, ast.Name) and isinstance(func, ast.Attribute) and func.attr not in ("makedirs", "seed"):
                 env[arg.id] = _unknown("passed to a call that may change it")
+
+
+_MAX_NODES = 4000
+
+
+def _too_big(node: ast.AST) -> bool:
+    for count, _ in enumerate(ast.walk(node)):
+        if count > _MAX_NODES:
+            return True
+    return False
 
 
 def _is_parse_args(node: ast.AST) -> bool:

@@ -239,3 +239,10 @@ def test_a_kernel_ut_generator_takes_the_arguments_its_verification_recorded():
     gen = {"path": "tests/ut/op_kernel/axpby_data/gen_data.py"}
     assert _recorded_args(gen, verification) == ["64", "1.500000", "-0.5"]
     assert _recorded_args(gen, {"cases": []}) is None
+
+
+def test_a_generator_whose_expression_doubles_each_line_is_refused_quickly():
+    """`x = x + x` forty times would inline to 2**40 nodes: the walker gives up instead of filling the host's memory."""
+    lines = "y = np.ones(4, dtype=np.float32)\ng = y\n" + "g = g + g\n" * 40
+    got = extract(generator(lines + "y.tofile('input/y.bin')\ng.tofile('output/golden.bin')\n"))
+    assert got.goldens == {} and "too large" in got.reason
