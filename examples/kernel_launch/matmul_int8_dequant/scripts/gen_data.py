@@ -20,6 +20,7 @@ def main():
     # scales with at most 10 mantissa bits: the out-path multiplies in a (1, 8, 10) float format
     scale = (rng.uniform(0.5, 2.0, N) / 4096).astype(np.float16).astype(np.float32)
     words = scale.view(np.uint32).astype(np.uint64)
+    scale = words.astype(np.uint32).view(np.float32)  # the golden from what the kernel reads (the same values)
     acc = a.astype(np.int32) @ b.astype(np.int32)  # exact on the cube
     golden = (acc.astype(np.float32) * scale).astype(np.float16)
 
