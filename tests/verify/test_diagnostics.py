@@ -123,3 +123,14 @@ def test_a_kernel_name_made_ambiguous_by_an_emulator_declaration_is_a_named_gap(
         "op_kernel/b.h:5:7: note:                 'class B::Helper'\n"
     )
     assert diagnostics.unsupported_gap(own) is None
+
+
+def test_a_whole_tensor_operator_expression_is_a_named_gap_but_an_operator_on_the_kernels_own_type_is_not():
+    tensors = (
+        "op_kernel/a.h:184:23: error: no match for 'operator>=' (operand types are 'AscendC::LocalTensor<float>' "
+        "and 'AscendC::LocalTensor<float>')\n"
+    )
+    kind, names = diagnostics.unsupported_gap(tensors)
+    assert kind == "emulator gap" and names[0].startswith("LocalTensor operator expressions")
+    own = "op_kernel/a.h:9:5: error: no match for 'operator+' (operand types are 'Vec3' and 'int')\n"
+    assert diagnostics.unsupported_gap(own) is None
