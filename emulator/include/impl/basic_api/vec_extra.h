@@ -240,17 +240,4 @@ T GetReduceRepeatSumSpr(CBEMU_LOC) {
     return T(cbemu::ctx().reduce_sum);
 }
 
-// GetAccVal: the older name of GetReduceRepeatSumSpr (接口变更说明.md), raw register bits returned as int64_t.
-// Which reductions set that register, and in what type, the emulator does not model for it: a kernel calling it
-// is stopped at build time, naming it.
-namespace detail_acc {
-template <typename T>
-inline constexpr bool never = false;
-}  // namespace detail_acc
-template <typename T = int64_t>
-T GetAccVal() {
-    static_assert(detail_acc::never<T>, "cotbuilder emulator: GetAccVal (the ACC_VAL register) is not emulated");
-    return T();
-}
-
 }  // namespace AscendC
