@@ -93,13 +93,14 @@ def _gaps() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 _HASH_ERROR = re.compile(r"error: #error ([^\n]*)")
-_AMBIGUOUS = re.compile(rf"error: reference to {_Q}(\w+){_Q} is ambiguous")
+_AMBIGUOUS = re.compile(rf"error: (?:reference to|call of overloaded) {_Q}(\w+)[^\n]*?{_Q} is ambiguous")
 _CANDIDATE = re.compile(r"^(\S+?):\d+:\d+: note:\s+(?:candidates are:\s+)?")
 
 
 def emulator_name_clash(compile_log: str) -> str | None:
-    """A kernel's own name made ambiguous by one the emulator declares (its kernel_operator.h brings in every
-    advanced API, the real one does not): the emulator's gap, named, not the kernel's bug."""
+    """The code's own name made ambiguous by one the emulator declares (AscendC::IsInf, a host shim's
+    optiling::AlignUp): declared where the toolkit the code was written for had nothing - the emulator's gap, named,
+    not the code's bug."""
     lines = compile_log.splitlines()
     for i, line in enumerate(lines):
         if not (m := _AMBIGUOUS.search(line)):
@@ -112,8 +113,8 @@ def emulator_name_clash(compile_log: str) -> str | None:
                 continue
             if "/emulator/include/" in c.group(1):
                 return (
-                    f"AscendC::{m.group(1)} (declared by the emulator as by current CANN) collides with the kernel's own "
-                    f"{m.group(1)} (written for a toolkit without it)"
+                    f"{m.group(1)} declared by the emulator ({c.group(1).split('/emulator/include/', 1)[1]}, as by "
+                    f"current CANN) collides with the code's own {m.group(1)} (written for a toolkit without it)"
                 )
     return None
 

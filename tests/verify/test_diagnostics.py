@@ -116,7 +116,13 @@ def test_a_kernel_name_made_ambiguous_by_an_emulator_declaration_is_a_named_gap(
         "/x/emulator/include/impl/adv_api/math.h:373:6: note:                 'void AscendC::IsInf(...)'\n"
     )
     kind, names = diagnostics.unsupported_gap(clash)
-    assert kind == "emulator gap" and names[0].startswith("AscendC::IsInf (declared by the emulator")
+    assert kind == "emulator gap" and names[0].startswith("IsInf declared by the emulator (impl/adv_api/math.h")
+    host = (
+        "op_host/t.cpp:404:72: error: call of overloaded 'AlignUp<uint32_t>(uint32_t&, const uint32_t&)' is ambiguous\n"
+        "/x/emulator/include/tiling/../impl/host/tiling_type.h:22:10: note: candidate: 'T optiling::AlignUp(T, T)'\n"
+        "op_host/t.h:133:13: note: candidate: 'decltype (num) optiling::AlignUp(T, T)'\n"
+    )
+    assert diagnostics.unsupported_gap(host)[1][0].startswith("AlignUp declared by the emulator")
     own = (
         "op_kernel/k.cpp:41:9: error: reference to 'Helper' is ambiguous\n"
         "op_kernel/a.h:3:7: note: candidates are: 'class A::Helper'\n"

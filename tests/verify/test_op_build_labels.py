@@ -49,3 +49,9 @@ def test_an_example_calling_the_ops_hand_written_aclnn_api_is_our_gap_but_withou
     assert own_aclnn_gap(_verdict("harness", log), "harness", {"files": files}).status == "failed_compile"
     kernel_bug = "op_kernel/up.cpp:7:9: error: 'CopyInn' was not declared in this scope\n"
     assert own_aclnn_gap(_verdict("kernel", kernel_bug), "kernel", own).status == "failed_compile"
+
+
+def test_a_generated_aclnn_layer_that_stops_without_a_message_still_names_why():
+    result = opbuild.OpBuild(False, stage="aclnn", log="", outcome="limit", reason="")
+    v = failed_build(result, "aclnn", {})
+    assert v.status == "unsupported" and "without a message" in v.reason and "limit" in v.reason, v.reason
