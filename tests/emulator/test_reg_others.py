@@ -11,11 +11,11 @@ import pytest
 from cotbuilder.verify import diagnostics
 
 
-def test_kernel_including_the_register_header_builds_and_reads_its_sub_block(toolchain, tmp_path):
+def test_kernel_including_the_register_header_builds_and_reads_its_sub_block_and_core_type(toolchain, tmp_path):
     exe = toolchain.build(toolchain.cpp / "reg_others.cpp", tmp_path / "reg_others")
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["0", "1"]
+    assert proc.stdout.split() == ["0", "1", "1"]  # sub-block 0 of 1, g_coreType == AIV
 
 
 @pytest.mark.parametrize("macro,name", [("USE_ACC_VAL", "GetAccVal"), ("USE_RSVD_CNT", "GetRsvdCnt")])
