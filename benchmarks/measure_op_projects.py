@@ -266,8 +266,9 @@ def main() -> int:
                 t = time.monotonic()
                 stats = run_stage(stage, store, progress=LineProgress())
                 print(f"verified in {time.monotonic() - t:.0f} s: {dict(stats.counts)}")
-            wanted = {c[0] for c in picked}
-            results = [r for r in stored(store) if r["id"] in wanted]
+            # stored rows are keyed by the unit's root; a task id (NPUKernelBench) is a part of it
+            wanted = {u["root"]: uid for uid, u, _ in picked}
+            results = [{**r, "id": wanted[r["id"]]} for r in stored(store) if r["id"] in wanted]
     if args.out:
         with args.out.open("w", encoding="utf-8") as fh:
             for r in results:

@@ -35,6 +35,8 @@ _NOT_MEMBER = re.compile(
 )
 _NOT_DECLARED = re.compile(rf"error: {_Q}([A-Za-z_]\w*){_Q} was not declared in this scope")
 _NO_TEMPLATE = re.compile(rf"error: {_Q}([A-Za-z_]\w*){_Q} (?:does not name a type|has not been declared)")
+# the same lookup failure inside a template: "there are no arguments to 'X' that depend on a template parameter"
+_NO_DEPENDENT = re.compile(rf"error: there are no arguments to {_Q}([A-Za-z_]\w*){_Q} that depend on a template")
 _MISSING_HEADER = re.compile(r"fatal error: ([\w./+-]+): No such file or directory")
 _NOT_IN_NAMESPACE = re.compile(rf"error: {_Q}(\w+){_Q} in namespace {_Q}(AscendC[\w:]*){_Q} does not name a")
 _QUALIFIED_UNDECLARED = re.compile(rf"error: {_Q}(AscendC::[\w:]+){_Q} has not been declared")
@@ -59,7 +61,7 @@ def missing_apis(compile_log: str) -> list[str]:
         if m := _NOT_MEMBER.search(line):
             if is_toolkit_name(m.group(1).rsplit("::", 1)[-1]):  # else a misspelled or invented API: the kernel's bug
                 found[f"{m.group(2)}::{m.group(1)}"] = None
-        elif (m := _NOT_DECLARED.search(line)) or (m := _NO_TEMPLATE.search(line)):
+        elif (m := _NOT_DECLARED.search(line)) or (m := _NO_TEMPLATE.search(line)) or (m := _NO_DEPENDENT.search(line)):
             if m.group(1) in apis:
                 found[f"AscendC::{m.group(1)}"] = None
             elif m.group(1).startswith(("acl", "ACL_")):  # the host runtime (acl/acl.h) is part of the toolkit
@@ -91,6 +93,30 @@ def _gaps() -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 _HASH_ERROR = re.compile(r"error: #error ([^\n]*)")
+_AMBIGUOUS = re.compile(rf"error: (?:reference to|call of overloaded) {_Q}(\w+)[^\n]*?{_Q} is ambiguous")
+_CANDIDATE = re.compile(r"^(\S+?):\d+:\d+: note:\s+(?:candidates are:\s+)?")
+
+
+def emulator_name_clash(compile_log: str) -> str | None:
+    """The code's own name made ambiguous by one the emulator declares (AscendC::IsInf, a host shim's
+    optiling::AlignUp): declared where the toolkit the code was written for had nothing - the emulator's gap, named,
+    not the code's bug."""
+    lines = compile_log.splitlines()
+    for i, line in enumerate(lines):
+        if not (m := _AMBIGUOUS.search(line)):
+            continue
+        for note in lines[i + 1 : i + 20]:
+            c = _CANDIDATE.match(note.strip())
+            if c is None:
+                if "error:" in note:
+                    break
+                continue
+            if "/emulator/include/" in c.group(1):
+                return (
+                    f"{m.group(1)} declared by the emulator ({c.group(1).split('/emulator/include/', 1)[1]}, as by "
+                    f"current CANN) collides with the code's own {m.group(1)} (written for a toolkit without it)"
+                )
+    return None
 
 
 def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple[str, list[str]] | None:
@@ -106,6 +132,8 @@ def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple
     for name, regex in _gaps():
         if regex.search(compile_log):
             return "emulator gap", [name]
+    if clash := emulator_name_clash(compile_log):
+        return "emulator gap", [clash]
     for m in _HASH_ERROR.finditer(compile_log):
         named = [v for v in cmake_vars if re.search(rf"\b{re.escape(v)}\b", m.group(1))]
         if named:

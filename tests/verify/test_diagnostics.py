@@ -92,3 +92,51 @@ def test_an_error_inside_the_emulator_headers_is_labelled_as_such():
 def test_unknown_template_in_the_ascendc_namespace_is_a_missing_api():
     log = "k.cpp:3:10: error: 'Matmul' in namespace 'AscendC' does not name a template type"
     assert diagnostics.missing_apis(log) == ["AscendC::Matmul"]
+
+
+def test_an_undeclared_api_inside_a_template_is_a_missing_api_but_an_own_helper_is_not():
+    log = (
+        "k.h:199:7: error: there are no arguments to 'ReduceDataBlock' that depend on a template parameter, so a "
+        "declaration of 'ReduceDataBlock' must be available [-fpermissive]\n"
+        "k.h:200:7: error: there are no arguments to 'myReduce' that depend on a template parameter, so a "
+        "declaration of 'myReduce' must be available [-fpermissive]"
+    )
+    assert diagnostics.missing_apis(log) == ["AscendC::ReduceDataBlock"]
+
+
+def test_a_kernel_name_made_ambiguous_by_an_emulator_declaration_is_a_named_gap():
+    """The kernel's own IsInf class against AscendC::IsInf, which current CANN and the emulator declare: not the
+    kernel's bug; the same ambiguity between two of the kernel's own names is."""
+    clash = (
+        "op_kernel/k.cpp:41:9: error: reference to 'IsInf' is ambiguous\n"
+        "   41 |         IsInf<half, 1, 2> op;\n"
+        "In file included from op_kernel/k.cpp:22:\n"
+        "op_kernel/is_inf.h:31:11: note: candidates are: 'template<class T> class IsInfNS::IsInf'\n"
+        "In file included from /x/emulator/include/impl/adv_api/all.h:6,\n"
+        "/x/emulator/include/impl/adv_api/math.h:373:6: note:                 'void AscendC::IsInf(...)'\n"
+    )
+    kind, names = diagnostics.unsupported_gap(clash)
+    assert kind == "emulator gap" and names[0].startswith("IsInf declared by the emulator (impl/adv_api/math.h")
+    host = (
+        "op_host/t.cpp:404:72: error: call of overloaded 'AlignUp<uint32_t>(uint32_t&, const uint32_t&)' is ambiguous\n"
+        "/x/emulator/include/tiling/../impl/host/tiling_type.h:22:10: note: candidate: 'T optiling::AlignUp(T, T)'\n"
+        "op_host/t.h:133:13: note: candidate: 'decltype (num) optiling::AlignUp(T, T)'\n"
+    )
+    assert diagnostics.unsupported_gap(host)[1][0].startswith("AlignUp declared by the emulator")
+    own = (
+        "op_kernel/k.cpp:41:9: error: reference to 'Helper' is ambiguous\n"
+        "op_kernel/a.h:3:7: note: candidates are: 'class A::Helper'\n"
+        "op_kernel/b.h:5:7: note:                 'class B::Helper'\n"
+    )
+    assert diagnostics.unsupported_gap(own) is None
+
+
+def test_a_whole_tensor_operator_expression_is_a_named_gap_but_an_operator_on_the_kernels_own_type_is_not():
+    tensors = (
+        "op_kernel/a.h:184:23: error: no match for 'operator>=' (operand types are 'AscendC::LocalTensor<float>' "
+        "and 'AscendC::LocalTensor<float>')\n"
+    )
+    kind, names = diagnostics.unsupported_gap(tensors)
+    assert kind == "emulator gap" and names[0].startswith("LocalTensor operator expressions")
+    own = "op_kernel/a.h:9:5: error: no match for 'operator+' (operand types are 'Vec3' and 'int')\n"
+    assert diagnostics.unsupported_gap(own) is None

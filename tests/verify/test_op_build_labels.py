@@ -36,3 +36,22 @@ def test_an_invented_ascendc_api_is_the_kernels_error_and_a_real_unemulated_one_
     real = "op_kernel/k.cpp:7:14: error: 'GetReduceMaxMinCount' is not a member of 'AscendC'\n"
     v = _verdict("kernel", real)
     assert v.status == "unsupported" and "GetReduceMaxMinCount" in v.reason, v.reason
+
+
+def test_an_example_calling_the_ops_hand_written_aclnn_api_is_our_gap_but_without_one_is_its_own_error():
+    from cotbuilder.verify.harness_aclnn import own_aclnn_gap
+
+    log = "examples/AclNNInvocationNaive/main.cpp:196:15: error: cannot convert 'aclIntArray*' to 'const aclTensor*'\n"
+    files = [{"path": "op_host/up.cpp", "text": ""}, {"path": "op_kernel/up.cpp", "text": ""}]
+    own = {"files": [*files, {"path": "op_host/aclnn_up.cpp", "text": ""}]}
+    v = own_aclnn_gap(_verdict("harness", log), "harness", own)
+    assert v.status == "unsupported" and "op_host/aclnn_up.cpp" in v.reason, v.reason
+    assert own_aclnn_gap(_verdict("harness", log), "harness", {"files": files}).status == "failed_compile"
+    kernel_bug = "op_kernel/up.cpp:7:9: error: 'CopyInn' was not declared in this scope\n"
+    assert own_aclnn_gap(_verdict("kernel", kernel_bug), "kernel", own).status == "failed_compile"
+
+
+def test_a_generated_aclnn_layer_that_stops_without_a_message_still_names_why():
+    result = opbuild.OpBuild(False, stage="aclnn", log="", outcome="limit", reason="")
+    v = failed_build(result, "aclnn", {})
+    assert v.status == "unsupported" and "without a message" in v.reason and "limit" in v.reason, v.reason

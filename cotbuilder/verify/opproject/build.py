@@ -310,9 +310,16 @@ class Builder:
         if entry is None:
             return self._fail("layout", "", reason=f"no kernel entry for op {op['type']}")
         kernel_text = self._text(entry.path)
-        kernel_texts = [self._text(p) for p in lay.kernel_sources] + [
-            f["text"] for f in self.unit["files"] if f["path"].startswith(_join(lay.root, "op_kernel/"))
-        ]
+        kernel_texts = (
+            [self._text(p) for p in lay.kernel_sources]
+            + [
+                f["text"]
+                for f in self.unit["files"]
+                if f["path"].startswith(_join(lay.root, "op_kernel/"))
+                # kernel code shared by an op family (a foreach op's _deps/.../op_kernel/*.h names the family's struct)
+                or (f["path"].startswith(layout.DEPS) and "op_kernel" in f["path"].split("/")[:-1])
+            ]
+        )
         tiling_headers = {p: self._text(p) for p in lay.tiling_headers}
         variants = kernel_glue.variants(op, kernel_texts, tiling_headers, kernel_text)
         if spec.input_dtypes is not None:

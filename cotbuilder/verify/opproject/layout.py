@@ -104,6 +104,25 @@ def op_root_of(paths: list[str]) -> str | None:
     return roots[0] if roots else None
 
 
+_DEF_NAME = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+
+
+def _shared_tiling_headers(files: dict[str, str]) -> list[str]:
+    """Tiling headers elsewhere in the source (`_deps/`, e.g. a foreach family's one struct) that define a struct the
+    kernel code names: the op build generates the kernel's copy of every registered struct, so the kernel sees it."""
+    kernel = "\n".join(
+        strip_comments(t) for p, t in files.items() if "op_kernel" in p.split("/")[:-1] or "__aicore__" in t
+    )
+    out = []
+    for path, text in sorted(files.items()):
+        if not (path.startswith(DEPS) and path.endswith(HEADER_SUFFIXES)):
+            continue
+        names = _DEF_NAME.findall(strip_comments(text))
+        if any(re.search(rf"\b{re.escape(n)}\b", kernel) for n in names):
+            out.append(path)
+    return out
+
+
 def layout(unit: dict[str, Any]) -> OpLayout | None:
     files = {f["path"]: f["text"] for f in unit["files"]}
     root = op_root_of(list(files))
@@ -147,6 +166,7 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
                 or _MAIN.search(strip_comments(text))
             ):
                 host.append(path)
+    tiling += _shared_tiling_headers(files)
     dirs = {posixpath.dirname(p) for p in files if p.endswith(HEADER_SUFFIXES)}
     ordered = [
         d for d in (root, posixpath.join(root, "op_host"), posixpath.join(root, "op_kernel")) if d in dirs or d == root

@@ -95,8 +95,9 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
         return Verdict("sandbox_violation", f"{result.stage}: {result.reason}", **common)
     if result.stage == "layout":
         return Verdict("unsupported", f"op project: {result.reason}", **common)
-    if result.stage == "aclnn":
-        return Verdict("unsupported", f"aclnn layer: {result.reason}", **common)
+    if result.stage == "aclnn":  # cotbuilder's own generated layer: never the unit's error
+        why = result.reason or f"the compiler stopped without a message (sandbox outcome: {result.outcome})"
+        return Verdict("unsupported", f"aclnn layer: {why}", **common)
     if result.stage == "describe":
         return Verdict(
             "failed_run", f"host: {result.reason}", harness=harness, compile_ok=True, compile_log=log, timings=timings

@@ -10,6 +10,7 @@
 
 #include "../impl/emu/diag.h"
 #include "../securec.h"  // the real register headers bring securec along (host code calls memset_s unannounced)
+#include "../graph/ascend_string.h"  // and the graph types: op headers use ge::DataType after including only this
 
 #define BEGIN_TILING_DATA_DEF(class_name) \
     class class_name {                    \

@@ -7,6 +7,15 @@
 #include "../emu/mixed.h"
 #include "types.h"
 
+// The core-type constants and the kernel's own core type (impl/utils: sys_constants.h, sys_macros.h), which kernels
+// test directly (`if (g_coreType == AIC) return;`): the type of the core running the block.
+namespace AscendC {
+constexpr int32_t MIX = 0;
+constexpr int32_t AIC = 1;
+constexpr int32_t AIV = 2;
+}  // namespace AscendC
+#define g_coreType (::cbemu::core_id().kind == ::cbemu::CoreKind::AIC ? ::AscendC::AIC : ::AscendC::AIV)
+
 // `if ASCEND_IS_AIV { ... }`: the macro is the parenthesised condition.
 #define ASCEND_IS_AIC (::cbemu::is_core(::cbemu::CoreKind::AIC, ::cbemu::SrcLoc(__FILE__, __LINE__)))
 #define ASCEND_IS_AIV (::cbemu::is_core(::cbemu::CoreKind::AIV, ::cbemu::SrcLoc(__FILE__, __LINE__)))

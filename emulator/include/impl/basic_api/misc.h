@@ -136,6 +136,10 @@ inline void ResetMask() {
 // ---- workspace: the emulator has no system workspace prefix ----
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace) { return workspace; }
 inline GM_ADDR GetSysWorkSpacePtr() { return cbemu::sys_workspace(); }
+// Kernels hand the launch's workspace to the framework first (SetSysWorkspace(workspace)); the emulator's system
+// workspace is a buffer of its own and the user workspace has no prefix, so there is nothing to record.
+inline void SetSysWorkspace(GM_ADDR) {}
+inline void SetSysWorkspaceForce(GM_ADDR) {}
 
 // ---- printf: half / bfloat16_t arguments are printed as double ----
 namespace detail_print {

@@ -31,11 +31,35 @@ struct QueueCore {
     AscendC::TPosition src_pos = AscendC::TPosition::VECIN, dst_pos = AscendC::TPosition::VECIN;
     bool inited = false;
     SrcLoc init_loc{"", 0};
+    QueueCore* origin_ = nullptr;  // the queue this one is a copy of (never a copy itself); null for an original
 
+    void copy_from(const QueueCore& o) {
+        fifo = o.fifo;
+        depth = o.depth;
+        src_pos = o.src_pos, dst_pos = o.dst_pos;
+        inited = o.root().inited;
+        init_loc = o.root().init_loc;
+        origin_ = const_cast<QueueCore*>(&o.root());
+        bufs.clear();
+    }
+
+    // A copy of a queue (kernels pass a TQue by value to a helper) is a handle on the same buffers, as the real
+    // TQueBind's copy points at the same buffer states in the pipe (its bufStart), with its own FIFO (head, tail,
+    // usedCount are members). Tensors belong to the original queue, whichever copy allocated them; only the
+    // original runs the end-of-kernel checks.
     QueueCore() = default;
-    QueueCore(const QueueCore&) = delete;
-    QueueCore& operator=(const QueueCore&) = delete;
-    ~QueueCore() { end_checks(); }
+    QueueCore(const QueueCore& o) { copy_from(o); }
+    QueueCore& operator=(const QueueCore& o) {
+        if (this != &o && &o.root() != this) copy_from(o);
+        return *this;
+    }
+    ~QueueCore() {
+        if (!origin_) end_checks();
+    }
+    QueueCore& root() { return origin_ ? *origin_ : *this; }
+    const QueueCore& root() const { return origin_ ? *origin_ : *this; }
+    std::vector<QBuf>& states() { return root().bufs; }
+    const std::vector<QBuf>& states() const { return root().bufs; }
 
     // The real implementation does not check these at kernel end, and nothing hangs or computes wrong because
     // of them (an unused buffer simply stays taken): warnings. A missing FreeTensor that does matter, because a
@@ -55,11 +79,12 @@ struct QueueCore {
     template <typename T>
     AscendC::LocalTensor<T> tensor_of(int i, uint32_t bytes) {
         AscendC::LocalTensor<T> t;
+        std::vector<QBuf>& bufs = states();
         t.addr_ = (T*)bufs[i].addr;
         t.size_ = bytes / (uint32_t)sizeof(T);
         t.buf_ = bufs[i].addr;
         t.buf_len_ = bufs[i].len;
-        t.owner_ = this;
+        t.owner_ = &root();
         t.pos_ = src_pos;
         return t;
     }
@@ -76,7 +101,7 @@ struct QueueCore {
     AscendC::LocalTensor<T> alloc(const SrcLoc& loc) {
         int i = alloc_index(loc);
         if (i < 0) return {};
-        return tensor_of<T>(i, bufs[i].len);
+        return tensor_of<T>(i, states()[i].len);
     }
 
     template <typename T>
@@ -87,7 +112,8 @@ struct QueueCore {
     template <typename T>
     AscendC::LocalTensor<T> deque(const SrcLoc& loc) {
         int i = deque_index(loc);
-        return tensor_of<T>(i, bufs[i].enq_bytes ? bufs[i].enq_bytes : bufs[i].len);
+        const QBuf& b = states()[i];
+        return tensor_of<T>(i, b.enq_bytes ? b.enq_bytes : b.len);
     }
 
     template <typename T>
@@ -128,7 +154,7 @@ public:
     bool HasTensorInQue() const { return !this->fifo.empty(); }
     int32_t GetTensorCountInQue() const { return (int32_t)this->fifo.size(); }
     bool HasIdleBuffer() const {
-        for (auto& b : this->bufs)
+        for (auto& b : this->states())
             if (b.st == cbemu::QBuf::FREE) return true;
         return false;
     }
@@ -369,13 +395,15 @@ CBEMU_RT bool QueueCore::pipes(int& producer, int& consumer) const {
 }
 
 CBEMU_RT int QueueCore::find(const void* p) const {
+    const std::vector<QBuf>& bufs = states();
     for (size_t i = 0; i < bufs.size(); ++i)
         if ((const uint8_t*)p >= bufs[i].addr && (const uint8_t*)p < bufs[i].addr + bufs[i].len) return (int)i;
     return -1;
 }
 
 CBEMU_RT int QueueCore::alloc_index(const SrcLoc& loc) {
-    if (!inited) report("queue_not_initialized", Sev::fatal, loc, "AllocTensor on a queue without InitBuffer");
+    std::vector<QBuf>& bufs = states();
+    if (!root().inited) report("queue_not_initialized", Sev::fatal, loc, "AllocTensor on a queue without InitBuffer");
     for (size_t i = 0; i < bufs.size(); ++i) {
         if (bufs[i].st == QBuf::FREE) {
             bufs[i].st = QBuf::ALLOCATED;
@@ -395,7 +423,7 @@ CBEMU_RT int QueueCore::alloc_index(const SrcLoc& loc) {
 
 CBEMU_RT int QueueCore::owned(const void* addr, const QueueCore* owner, const SrcLoc& loc, const char* api) {
     int i = find(addr);
-    if (i < 0 || owner != this) {
+    if (i < 0 || owner != &root()) {
         report("enque_deque_mismatch", Sev::error, loc, "%s: the tensor does not belong to this queue", api);
         return -1;
     }
@@ -405,7 +433,7 @@ CBEMU_RT int QueueCore::owned(const void* addr, const QueueCore* owner, const Sr
 CBEMU_RT bool QueueCore::enque_buffer(const void* addr, const QueueCore* owner, uint32_t bytes, const SrcLoc& loc) {
     int i = owned(addr, owner, loc, "EnQue");
     if (i < 0) return false;
-    QBuf& b = bufs[i];
+    QBuf& b = states()[i];
     if (b.st == QBuf::ENQUEUED) {
         report("enque_deque_mismatch", Sev::error, loc, "EnQue: the tensor is already in the queue");
         return false;
@@ -432,6 +460,7 @@ CBEMU_RT bool QueueCore::enque_buffer(const void* addr, const QueueCore* owner, 
 }
 
 CBEMU_RT int QueueCore::deque_index(const SrcLoc& loc) {
+    std::vector<QBuf>& bufs = states();
     if (fifo.empty()) {
         report("deque_empty", Sev::fatal, loc,
                "DeQue on an empty queue (no matching EnQue; the hardware would wait forever)");
@@ -449,7 +478,7 @@ CBEMU_RT int QueueCore::deque_index(const SrcLoc& loc) {
 CBEMU_RT void QueueCore::free_buffer(const void* addr, const QueueCore* owner, const SrcLoc& loc) {
     int i = owned(addr, owner, loc, "FreeTensor");
     if (i < 0) return;
-    QBuf& b = bufs[i];
+    QBuf& b = states()[i];
     if (b.st == QBuf::FREE) {
         report("double_free", Sev::error, loc, "FreeTensor on a tensor that is already free");
         return;
@@ -493,17 +522,19 @@ CBEMU_RT bool TPipe::InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len
     cbemu::Mem mem = cbemu::mem_of(que.src_pos == TPosition::GM ? que.dst_pos : que.src_pos);
     uint32_t alen = align_len(len, mem);
     count_buffers(num, loc);
-    que.bufs.clear();
+    cbemu::QueueCore& q = que.root();  // InitBuffer through a copy sets up the buffers the original owns
+    q.bufs.clear();
+    q.fifo.clear();
     que.fifo.clear();
     for (uint8_t i = 0; i < num; ++i) {
         cbemu::QBuf b;
         b.addr = carve(alen, loc, mem);
         b.len = alen;
-        que.bufs.push_back(b);
+        q.bufs.push_back(b);
     }
-    que.inited = true;
-    que.init_loc = loc;
-    queues_.push_back(&que);
+    q.inited = que.inited = true;
+    q.init_loc = que.init_loc = loc;
+    queues_.push_back(&q);
     return true;
 }
 

@@ -51,6 +51,23 @@ void pair_sum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const cbemu:
 }
 }  // namespace detail_reduce
 
+// PairReduceSum (CANN API reference, PairReduceSum): the untyped name of ReducePairElem<SUM>, half / float.
+template <typename T, bool isSetMask = true>
+void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                   const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,
+                   const int32_t srcRepStride, CBEMU_LOC) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "cotbuilder emulator: PairReduceSum takes half or float");
+    detail_reduce::pair_sum(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, dstRepStride, srcBlkStride,
+                            srcRepStride, loc);
+}
+template <typename T, bool isSetMask = true>
+void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask,
+                   const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride, CBEMU_LOC) {
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "cotbuilder emulator: PairReduceSum takes half or float");
+    detail_reduce::pair_sum(dst, src, cbemu::use_mask(isSetMask, (uint64_t)mask), repeatTime, dstRepStride,
+                            srcBlkStride, srcRepStride, loc);
+}
+
 // The emulator models the A2/A3 forms, where dst and src have the same type.
 #define CBEMU_REDUCE_TYPED(NAME, MASKT, MASKEXPR, EXTRA_PARAM, CALL)                                           \
     template <ReduceType reduceType, typename T, typename U, bool isSetMask = true>                            \

@@ -254,6 +254,24 @@ void cast_int4(const AscendC::LocalTensor<AscendC::int4b_t>& d, const AscendC::L
         b = (mv.first % 2) ? (uint8_t)((b & 0x0F) | (nib << 4)) : (uint8_t)((b & 0xF0) | nib);
     }
 }
+// One element of Cast. float -> float with CAST_RINT / FLOOR / CEIL / ROUND / TRUNC (Cast.md's type table) rounds
+// to an integral value and stays float (kernels floor or round in place this way); every other pair converts.
+template <typename T, typename U>
+inline T cast_elem(const U& v, AscendC::RoundMode m) {
+    if constexpr (std::is_same<T, float>::value && std::is_same<U, float>::value) {
+        using AscendC::RoundMode;
+        switch (m) {
+            case RoundMode::CAST_RINT: return std::nearbyint(v);  // the default FE_TONEAREST: ties to even
+            case RoundMode::CAST_FLOOR: return std::floor(v);
+            case RoundMode::CAST_CEIL: return std::ceil(v);
+            case RoundMode::CAST_ROUND: return std::round(v);  // ties away from zero
+            case RoundMode::CAST_TRUNC: return std::trunc(v);
+            default: return v;
+        }
+    } else {
+        return convert<T>(to_double(v), m);
+    }
+}
 }  // namespace cbemu
 namespace AscendC {
 
@@ -266,7 +284,7 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
     if constexpr (std::is_same<T, int4b_t>::value) {
         cbemu::cast_int4(dst, src, nullptr, 0, UnaryRepeatParams{}, count, m, loc);
     } else {
-        cbemu::unary_count(dst, src, count, [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc,
+        cbemu::unary_count(dst, src, count, [m](const U& v) { return cbemu::cast_elem<T, U>(v, m); }, loc,
                            "Cast");
     }
 }
@@ -281,7 +299,7 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
         cbemu::cast_int4(dst, src, &mk, repeatTime, p, 0, m, loc);
     } else {
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
-                         [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+                         [m](const U& v) { return cbemu::cast_elem<T, U>(v, m); }, loc, "Cast");
     }
 }
 template <typename T, typename U, bool isSetMask = true>
@@ -295,7 +313,7 @@ void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode&
         cbemu::cast_int4(dst, src, &mk, repeatTime, p, 0, m, loc);
     } else {
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,
-                         [m](const U& v) { return cbemu::convert<T>(cbemu::to_double(v), m); }, loc, "Cast");
+                         [m](const U& v) { return cbemu::cast_elem<T, U>(v, m); }, loc, "Cast");
     }
 }
 

@@ -20,9 +20,9 @@ struct SmallFloat {
     static constexpr uint32_t sign_bit = 1u << (F + E);
 
     // Correctly rounded (nearest, ties to even) conversion from a double.
-    static uint32_t from_double(double x) {
-        uint64_t u;
-        std::memcpy(&u, &x, 8);
+    // constexpr (a bit cast, not memcpy): kernels write `constexpr half ONE = 1.0f;`
+    static constexpr uint32_t from_double(double x) {
+        uint64_t u = __builtin_bit_cast(uint64_t, x);
         uint32_t sign = (uint32_t)(u >> 63) ? sign_bit : 0u;
         uint64_t a = u & 0x7fffffffffffffffull;
         int bexp = (int)(a >> 52);
@@ -31,7 +31,7 @@ struct SmallFloat {
             return sign | inf_bits | (m ? (1u << (F - 1)) : 0u);
         }
         if (a == 0) return sign;
-        int e;
+        int e = 0;
         if (bexp == 0) {
             e = -1022;
         } else {
@@ -41,7 +41,7 @@ struct SmallFloat {
         // value = m * 2^(e-52); the target quantum is 2^(max(e,emin)-F)
         int ec = e < emin ? emin : e;
         int shift = (ec - F) - (e - 52);  // >= 1 for any double
-        uint64_t n, rem, halfway;
+        uint64_t n = 0, rem = 0, halfway = 0;
         bool sticky_only = false;
         if (shift >= 64) {
             n = 0; rem = m; halfway = 0; sticky_only = true;
@@ -98,7 +98,7 @@ struct half {
     uint16_t bits_;
     half() = default;
     template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>
-    half(U v) : bits_((uint16_t)cbemu::HalfFmt::from_double((double)v)) {}
+    constexpr half(U v) : bits_((uint16_t)cbemu::HalfFmt::from_double((double)v)) {}
     inline half(const bfloat16_t& v);
     static half from_bits(uint16_t b) { half h; h.bits_ = b; return h; }
     operator float() const { return (float)cbemu::HalfFmt::to_double(bits_); }
@@ -112,7 +112,7 @@ struct bfloat16_t {
     uint16_t bits_;
     bfloat16_t() = default;
     template <typename U, typename std::enable_if<std::is_arithmetic<U>::value, int>::type = 0>
-    bfloat16_t(U v) : bits_((uint16_t)cbemu::Bf16Fmt::from_double((double)v)) {}
+    constexpr bfloat16_t(U v) : bits_((uint16_t)cbemu::Bf16Fmt::from_double((double)v)) {}
     bfloat16_t(const half& h) : bits_((uint16_t)cbemu::Bf16Fmt::from_double((double)(float)h)) {}
     static bfloat16_t from_bits(uint16_t b) { bfloat16_t h; h.bits_ = b; return h; }
     operator float() const { return (float)cbemu::Bf16Fmt::to_double(bits_); }

@@ -34,6 +34,13 @@
 #ifndef __inout_pipe__
 #define __inout_pipe__(x)
 #endif
+// Branch hints the toolkit's kernel macros define (kernels write `if (unlikely(n == 0))`).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 #ifndef GM_ADDR
 #define GM_ADDR __gm__ uint8_t*
 #endif
