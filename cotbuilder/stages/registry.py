@@ -93,5 +93,6 @@ STAGES = Registry([
     StageEntry("dedup", "cotbuilder.dedup.config:DedupConfig", "cotbuilder.dedup.stage:DedupStage"),
     StageEntry("decontaminate", "cotbuilder.decontam.config:DecontamConfig", "cotbuilder.decontam.stage:DecontamStage"),
     StageEntry("push", "cotbuilder.publish.config:PushConfig", "cotbuilder.publish.stage:PushStage"),
+    StageEntry("eval", "cotbuilder.eval.config:EvalConfig", "cotbuilder.eval.stage:EvalStage"),
 ])
 # fmt: on
