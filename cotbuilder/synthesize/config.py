@@ -37,8 +37,12 @@ class SynthesizeConfig:
     )
     task_dirs: list[str] = list_option("--tasks", metavar="DIR", help="A folder of task.toml files (repeatable).")
     task: str | None = option(None, "--task", metavar="GLOB", help="Only tasks whose name matches (fnmatch).")
-    benchmarks: list[str] = list_option(
-        "--benchmark", "-b", metavar="NAME=PATH", help="A benchmark whose tasks must not be synthesised (repeatable)."
+    benchmarks: list[str] | dict[str, str] = list_option(
+        "--benchmark",
+        "-b",
+        type=list[str],
+        metavar="NAME=PATH",
+        help="A benchmark whose tasks must not be synthesised (repeatable; as decontaminate's).",
     )
     allow_benchmark: bool = option(False, "--allow-benchmark", help="Synthesise benchmark tasks too (not for data).")
     lang: str = option("en", "--lang", help="Prompt language: en, or zh where the task has a Chinese statement.")
@@ -52,3 +56,7 @@ class SynthesizeConfig:
     soc: str = "ascend910b"
     cpu_s: int = 60
     wall_s: int = 180
+
+    def __post_init__(self) -> None:
+        if isinstance(self.benchmarks, dict):  # a recipe's {name = "path"} table, as decontaminate takes it
+            self.benchmarks = [f"{name}={where}" for name, where in self.benchmarks.items()]
