@@ -25,6 +25,7 @@ class Reply:
     files: dict[str, str] | None = None  # given directly (reference / static), no parsing needed
     usage: dict[str, int] = field(default_factory=dict)
     failure: str | None = None  # the teacher gave no answer (refused, gave up): stored as unparseable with this reason
+    mutant: str | None = None  # the static teacher's planted bug (its kind): such an answer is never kept
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class StaticTeacher:
             variants = mutants_of(files, task)
             if variants:
                 kind, mutant = variants[(index - 1) % len(variants)]
-                return Reply(f"(static teacher: mutant {kind})\n" + render_files(mutant), files=mutant)
+                return Reply(f"(static teacher: mutant {kind})\n" + render_files(mutant), files=mutant, mutant=kind)
         return Reply(render_files(files), files=files)
 
     def repair(self, task: Task, broken: dict[str, str], messages: list[dict[str, str]]) -> Reply:

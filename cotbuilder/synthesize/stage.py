@@ -35,6 +35,7 @@ class SynthResult:
     verifications: list[dict[str, Any]] = field(default_factory=list)
     dropped_similar: int = 0
     dropped_cap: int = 0
+    mutants_passing: int = 0  # the static teacher's mutants the verifier did not catch: dropped, counted
 
 
 class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
@@ -126,11 +127,14 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
         c, task = self.config, item.task
         messages = prompts.task_messages(task, c.lang)
         rows: list[dict[str, Any]] = []
+        planted: set[str] = set()
         for i in range(c.samples):
             sid = sample_id(task.task_id, self.key, "synthesize", 0, i, None)
             reply = self._teacher.answer(task, i, messages)
             row = {**base_row(task, sid, "synthesize", self.identity, self.key, i, 0, None),
                    **verdict_row(reply, task, self._scorer)}  # fmt: skip
+            if reply.mutant:
+                planted.add(sid)
             rows.append(row)
             parent = row
             for r in range(1, c.repair_rounds + 1):
@@ -143,16 +147,19 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
                 parent = {**base_row(task, rid, "synthesize", self.identity, self.key, i, r, parent["sample_id"]),
                           **verdict_row(fix, task, self._scorer)}  # fmt: skip
                 rows.append(parent)
-        return self._keep(task, rows)
+        return self._keep(task, rows, planted)
 
-    def _keep(self, task: Task, rows: list[dict[str, Any]]) -> SynthResult:
+    def _keep(self, task: Task, rows: list[dict[str, Any]], planted: set[str]) -> SynthResult:
         from .distinct import distinct_indices
         from .records import unit_record, verification_record
 
-        passed = [r for r in rows if r["status"] == "passed" and r["code"]]
+        # a planted bug that passes is the emulator's blind spot, not a right answer: never kept
+        blind = [r for r in rows if r["sample_id"] in planted and r["status"] == "passed"]
+        passed = [r for r in rows if r["status"] == "passed" and r["code"] and r["sample_id"] not in planted]
         chosen, similar = distinct_indices([r["code"] for r in passed], self.config.distinct)
         kept = [passed[i] for i in chosen][: self.config.max_per_task]
-        result = SynthResult(task.name, rows, dropped_similar=similar, dropped_cap=len(chosen) - len(kept))
+        result = SynthResult(task.name, rows, dropped_similar=similar, dropped_cap=len(chosen) - len(kept),
+                             mutants_passing=len(blind))  # fmt: skip
         for r in kept:
             unit = unit_record(task, r, self.config.license)
             result.units.append(unit)
@@ -175,6 +182,8 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
             stats.add("repairs that pass", sum(s["status"] == "passed" for s in repairs))
             stats.add("dropped: same solution", res.dropped_similar)
             stats.add("dropped: over --max-per-task", res.dropped_cap)
+            if res.mutants_passing:
+                stats.add("dropped: mutant still passes", res.mutants_passing)
             self.yields = getattr(self, "yields", {})
             self.yields[res.task_name] = (len(res.units), len(first))
 
