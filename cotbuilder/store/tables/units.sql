@@ -5,7 +5,7 @@
 CREATE TABLE IF NOT EXISTS units (
     unit_id        VARCHAR PRIMARY KEY,   -- sha256 of the normalised content of its files + provenance (source, root): the same kernel crawled twice is one unit
     source_id      VARCHAR NOT NULL,      -- the source it came from
-    layout         VARCHAR NOT NULL,      -- `kernel_launch` (kernel + host main + generator/checker/build files), `op_project` (`op_kernel/` + `op_host/`), `snippet` (code from docs)
+    layout         VARCHAR NOT NULL,      -- `kernel_launch` (kernel + host main + generator/checker/build files), `op_project` (`op_kernel/` + `op_host/`), `snippet` (code from docs), `synthesized` (a teacher's verified answer to a task, made by `cotbuilder synthesize`)
     name           VARCHAR NOT NULL,      -- kernel or op name
     root           VARCHAR NOT NULL,      -- its folder in the source (page URL#heading for doc code)
     files          JSON NOT NULL,         -- `[{path, role, file_id, text}]`, paths relative to root; roles: kernel, host_main, tiling, tiling_func, op_def, data_utils, generator, checker, build, op_json, spec, snippet, other

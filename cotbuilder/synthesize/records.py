@@ -1,0 +1,67 @@
+"""What a kept answer becomes: a `units` row of layout `synthesized` (its files parsed like crawled code, so dedup,
+decontamination and the dataset see the same facts) and the `verifications` row of the verdict that kept it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..hashing import sha256_text, stable_json
+from ..tasks.task import Task
+
+
+def source_id(teacher_key: str) -> str:
+    """The teacher is the source a synthesized unit comes from (one id per teacher identity)."""
+    return sha256_text(stable_json(["synthesize", teacher_key]))
+
+
+def unit_record(task: Task, sample: dict[str, Any], license_: str) -> dict[str, Any]:
+    from ..parse.units import extract_units, unit_id
+
+    sid = source_id(sample["teacher_key"])
+    root = f"synthesized/{task.name}"
+    code: dict[str, str] = sample["code"]
+    # the answer with the files the task gives (an op project's op_host/ for kernel_only): the whole buildable unit
+    given = {f["path"]: f["text"] for f in task.given_files if not f["path"].startswith("validation/")}
+    files = [{"path": p, "text": t, "file_id": None, "license": license_} for p, t in sorted({**given, **code}.items())]
+    units, _ = extract_units(sid, files, time_limit=None)
+    unit = max(units, key=lambda u: len(u["kernel_code"])) if units else None
+    if unit is None:  # the grouping found no kernel: keep the answer as one plain unit
+        unit = {"files": [{"path": f["path"], "role": "other", "file_id": None, "text": f["text"]} for f in files],
+                "kernel_code": "\n".join(code.values()), "host_code": "", "entry": [], "category": "other",
+                "features": {"apis": {}, "dtypes": [], "uses_cube": False, "multi_core": False}, "complexity": 1,
+                "diagnostics": [], "license": license_}  # fmt: skip
+    category = unit["category"]
+    unit.update(
+        source_id=sid,
+        layout="synthesized",
+        name=task.name,
+        root=root,
+        parent_unit_id=None,
+        unit_id=unit_id(sid, root, "synthesized", task.name, unit["files"]),
+        category=category,
+    )
+    unit.pop("created_at", None)
+    return unit
+
+
+def verification_record(unit: dict[str, Any], sample: dict[str, Any], task: Task, soc: str) -> dict[str, Any]:
+    backend, _, version = (sample.get("backend") or "cpu-emulator@?").partition("@")
+    return {
+        "verification_id": sha256_text(stable_json(["synthesize", unit["unit_id"], sample["sample_id"]])),
+        "unit_id": unit["unit_id"],
+        "backend": backend,
+        "backend_version": version,
+        "soc": soc,
+        "source_hash": sample["code_hash"] or "",
+        "status": sample["status"],
+        "reason": sample.get("reason"),
+        "harness": "spec" if task.layout == "kernel_launch" else "op_spec",
+        "device": "cpu",
+        "compile_ok": sample.get("compiled"),
+        "run_ok": True,
+        "correct": sample.get("correct"),
+        "missing_apis": [],
+        "cases": [],
+        "diagnostics": sample.get("diagnostics") or [],
+        "timings": {"sample_id": sample["sample_id"]},
+    }

@@ -1,0 +1,112 @@
+"""`cotbuilder synthesize` against a real OpenAI-protocol server on 127.0.0.1 (scripted candidates and repairs), every
+candidate really built and run on the emulator: exactly the verified answers are kept, repairs whose fixed code
+passes become error-correction samples, and benchmark tasks are refused."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cotbuilder.reward import Scorer
+from cotbuilder.tasks.toml_loader import load_folder
+
+from .conftest import eval_fixtures, scripted_server
+
+ADD_RIGHT, RELU_WRONG, REPO, SCRIPT = (eval_fixtures.ADD_RIGHT, eval_fixtures.RELU_WRONG, eval_fixtures.REPO,
+                                       eval_fixtures.SCRIPT)  # fmt: skip
+write_task_folder, ScriptedTeacher = eval_fixtures.write_task_folder, scripted_server.ScriptedTeacher
+
+MINI = REPO / "examples/benchmarks/npukernelbench-mini"
+# add_fp16's failing candidates (compile error, wrong answer) are repaired with the right kernel; relu_fp16's wrong
+# candidate gets a "fix" that is still wrong.
+REPAIRS = {"add_fp16": "The Add call was wrong; fixed:\n" + ADD_RIGHT, "relu_fp16": RELU_WRONG}
+
+
+def _query(cli, ws: Path, sql: str) -> list[dict]:
+    out = cli("query", sql, "--json", workspace=ws)
+    assert out.returncode == 0, out.stderr
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def test_keeps_exactly_the_verified_candidates_and_repairs_that_really_pass(cli, workspace, task_folder, tmp_path):
+    with ScriptedTeacher(SCRIPT, repairs=REPAIRS) as server:
+        result = cli("synthesize", "--teacher", "scripted-model", "--base-url", server.base_url, "--tasks",
+                     str(task_folder), "-n", "4", "--repair-rounds", "1", "-b", f"mini={MINI}", workspace=workspace)  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    samples = _query(cli, workspace, "SELECT sample_id, task_name, sample_index, round, parent_sample_id, status, code "
+                                     "FROM samples ORDER BY task_name, sample_index, round")  # fmt: skip
+    assert [(s["task_name"], s["sample_index"], s["round"], s["status"]) for s in samples] == [
+        ("add_fp16", 0, 0, "passed"),
+        ("add_fp16", 1, 0, "failed_compile"),
+        ("add_fp16", 1, 1, "passed"),  # repaired
+        ("add_fp16", 2, 0, "wrong_answer"),
+        ("add_fp16", 2, 1, "passed"),  # repaired
+        ("add_fp16", 3, 0, "unparseable"),  # nothing to repair
+        ("relu_fp16", 0, 0, "passed"),
+        ("relu_fp16", 1, 0, "passed"),
+        ("relu_fp16", 2, 0, "wrong_answer"),
+        ("relu_fp16", 2, 1, "wrong_answer"),  # the "fix" still fails: not a repair sample
+        ("relu_fp16", 3, 0, "unparseable"),
+    ]
+    by_id = {s["sample_id"]: s for s in samples}
+    repairs = [s for s in samples if s["round"] > 0 and s["status"] == "passed"]
+    assert len(repairs) == 2
+    for fixed in repairs:  # broken code -> fixed code, the broken one really failed
+        assert by_id[fixed["parent_sample_id"]]["status"] in ("failed_compile", "wrong_answer")
+    # the fixed code really passes: scored again, from scratch, by a scorer with an empty score cache
+    tasks = {t.name: t for t in load_folder(task_folder)[0]}
+    fresh = Scorer(tmp_path / "fresh-cache")
+    distinct = {json.dumps(f["code"], sort_keys=True): f for f in repairs}.values()  # both repairs are one kernel
+    for fixed in distinct:
+        score = fresh.score(fixed["code"], tasks[fixed["task_name"]])
+        assert (score.status, score.cached) == ("passed", False)
+    # kept: exactly the distinct passing answers (add: the right kernel, its repairs are the same code; relu: one)
+    units = _query(cli, workspace, "SELECT u.unit_id, u.name, u.layout, u.files, v.status FROM units u "
+                                   "JOIN verifications v USING (unit_id) ORDER BY u.name")  # fmt: skip
+    assert [(u["name"], u["layout"], u["status"]) for u in units] == [
+        ("add_fp16", "synthesized", "passed"),
+        ("relu_fp16", "synthesized", "passed"),
+    ]
+    passing_code = {json.dumps(s["code"], sort_keys=True) for s in samples if s["status"] == "passed"}
+    failing_code = {json.dumps(s["code"], sort_keys=True) for s in samples if s["status"] != "passed" and s["code"]}
+    for u in units:
+        code = json.dumps({f["path"]: f["text"] for f in u["files"]}, sort_keys=True)
+        assert code in passing_code and code not in failing_code
+
+
+def test_refuses_a_task_that_decontamination_matches_to_a_benchmark(cli, workspace, tmp_path):
+    folder = write_task_folder(tmp_path / "tasks", ("add_fp16",))
+    # a task whose statement is a benchmark's own task description
+    leaked = tmp_path / "tasks" / "softsign_leak"
+    leaked.mkdir()
+    desc = (MINI / "tasks/level1/Activation/Softsign/api_desc.md").read_text(encoding="utf-8")
+    toml = (folder / "add_fp16" / "task.toml").read_text(encoding="utf-8")
+    start, end = toml.index("[statement]"), toml.index("[kernel]")
+    (leaked / "task.toml").write_text(toml[:start] + "[statement]\nen = " + json.dumps(desc) + "\n\n" + toml[end:])
+    result = cli("synthesize", "--tasks", str(folder), "-n", "1", "-b", f"mini={MINI}", workspace=workspace)
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout + result.stderr
+    assert "refused (benchmark task): softsign_leak: matches mini task level1/Activation/Softsign" in out
+    names = _query(cli, workspace, "SELECT DISTINCT task_name FROM samples")
+    assert names == [{"task_name": "add_fp16"}]
+    # only benchmark tasks: the run refuses, exit 2, nothing stored
+    only = cli(
+        "synthesize", "--tasks", str(folder), "--task", "softsign_leak", "-b", f"mini={MINI}", workspace=workspace
+    )
+    assert only.returncode == 2
+    assert "every task is a benchmark task" in only.stdout + only.stderr
+    assert _query(cli, workspace, "SELECT count(*) AS n FROM samples WHERE task_name = 'softsign_leak'") == [{"n": 0}]
+
+
+def test_refuses_tasks_loaded_from_a_benchmark_tree(cli, workspace, tmp_path):
+    # a benchmark's own tasks, loaded by its loader, are refused whatever --benchmark says
+    from cotbuilder.tasks.npukernelbench import load_npukernelbench
+
+    tasks, _ = load_npukernelbench(MINI)
+    assert tasks
+    store_ws = workspace
+    loaded = cli("tasks", str(MINI), "--from", "npukernelbench", workspace=store_ws)
+    assert loaded.returncode == 0, loaded.stdout + loaded.stderr
+    result = cli("synthesize", "-n", "1", workspace=store_ws)
+    assert result.returncode == 2
+    assert "loaded from the benchmark npukernelbench" in result.stdout + result.stderr
