@@ -159,6 +159,9 @@ def build_row(
             "benchmarks": [c["benchmark"] for c in picked["contamination"]["evidence"]["checked"]],
         },
     }
+    if a.get("mutant"):
+        m = a["mutant"]
+        row["repair"] = {"mutation": m["kind"], "broken_status": m["status"], "path": m["path"], "line": m["line"]}
     if fmt == "messages":
         row["messages"] = [
             {"role": "user", "content": task},
@@ -185,11 +188,53 @@ def build_row(
     return row
 
 
+def repair_annotations(store: Store, unit_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """unit_id -> its mutants that really fail (`cotbuilder mutate`), as annotation-shaped samples of kind repair
+    without their task (the unit's own task statement goes in front of them, see build_rows). A mutant the verifier
+    did not fail is never read here."""
+    if not unit_ids or not store.has_table("mutants"):
+        return {}
+    from ..mutate.repair import REPAIR_VERSION
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for m in store.rows(
+        "SELECT * FROM mutants WHERE really_fails AND unit_id IN (SELECT unnest(?::VARCHAR[])) "
+        "ORDER BY unit_id, kind, mutant_id",
+        [unit_ids],
+    ):
+        out.setdefault(m["unit_id"], []).append(
+            {
+                "annotation_id": m["mutant_id"],
+                "kind": "repair",
+                "lang": "en",  # the mutation rationale is written in English
+                "rationale": m["rationale"],
+                "teacher": {"provider": "cotbuilder", "model": "mutation", "prompt_version": REPAIR_VERSION},
+                "mutant": m,
+            }
+        )
+    return out
+
+
+def _with_task(repair: dict[str, Any], annotations: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The repair sample with its user turn: the unit's own task (its accepted cot annotation in the repair's
+    language), the broken file and the verifier's feedback; None when the unit has no such task."""
+    from ..mutate.repair import repair_request
+
+    task = next(
+        (a.get("task") for a in annotations if (a.get("kind") or "cot") == "cot" and a["lang"] == repair["lang"]), None
+    )
+    if not task:
+        return None
+    m = repair["mutant"]
+    return {**repair, "task": repair_request(task, m, m["feedback"] or "")}
+
+
 def build_rows(
-    store: Store, picked: list[dict[str, Any]], fmt: str, samples: str = "all"
+    store: Store, picked: list[dict[str, Any]], fmt: str, samples: str = "all", repairs: bool = True
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The rows of the picked units (one per chosen sample) and the count of samples left out, by reason."""
-    dropped = {"sample_not_best": 0, "not_in_reasoning_layout": 0}
+    """The rows of the picked units (one per chosen sample; with `repairs`, one per mutant of the unit that really
+    fails, whose fixed code is the unit itself) and the count of samples left out, by reason."""
+    dropped = {"sample_not_best": 0, "not_in_reasoning_layout": 0, "repair_without_task": 0}
     ids = [p["facts"].unit_id for p in picked]
     if not ids:
         return [], dropped
@@ -198,11 +243,18 @@ def build_rows(
         for u in store.rows(f"SELECT * FROM units WHERE unit_id IN ({', '.join('?' for _ in ids)})", ids)
     }
     sources = {s["source_id"]: s for s in store.rows("SELECT source_id, kind, url, commit FROM sources")}
+    mutants = repair_annotations(store, ids) if repairs else {}
     rows = []
     for p in picked:
         unit = units[p["facts"].unit_id]
         chosen = pick_samples(p["annotations"], samples)
         dropped["sample_not_best"] += len(p["annotations"]) - len(chosen)
+        for r in mutants.get(unit["unit_id"], []):
+            with_task = _with_task(r, p["annotations"])
+            if with_task is None:
+                dropped["repair_without_task"] += 1
+            else:
+                chosen.append(with_task)
         for a in chosen:
             row = build_row(unit, sources.get(unit["source_id"]), p, a, fmt)
             if row is None:

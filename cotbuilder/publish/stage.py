@@ -86,7 +86,7 @@ def select_rows(
     select.check_fresh(store)
     allowed = licenses.allowlist(config.licenses, config.allow_cann_license)
     picked, dropped = select.publishable(store, allowed, allow_near=config.allow_near, langs=config.lang or None)
-    data, dropped_samples = rows.build_rows(store, picked, config.format, config.samples)
+    data, dropped_samples = rows.build_rows(store, picked, config.format, config.samples, config.repairs)
     for reason, n in [*dropped.items(), *dropped_samples.items()]:
         if n:
             stats.skip(select.REASONS[reason][0], n)
