@@ -162,6 +162,13 @@ def build_row(
     if a.get("mutant"):
         m = a["mutant"]
         row["repair"] = {"mutation": m["kind"], "broken_status": m["status"], "path": m["path"], "line": m["line"]}
+    return _with_training_columns(row, fmt, task, reasoning, output, unit)
+
+
+def _with_training_columns(
+    row: dict[str, Any], fmt: str, task: str, reasoning: str, output: str, unit: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The format's training columns on `row`; None when `fmt` cannot hold it (see reasoning_answer)."""
     if fmt == "messages":
         row["messages"] = [
             {"role": "user", "content": task},
@@ -262,3 +269,75 @@ def build_rows(
             else:
                 rows.append(row)
     return rows, dropped
+
+
+def doc_rows(store: Store, fmt: str, allowed_licenses: list[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """kind="doc" rows: the grounded doc samples of `api_docs` (`cotbuilder apidocs`) whose docs' licence is allowed,
+    one per page (the newest row of each url). Their code is the page's example, not verified (`verification.status`
+    not_run) and not checked against the benchmarks (`contamination.verdict` not_checked): the row says so."""
+    from .licenses import is_allowed
+
+    dropped = {"doc_not_grounded": 0, "doc_license_not_allowed": 0, "not_in_reasoning_layout": 0}
+    if not store.has_table("api_docs"):
+        return [], dropped
+    out = []
+    for d in store.rows(
+        "SELECT * FROM api_docs QUALIFY row_number() OVER (PARTITION BY url ORDER BY created_at DESC, doc_id) = 1 "
+        "ORDER BY url"
+    ):
+        sample = d["sample"]
+        if sample is None:
+            continue
+        if not d["grounded"]:
+            dropped["doc_not_grounded"] += 1
+            continue
+        if not is_allowed(d["license"], allowed_licenses):
+            dropped["doc_license_not_allowed"] += 1
+            continue
+        unit = {
+            "layout": "snippet",
+            "kernel_code": sample["answer"],
+            "files": [{"path": d["path"], "role": "snippet", "text": sample["answer"]}],
+        }
+        row: dict[str, Any] = {
+            "id": d["doc_id"],
+            "name": sample["api"],
+            "kind": "doc",
+            "category": d["category"],
+            "level": 1,
+            "layout": "snippet",
+            "lang": "zh",  # the docs' language: the sample quotes them
+            "kernel_code": sample["answer"],
+            "host_code": "",
+            "source_url": d["url"],
+            "provenance": {
+                "repo": d["source"],
+                "commit": d["commit"] or "",
+                "path": d["path"],
+                "license": d["license"],
+            },
+            "verification": {"status": "not_run", "backend": "", "cases": 0, "cases_passed": 0},
+            "teacher": {
+                "provider": "cotbuilder",
+                "model": "doc-sample",
+                "prompt_version": _doc_samples_version(),
+                "annotation_id": d["doc_id"],
+            },
+            "dedup": {"cluster_id": d["doc_id"], "cluster_size": 1},
+            "contamination": {"verdict": "not_checked", "benchmarks": []},
+        }
+        reasoning = reasoning_text(sample["rationale"])
+        built = _with_training_columns(
+            row, fmt, sample["question"], reasoning, f"```cpp\n{sample['answer'].strip()}\n```", unit
+        )
+        if built is None:
+            dropped["not_in_reasoning_layout"] += 1
+        else:
+            out.append(built)
+    return out, dropped
+
+
+def _doc_samples_version() -> str:
+    from ..apidocs.samples import SAMPLES_VERSION
+
+    return SAMPLES_VERSION

@@ -87,6 +87,11 @@ def select_rows(
     allowed = licenses.allowlist(config.licenses, config.allow_cann_license)
     picked, dropped = select.publishable(store, allowed, allow_near=config.allow_near, langs=config.lang or None)
     data, dropped_samples = rows.build_rows(store, picked, config.format, config.samples, config.repairs)
+    if config.docs:
+        docs, dropped_docs = rows.doc_rows(store, config.format, allowed)
+        data += docs
+        for reason, n in dropped_docs.items():
+            dropped_samples[reason] = dropped_samples.get(reason, 0) + n
     for reason, n in [*dropped.items(), *dropped_samples.items()]:
         if n:
             stats.skip(select.REASONS[reason][0], n)
