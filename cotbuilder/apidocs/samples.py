@@ -9,6 +9,7 @@ so a sample whose extraction mangled a statement is held back instead of teachin
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +17,7 @@ from typing import Any
 from .extract import ApiRecord
 from .markdown import html_tables_as_markdown, plain
 
-SAMPLES_VERSION = "doc-samples-v1"  # the shape of the samples below: part of each api_docs row's key
+SAMPLES_VERSION = "doc-samples-v2"  # the shape of the samples below: part of each api_docs row's key
 _SPACE = re.compile(r"\s+")
 _TABLE_PIPE = re.compile(r"\s*\|\s*")
 
@@ -50,23 +51,25 @@ class DocSample:
 
 
 def _norm(text: str) -> str:
-    """Plain text without whitespace and table pipes: a statement matches the page however it was wrapped."""
-    return _SPACE.sub("", _TABLE_PIPE.sub("", plain(text)))
+    """Without whitespace and table pipes: a statement matches the page however it was wrapped. (A statement is
+    already plain text: it is not run through `plain` again, which would drop a `<half>` it quotes as a tag.)"""
+    return _SPACE.sub("", _TABLE_PIPE.sub("", text))
 
 
-def page_text(markdown: str) -> str:
-    """The page as the gate compares against: HTML tables as pipe tables, inline markup dropped."""
-    return _norm(html_tables_as_markdown(markdown))
+def page_texts(markdown: str) -> tuple[str, str]:
+    """The page as the gate compares against: as written (entities decoded; code blocks are verbatim there), and
+    as plain text (HTML tables as pipe tables, inline markup dropped; prose reads as the extraction read it)."""
+    return _norm(html.unescape(markdown)), _norm(plain(html_tables_as_markdown(markdown)))
 
 
 def grounding(sample: DocSample, markdown: str) -> dict[str, Any]:
     """The gate: every claim appears in the page's text. `{passed, ungrounded: [claims not found], detail}`."""
-    haystack = page_text(markdown)
+    texts = page_texts(markdown)
     # a statement with nested items is checked line by line: the page has list markers between them
     missing = [
         f"{c.kind}: {c.text[:120]}"
         for c in sample.claims
-        if not all(_norm(line) in haystack for line in c.text.splitlines() if _norm(line))
+        if not all(any(_norm(line) in t for t in texts) for line in c.text.splitlines() if _norm(line))
     ]
     passed = not missing and bool(sample.claims)
     detail = (

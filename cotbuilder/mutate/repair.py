@@ -10,6 +10,7 @@ line as it is in the broken and in the fixed code.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .mutations import kinds_table
@@ -17,6 +18,16 @@ from .mutations import kinds_table
 # The verifier's verdicts that say the code is wrong (docs/statuses.md); everything else is no evidence of a bug.
 FAILING = ("failed_compile", "failed_run", "wrong_answer", "timeout")
 REPAIR_VERSION = "mutate-repair-v1"  # the shape of the reasoning below; part of a mutant row's id of its sample
+
+
+# The op-project harness builds a kernel file under another name (verify/opproject/build.py: cotbuilder_kernel_<file>);
+# the emulator's diagnostics name that file, the sample shows the kernel under its own name.
+_HARNESS_NAME = re.compile(r"\bcotbuilder_kernel_(?=[\w.-]+\.(?:cpp|cc|h|hpp)\b)")
+
+
+def readable(text: str) -> str:
+    """Verifier text as the sample shows it: files under the names the sample's code has."""
+    return _HARNESS_NAME.sub("", text)
 
 
 def really_fails(verdict: dict[str, Any]) -> bool:
@@ -53,7 +64,7 @@ def feedback_text(verdict: dict[str, Any], max_diagnostics: int = 3) -> str:
     worst = _worst_output(verdict)
     if worst:
         lines.append(f"worst case: {worst}")
-    return "\n".join(lines)
+    return readable("\n".join(lines))
 
 
 def rationale(mutant: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str, str]]:
@@ -83,7 +94,7 @@ def rationale(mutant: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str,
         else f"{where} should hold `{mutant['before']}`, which is missing: {kind['bug']}."
     )
     return [
-        {"step": "feedback", "title": "What the verifier says", "text": read},
+        {"step": "feedback", "title": "What the verifier says", "text": readable(read)},
         {"step": "where_to_look", "title": "Where such a failure comes from", "text": kind["look"]},
         {"step": "locate", "title": "The bug", "text": located},
         {

@@ -153,7 +153,7 @@ class MutateStage(Stage[MutateConfig, MutateItem, MutateResult]):
                 continue
             rows.append(mutant_row(r, self.version, self.config.soc))
             stats.kept()
-            stats.add(f"{r.mutant['kind']}:{'really_fails' if rows[-1]['really_fails'] else rows[-1]['status']}")
+            stats.add("really_fails" if rows[-1]["really_fails"] else f"not failing: {rows[-1]['status']}")
         store.insert("mutants", rows)
 
     def failed(self, item: MutateItem, error: str, stats: StageStats) -> None:

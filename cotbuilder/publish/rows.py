@@ -225,7 +225,7 @@ def repair_annotations(store: Store, unit_ids: list[str]) -> dict[str, list[dict
 def _with_task(repair: dict[str, Any], annotations: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The repair sample with its user turn: the unit's own task (its accepted cot annotation in the repair's
     language), the broken file and the verifier's feedback; None when the unit has no such task."""
-    from ..mutate.repair import repair_request
+    from ..mutate.repair import readable, repair_request
 
     task = next(
         (a.get("task") for a in annotations if (a.get("kind") or "cot") == "cot" and a["lang"] == repair["lang"]), None
@@ -233,7 +233,8 @@ def _with_task(repair: dict[str, Any], annotations: list[dict[str, Any]]) -> dic
     if not task:
         return None
     m = repair["mutant"]
-    return {**repair, "task": repair_request(task, m, m["feedback"] or "")}
+    steps = [{**step, "text": readable(step["text"])} for step in repair["rationale"] or []]
+    return {**repair, "rationale": steps, "task": repair_request(task, m, readable(m["feedback"] or ""))}
 
 
 def build_rows(
@@ -316,7 +317,13 @@ def doc_rows(store: Store, fmt: str, allowed_licenses: list[str]) -> tuple[list[
                 "path": d["path"],
                 "license": d["license"],
             },
-            "verification": {"status": "not_run", "backend": "", "cases": 0, "cases_passed": 0},
+            "verification": {
+                "status": "not_run",
+                "backend": "",
+                "backend_version": None,
+                "cases": 0,
+                "cases_passed": 0,
+            },
             "teacher": {
                 "provider": "cotbuilder",
                 "model": "doc-sample",

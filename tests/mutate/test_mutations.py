@@ -181,3 +181,15 @@ def test_the_repair_rationale_quotes_the_feedback_and_the_fixed_line() -> None:
     assert "`failed_run`" in text and "AllocTensor with no free buffer" in text and "queue_misuse" in text
     assert f"line {m['line']}" in text and "inQ.FreeTensor(xLocal);" in text
     assert "queue_misuse" in feedback_text(verdict)
+
+
+def test_the_feedback_names_the_kernel_file_as_the_sample_shows_it_not_as_the_harness_built_it() -> None:
+    verdict = {
+        "status": "failed_run",
+        "reason": "emulator sync: SetFlag(0) is never consumed (op_kernel/cotbuilder_kernel_scaled_add.cpp:54)",
+        "diagnostics": [
+            {"kind": "sync", "message": "unpaired", "file": "op_kernel/cotbuilder_kernel_scaled_add.cpp", "line": 54}
+        ],
+    }
+    text = feedback_text(verdict) + "".join(s["text"] for s in rationale(_by_kind()["missing_sync"].as_dict(), verdict))
+    assert "cotbuilder_kernel_" not in text and "op_kernel/scaled_add.cpp:54" in text
