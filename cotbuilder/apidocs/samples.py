@@ -17,7 +17,7 @@ from typing import Any
 from .extract import ApiRecord
 from .markdown import html_tables_as_markdown, plain
 
-SAMPLES_VERSION = "doc-samples-v2"  # the shape of the samples below: part of each api_docs row's key
+SAMPLES_VERSION = "doc-samples-v3"  # the shape of the samples below: part of each api_docs row's key
 _SPACE = re.compile(r"\s+")
 _TABLE_PIPE = re.compile(r"\s*\|\s*")
 
@@ -59,7 +59,9 @@ def _norm(text: str) -> str:
 def page_texts(markdown: str) -> tuple[str, str]:
     """The page as the gate compares against: as written (entities decoded; code blocks are verbatim there), and
     as plain text (HTML tables as pipe tables, inline markup dropped; prose reads as the extraction read it)."""
-    return _norm(html.unescape(markdown)), _norm(plain(html_tables_as_markdown(markdown)))
+    # plain() line by line: on the whole page an emphasis marker could pair with one lines away
+    prose = "\n".join(plain(line) for line in html_tables_as_markdown(markdown).splitlines())
+    return _norm(html.unescape(markdown)), _norm(prose)
 
 
 def grounding(sample: DocSample, markdown: str) -> dict[str, Any]:

@@ -33,7 +33,7 @@ def test_a_mutant_that_still_passes_is_counted_but_never_published_as_a_repair(c
     report = out.stdout + out.stderr
     assert "mutants per kind" in report
     with Store(demo_workspace) as store:
-        mutants = {m["kind"]: m for m in store.rows("SELECT * FROM mutants")}
+        mutants = {m["kind"]: m for m in store.rows("SELECT * FROM mutants WHERE unit_id = ?", [unit["unit_id"]])}
     assert mutants[STILL_PASSES]["status"] == "passed" and not mutants[STILL_PASSES]["really_fails"]
     assert mutants[STILL_PASSES]["rationale"] is None and mutants[STILL_PASSES]["feedback"] is None
     failing = mutants[FAILS]
@@ -47,7 +47,7 @@ def test_a_mutant_that_still_passes_is_counted_but_never_published_as_a_repair(c
     pushed = cli("push", "--local-dir", str(dest), workspace=demo_workspace)
     assert pushed.returncode == 0, pushed.stdout + pushed.stderr
     rows = pq.read_table(sorted(dest.glob("data/messages/train-*.parquet"))).to_pylist()
-    repairs = [r for r in rows if r["kind"] == "repair"]
+    repairs = [r for r in rows if r["kind"] == "repair" and r["id"] == unit["unit_id"]]
     assert [r["repair"]["mutation"] for r in repairs] == [FAILS]  # the passing mutant is not there
     (row,) = repairs
     assert row["id"] == unit["unit_id"] and row["verification"]["status"] == "passed"
@@ -59,7 +59,7 @@ def test_a_mutant_that_still_passes_is_counted_but_never_published_as_a_repair(c
     skipped = cli("push", "--local-dir", str(tmp_path / "no-repairs"), "--no-repairs", workspace=demo_workspace)
     assert skipped.returncode == 0
     plain = pq.read_table(sorted((tmp_path / "no-repairs").glob("data/messages/train-*.parquet"))).to_pylist()
-    assert len(plain) == len(rows) - 1 and {r["kind"] for r in plain} == {"cot"}
+    assert {r["kind"] for r in plain} == {"cot"} and len(plain) == len([r for r in rows if r["kind"] == "cot"])
 
 
 def test_an_unknown_kind_is_refused_before_anything_runs(cli, workspace):
