@@ -79,7 +79,8 @@ def rationale(mutant: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str,
     }[status]
     read = f"The verifier reports `{status}`: {symptom}."
     if verdict.get("reason"):
-        read += f" Its reason: {verdict['reason'].strip()}"
+        reason = verdict["reason"].strip()
+        read += f" Its reason: {reason}" + ("" if reason.endswith((".", ")", "。")) else ".")
     diags = verdict.get("diagnostics") or []
     if diags:
         read += f" The first diagnostic is `{diags[0].get('kind')}`: {diags[0].get('message')}"

@@ -21,6 +21,7 @@ from ..store import Store
 from . import reasoning_format
 
 FORMATS = ("messages", "alpaca", "sharegpt", "reasoning")
+KIND_COLUMNS = ("repair", "source_url")  # columns of repair (from mutants) and doc rows only
 SAMPLES = ("all", "best")
 # The files of an op project an answer holds: device code and the host side NPUKernelBench asks for (tiling struct,
 # tiling function, op definition); harness files are not part of an answer.

@@ -95,6 +95,12 @@ def select_rows(
     for reason, n in [*dropped.items(), *dropped_samples.items()]:
         if n:
             stats.skip(select.REASONS[reason][0], n)
+    # Columns only some kinds of row have (repair, source_url): every row gets them (null) when any row has them,
+    # since a parquet table takes its columns from the rows (pyarrow's from_pylist reads the first row's keys).
+    optional = {k for row in data for k in row} & set(rows.KIND_COLUMNS)
+    for row in data:
+        for key in optional:
+            row.setdefault(key, None)
     for row in data:
         try:
             records.validate("dataset_row", row)
