@@ -184,8 +184,26 @@ def render(
     lines += _count_table("language", Counter(r["lang"] for r in rows))
     lines += _count_table(
         "verification backend",
-        Counter(f"{r['verification']['backend']} {r['verification']['backend_version'] or ''}".strip() for r in rows),
+        Counter(
+            f"{r['verification']['backend']} {r['verification'].get('backend_version') or ''}".strip()
+            or "not run (doc rows)"
+            for r in rows
+        ),
     )
+    kinds = Counter(r["kind"] for r in rows)
+    if kinds.get("repair"):
+        lines += [
+            "Rows of kind `repair` show a broken kernel with the verifier's feedback and the fix. When the teacher is "
+            "`cotbuilder`/`mutation`, the broken code is a bug mutation of a verified kernel that the verifier really "
+            "failed (`repair.mutation` names the kind) and the fix is the verified kernel itself.",
+            "",
+        ]
+    if kinds.get("doc"):
+        lines += [
+            "Rows of kind `doc` answer an API-usage question from the AscendC API docs (`source_url`); every "
+            "statement in their reasoning was found in the page's text, and their example code was not run.",
+            "",
+        ]
     lines += [
         f"{len({r['id'] for r in rows})} distinct units; a unit has one row per published annotation "
         "(language, sample).",

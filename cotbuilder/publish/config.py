@@ -32,6 +32,18 @@ class PushConfig:
     samples: str = option(
         "all", "--samples", help="all: every accepted annotation of a unit; best: the longest one per language."
     )
+    repairs: bool = option(
+        True,
+        "--no-repairs",
+        help="Leave out the repair rows made from mutants (`cotbuilder mutate`: broken code + verifier feedback -> "
+        "the fix, which is the verified unit); only mutants the verifier really failed are ever published.",
+    )
+    docs: bool = option(
+        False,
+        "--docs",
+        help="Also publish the grounded doc samples of `api_docs` (`cotbuilder apidocs`) as kind=doc rows with their "
+        "source URL, under the docs' licence (asc-devkit's: CANN, so with --allow-cann-license).",
+    )
     test_fraction: float = option(
         0.0,
         "--test-fraction",

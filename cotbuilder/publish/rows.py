@@ -21,6 +21,7 @@ from ..store import Store
 from . import reasoning_format
 
 FORMATS = ("messages", "alpaca", "sharegpt", "reasoning")
+KIND_COLUMNS = ("repair", "source_url")  # columns of repair (from mutants) and doc rows only
 SAMPLES = ("all", "best")
 # The files of an op project an answer holds: device code and the host side NPUKernelBench asks for (tiling struct,
 # tiling function, op definition); harness files are not part of an answer.
@@ -159,6 +160,16 @@ def build_row(
             "benchmarks": [c["benchmark"] for c in picked["contamination"]["evidence"]["checked"]],
         },
     }
+    if a.get("mutant"):
+        m = a["mutant"]
+        row["repair"] = {"mutation": m["kind"], "broken_status": m["status"], "path": m["path"], "line": m["line"]}
+    return _with_training_columns(row, fmt, task, reasoning, output, unit)
+
+
+def _with_training_columns(
+    row: dict[str, Any], fmt: str, task: str, reasoning: str, output: str, unit: dict[str, Any]
+) -> dict[str, Any] | None:
+    """The format's training columns on `row`; None when `fmt` cannot hold it (see reasoning_answer)."""
     if fmt == "messages":
         row["messages"] = [
             {"role": "user", "content": task},
@@ -185,11 +196,54 @@ def build_row(
     return row
 
 
+def repair_annotations(store: Store, unit_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """unit_id -> its mutants that really fail (`cotbuilder mutate`), as annotation-shaped samples of kind repair
+    without their task (the unit's own task statement goes in front of them, see build_rows). A mutant the verifier
+    did not fail is never read here."""
+    if not unit_ids or not store.has_table("mutants"):
+        return {}
+    from ..mutate.repair import REPAIR_VERSION
+
+    out: dict[str, list[dict[str, Any]]] = {}
+    for m in store.rows(
+        "SELECT * FROM mutants WHERE really_fails AND unit_id IN (SELECT unnest(?::VARCHAR[])) "
+        "ORDER BY unit_id, kind, mutant_id",
+        [unit_ids],
+    ):
+        out.setdefault(m["unit_id"], []).append(
+            {
+                "annotation_id": m["mutant_id"],
+                "kind": "repair",
+                "lang": "en",  # the mutation rationale is written in English
+                "rationale": m["rationale"],
+                "teacher": {"provider": "cotbuilder", "model": "mutation", "prompt_version": REPAIR_VERSION},
+                "mutant": m,
+            }
+        )
+    return out
+
+
+def _with_task(repair: dict[str, Any], annotations: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The repair sample with its user turn: the unit's own task (its accepted cot annotation in the repair's
+    language), the broken file and the verifier's feedback; None when the unit has no such task."""
+    from ..mutate.repair import readable, repair_request
+
+    task = next(
+        (a.get("task") for a in annotations if (a.get("kind") or "cot") == "cot" and a["lang"] == repair["lang"]), None
+    )
+    if not task:
+        return None
+    m = repair["mutant"]
+    steps = [{**step, "text": readable(step["text"])} for step in repair["rationale"] or []]
+    return {**repair, "rationale": steps, "task": repair_request(task, m, readable(m["feedback"] or ""))}
+
+
 def build_rows(
-    store: Store, picked: list[dict[str, Any]], fmt: str, samples: str = "all"
+    store: Store, picked: list[dict[str, Any]], fmt: str, samples: str = "all", repairs: bool = True
 ) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The rows of the picked units (one per chosen sample) and the count of samples left out, by reason."""
-    dropped = {"sample_not_best": 0, "not_in_reasoning_layout": 0}
+    """The rows of the picked units (one per chosen sample; with `repairs`, one per mutant of the unit that really
+    fails, whose fixed code is the unit itself) and the count of samples left out, by reason."""
+    dropped = {"sample_not_best": 0, "not_in_reasoning_layout": 0, "repair_without_task": 0}
     ids = [p["facts"].unit_id for p in picked]
     if not ids:
         return [], dropped
@@ -198,11 +252,18 @@ def build_rows(
         for u in store.rows(f"SELECT * FROM units WHERE unit_id IN ({', '.join('?' for _ in ids)})", ids)
     }
     sources = {s["source_id"]: s for s in store.rows("SELECT source_id, kind, url, commit FROM sources")}
+    mutants = repair_annotations(store, ids) if repairs else {}
     rows = []
     for p in picked:
         unit = units[p["facts"].unit_id]
         chosen = pick_samples(p["annotations"], samples)
         dropped["sample_not_best"] += len(p["annotations"]) - len(chosen)
+        for r in mutants.get(unit["unit_id"], []):
+            with_task = _with_task(r, p["annotations"])
+            if with_task is None:
+                dropped["repair_without_task"] += 1
+            else:
+                chosen.append(with_task)
         for a in chosen:
             row = build_row(unit, sources.get(unit["source_id"]), p, a, fmt)
             if row is None:
@@ -210,3 +271,81 @@ def build_rows(
             else:
                 rows.append(row)
     return rows, dropped
+
+
+def doc_rows(store: Store, fmt: str, allowed_licenses: list[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """kind="doc" rows: the grounded doc samples of `api_docs` (`cotbuilder apidocs`) whose docs' licence is allowed,
+    one per page (the newest row of each url). Their code is the page's example, not verified (`verification.status`
+    not_run) and not checked against the benchmarks (`contamination.verdict` not_checked): the row says so."""
+    from .licenses import is_allowed
+
+    dropped = {"doc_not_grounded": 0, "doc_license_not_allowed": 0, "not_in_reasoning_layout": 0}
+    if not store.has_table("api_docs"):
+        return [], dropped
+    out = []
+    for d in store.rows(
+        "SELECT * FROM api_docs QUALIFY row_number() OVER (PARTITION BY url ORDER BY created_at DESC, doc_id) = 1 "
+        "ORDER BY url"
+    ):
+        sample = d["sample"]
+        if sample is None:
+            continue
+        if not d["grounded"]:
+            dropped["doc_not_grounded"] += 1
+            continue
+        if not is_allowed(d["license"], allowed_licenses):
+            dropped["doc_license_not_allowed"] += 1
+            continue
+        unit = {
+            "layout": "snippet",
+            "kernel_code": sample["answer"],
+            "files": [{"path": d["path"], "role": "snippet", "text": sample["answer"]}],
+        }
+        row: dict[str, Any] = {
+            "id": d["doc_id"],
+            "name": sample["api"],
+            "kind": "doc",
+            "category": d["category"],
+            "level": 1,
+            "layout": "snippet",
+            "lang": "zh",  # the docs' language: the sample quotes them
+            "kernel_code": sample["answer"],
+            "host_code": "",
+            "source_url": d["url"],
+            "provenance": {
+                "repo": d["source"],
+                "commit": d["commit"] or "",
+                "path": d["path"],
+                "license": d["license"],
+            },
+            "verification": {
+                "status": "not_run",
+                "backend": "",
+                "backend_version": None,
+                "cases": 0,
+                "cases_passed": 0,
+            },
+            "teacher": {
+                "provider": "cotbuilder",
+                "model": "doc-sample",
+                "prompt_version": _doc_samples_version(),
+                "annotation_id": d["doc_id"],
+            },
+            "dedup": {"cluster_id": d["doc_id"], "cluster_size": 1},
+            "contamination": {"verdict": "not_checked", "benchmarks": []},
+        }
+        reasoning = reasoning_text(sample["rationale"])
+        built = _with_training_columns(
+            row, fmt, sample["question"], reasoning, f"```cpp\n{sample['answer'].strip()}\n```", unit
+        )
+        if built is None:
+            dropped["not_in_reasoning_layout"] += 1
+        else:
+            out.append(built)
+    return out, dropped
+
+
+def _doc_samples_version() -> str:
+    from ..apidocs.samples import SAMPLES_VERSION
+
+    return SAMPLES_VERSION

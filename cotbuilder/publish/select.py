@@ -145,6 +145,15 @@ REASONS = {
     "license_not_allowed": ("license not allowed", "not on the --licenses list"),
     "cann_license": ("CANN licence", "CANN Open Software License; --allow-cann-license publishes it"),
     "sample_not_best": ("not the best sample", "a longer one of its unit and language is published; --samples all"),
+    "repair_without_task": (
+        "repair without a task",
+        "a mutant of the unit really fails, but the unit has no accepted task statement in the repair's language",
+    ),
+    "doc_not_grounded": ("doc sample not grounded", "it states something its doc page does not (the grounding gate)"),
+    "doc_license_not_allowed": (
+        "doc licence not allowed",
+        "the docs' licence is not on the list (--allow-cann-license)",
+    ),
     "not_in_reasoning_layout": (
         "not in the reasoning layout",
         "its code is not read back intact from NPUKernelBench's answer layout",

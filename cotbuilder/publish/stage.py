@@ -86,10 +86,21 @@ def select_rows(
     select.check_fresh(store)
     allowed = licenses.allowlist(config.licenses, config.allow_cann_license)
     picked, dropped = select.publishable(store, allowed, allow_near=config.allow_near, langs=config.lang or None)
-    data, dropped_samples = rows.build_rows(store, picked, config.format, config.samples)
+    data, dropped_samples = rows.build_rows(store, picked, config.format, config.samples, config.repairs)
+    if config.docs:
+        docs, dropped_docs = rows.doc_rows(store, config.format, allowed)
+        data += docs
+        for reason, n in dropped_docs.items():
+            dropped_samples[reason] = dropped_samples.get(reason, 0) + n
     for reason, n in [*dropped.items(), *dropped_samples.items()]:
         if n:
             stats.skip(select.REASONS[reason][0], n)
+    # Columns only some kinds of row have (repair, source_url): every row gets them (null) when any row has them,
+    # since a parquet table takes its columns from the rows (pyarrow's from_pylist reads the first row's keys).
+    optional = {k for row in data for k in row} & set(rows.KIND_COLUMNS)
+    for row in data:
+        for key in optional:
+            row.setdefault(key, None)
     for row in data:
         try:
             records.validate("dataset_row", row)

@@ -88,7 +88,9 @@ class Registry:
 # fmt: off
 STAGES = Registry([
     StageEntry("crawl", "cotbuilder.crawl.config:CrawlConfig", "cotbuilder.crawl.stage:CrawlStage"),
+    StageEntry("apidocs", "cotbuilder.apidocs.config:ApiDocsConfig", "cotbuilder.apidocs.stage:ApiDocsStage"),
     StageEntry("verify", "cotbuilder.verify.config:VerifyConfig", "cotbuilder.verify.stage:VerifyStage", "cotbuilder.verify.status:status_section"),  # noqa: E501
+    StageEntry("mutate", "cotbuilder.mutate.config:MutateConfig", "cotbuilder.mutate.stage:MutateStage"),
     StageEntry("synthesize", "cotbuilder.synthesize.config:SynthesizeConfig", "cotbuilder.synthesize.stage:SynthesizeStage"),  # noqa: E501
     StageEntry("annotate", "cotbuilder.annotate.config:AnnotateConfig", "cotbuilder.annotate.stage:AnnotateStage", "cotbuilder.annotate.status:status_section"),  # noqa: E501
     StageEntry("dedup", "cotbuilder.dedup.config:DedupConfig", "cotbuilder.dedup.stage:DedupStage"),
