@@ -71,6 +71,16 @@ def test_missing_acl_runtime_names_are_unsupported():
     assert diagnostics.missing_apis(log) == ["acl::aclFloat16"]
 
 
+def test_no_overload_of_a_documented_api_is_a_gap_qualified_or_not_but_of_an_own_function_is_the_kernels():
+    log = (
+        "k.cpp:9:9: error: no matching function for call to 'Duplicate(AscendC::LocalTensor<float>&, "
+        "AscendC::LocalTensor<float>&, uint32_t&)'\n"  # under `using namespace AscendC`: a 950 overload
+        "k.cpp:10:9: error: no matching function for call to 'AscendC::Exp(AscendC::LocalTensor<int>&)'\n"
+        "k.cpp:11:9: error: no matching function for call to 'CopyTile(int&)'"  # the kernel's own helper
+    )
+    assert diagnostics.missing_apis(log) == ["AscendC::Duplicate (this overload)", "AscendC::Exp (this overload)"]
+
+
 def test_missing_members_qualified_names_and_emulator_refusals_are_unsupported():
     log = (
         "add.asc:247:13: error: 'class AscendC::GlobalTensor<half>' has no member named 'SetL2CacheHint'\n"
