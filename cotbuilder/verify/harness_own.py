@@ -307,7 +307,11 @@ def verify_own(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, prebuil
         result, timings["launches_rewritten"] = build_unit(unit, steps.fresh_dir(unit_dir, "build"), ctx)
     timings.update(compile_s=round(result.seconds, 3), cached_build=result.cached, pch=bool(ctx.pch and ctx.pch.header))
     if not result.ok:
-        return steps.compile_failure(result, timings, "own", cmake_defines.configuration_variables(unit))
+        arch = cmake_defines.unit_arch(unit, ctx.soc)
+        native = arch == "dav-" + cmake_defines.arch_number(ctx.soc)
+        return steps.compile_failure(
+            result, timings, "own", cmake_defines.configuration_variables(unit), None if native else arch
+        )
 
     generator = file_by_role(unit, "generator", "scripts/gen_data.py", "gen_data.py")
     checker = file_by_role(unit, "checker", "scripts/verify_result.py", "verify_result.py")

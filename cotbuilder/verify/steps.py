@@ -63,8 +63,15 @@ def run_step(
 
 
 def compile_failure(
-    result: buildmod.BuildResult, timings: dict[str, Any], harness: str, cmake_vars: tuple[str, ...] = ()
+    result: buildmod.BuildResult,
+    timings: dict[str, Any],
+    harness: str,
+    cmake_vars: tuple[str, ...] = (),
+    foreign_arch: str | None = None,
 ) -> Verdict:
+    """The verdict of a build that failed. `foreign_arch`: the architecture the unit is written for when the emulator
+    checks another one (a dav-3510-only sample verified as ascend910b): a legality refusal then says nothing of the
+    code on its own hardware, so it is `unsupported`, naming both, never `failed_compile`."""
     if result.outcome == "timeout":
         return Verdict(
             "timeout", "compiler: time limit", harness, compile_ok=False, compile_log=result.log, timings=timings
@@ -87,6 +94,16 @@ def compile_failure(
             harness,
             compile_ok=False,
             missing_apis=names,
+            compile_log=result.log,
+            timings=timings,
+        )
+    if foreign_arch and (legal := diagnostics.legality_error(result.log)) is not None:
+        return Verdict(
+            "unsupported",
+            f"legality of {foreign_arch} not modelled (the unit is written for {foreign_arch}; the emulator checked "
+            f"another SoC's rules): {legal}"[:600],
+            harness,
+            compile_ok=False,
             compile_log=result.log,
             timings=timings,
         )
