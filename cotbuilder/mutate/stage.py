@@ -142,13 +142,9 @@ class MutateStage(Stage[MutateConfig, MutateItem, MutateResult]):
 
     # -- work ----------------------------------------------------------------------------------------------------
     def work(self, item: MutateItem) -> MutateResult:
+        # a full disk comes back as an infrastructure error (verify's own rule), so it never becomes a repair sample
+        # teaching a bug that is not there
         out = verify(item.job)
-        verdict = out.get("verdict") or {}
-        logs = " ".join(str(verdict.get(k) or "") for k in ("reason", "compile_log", "run_log"))
-        if "No space left on device" in logs:
-            # the machine's disk, not the mutant: a "failed_compile" from a linker that could not write would become a
-            # repair sample teaching a bug that is not there. Not stored; a re-run verifies it again.
-            out = {"infra_error": "no space left on device while verifying the mutant"}
         return MutateResult(item.mutant_id, item.parent_id, item.job.unit["unit_id"], item.mutant, out)
 
     # -- commit --------------------------------------------------------------------------------------------------

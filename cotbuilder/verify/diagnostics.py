@@ -169,6 +169,22 @@ def legality_error(log: str) -> str | None:
     return None
 
 
+# A line the toolchain itself writes (ld, collect2, cc1plus, as, the driver) saying the host ran out of disk. Only such
+# lines count: gcc quotes the unit's source after "file:line:col:", so a kernel cannot fake one with a string or #error.
+_HOST_DISK_RE = re.compile(
+    r"^(?:\S*/)?(?:ld(?:\.\w+)?|collect2|cc1plus|cc1|as|g\+\+(?:-\d+)?|c\+\+|gcc(?:-\d+)?|ar)(?:: [^:\n]*)*: "
+    r".*(?:No space left on device|Disk quota exceeded)",
+    re.MULTILINE,
+)
+
+
+def host_disk_error(compile_log: str) -> str | None:
+    """The toolchain's own line when a build failed because the host's disk was full: an infrastructure error (retried,
+    not stored), never `failed_compile` (a linker that cannot write says nothing of the kernel)."""
+    m = _HOST_DISK_RE.search(compile_log or "")
+    return m.group(0).strip()[:300] if m else None
+
+
 def first_error(log: str, limit: int = 300) -> str:
     if (legal := legality_error(log)) is not None:  # the kernel's fault, not the emulator's: say which rule
         return legal

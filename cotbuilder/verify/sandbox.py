@@ -943,6 +943,10 @@ def _classify(
         return end("violation", "process limit")
     if events["oom_kill"]:
         return end("limit", f"memory limit ({limits.memory_mb} MB for all processes of the step together)")
+    if not status:
+        # the shim (or the zygote's confined child) always reports how the command ended; silence means it never ran
+        # (its file missing, the interpreter unable to start): the host's fault, never a verdict on the command
+        return end("sandbox_error", f"the sandbox reported nothing (exit status {rc}): {text.strip()[-200:]}")
     if status.get("leftover"):
         names = ", ".join(status.get("leftover_names") or [])
         return end("violation", f"left {status['leftover']} process(es) running after it ended ({names})")

@@ -76,6 +76,15 @@ def compile_failure(
         return Verdict(
             "timeout", "compiler: time limit", harness, compile_ok=False, compile_log=result.log, timings=timings
         )
+    if result.outcome == "sandbox_error":  # the worker turns this into an infrastructure error, retried, not stored
+        return Verdict(
+            "failed_run",
+            f"compiler: sandbox could not start ({result.reason})",
+            harness,
+            compile_ok=False,
+            compile_log=result.log,
+            timings=timings,
+        )
     if result.outcome == "violation":
         return Verdict(
             "sandbox_violation",

@@ -6,11 +6,12 @@ missing emulator) comes back as `infra_error` — not stored, counted as failed,
 
 from __future__ import annotations
 
+import os
 import traceback
 from dataclasses import dataclass
 from typing import Any
 
-from . import harness_op, harness_own, harness_spec, sandbox, steps
+from . import diagnostics, harness_op, harness_own, harness_spec, sandbox, steps
 from .verdict import Verdict
 
 
@@ -51,6 +52,22 @@ def _check_record(unit_id: str, columns: dict[str, Any]) -> None:
     )
 
 
+# Below this much free space where the unit was built, a failed build is the disk's doing. ld that runs out of space
+# while writing its output may say nothing but "ld returned 1 exit status", so the log alone cannot tell.
+DISK_FULL_BYTES = 32 * 2**20
+
+
+def _host_disk_full(compile_log: str, unit_dir) -> str | None:
+    if line := diagnostics.host_disk_error(compile_log):
+        return line
+    try:
+        st = os.statvfs(unit_dir)
+    except OSError:
+        return None
+    free = st.f_bavail * st.f_frsize
+    return f"{free // 1024} KiB free where it was built" if free < DISK_FULL_BYTES else None
+
+
 def verify(job: Job) -> dict[str, Any]:
     session = job.ctx.sandbox_session()
     unit_dir = session.new_dir(f"u-{job.unit['unit_id'][:12]}-")
@@ -71,6 +88,10 @@ def verify(job: Job) -> dict[str, Any]:
                 verdict = Verdict("unsupported", which, "none")
         if "sandbox could not start" in verdict.reason:
             return {"infra_error": verdict.reason}
+        if verdict.status in ("failed_compile", "failed_run", "wrong_answer") and (
+            disk := _host_disk_full(verdict.compile_log, unit_dir)
+        ):
+            return {"infra_error": f"the host's disk, not the kernel: {disk}"}
         if session.missing:
             verdict.isolation = {"missing": list(session.missing)}
         columns = verdict.as_columns()
