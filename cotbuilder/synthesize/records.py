@@ -14,6 +14,29 @@ def source_id(teacher_key: str) -> str:
     return sha256_text(stable_json(["synthesize", teacher_key]))
 
 
+def source_record(identity: dict[str, Any], teacher_key: str, now: Any) -> dict[str, Any]:
+    """The `sources` row of a teacher's synthesized units: the dataset card lists it beside the crawled sources, so a
+    reader sees which rows a model wrote. The identity holds provider, model and endpoint host, never a key."""
+    where = "@" + identity["endpoint"] if identity.get("endpoint") else ""
+    return {
+        "source_id": source_id(teacher_key),
+        "kind": "synthesized",
+        "url": f"synthesize:{identity.get('model') or identity.get('provider')}{where}",
+        "ref": None,
+        "commit": None,
+        "declared_license": None,
+        "manifest": None,
+        "fingerprint": f"teacher:{teacher_key}",
+        "crawl_key": None,
+        "status": "ok",
+        "error": None,
+        "n_files": 0,
+        "n_units": None,
+        "skipped": None,
+        "crawled_at": now,
+    }
+
+
 def unit_record(task: Task, sample: dict[str, Any], license_: str) -> dict[str, Any]:
     from ..parse.units import extract_units, unit_id
 

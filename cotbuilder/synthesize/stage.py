@@ -168,7 +168,11 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
 
     # -- driver --------------------------------------------------------------------------------------------------
     def commit(self, store: Store, results: list[SynthResult], stats: StageStats) -> None:
+        from .records import source_record
+
         now = utcnow()
+        if any(res.units for res in results):  # the teacher is their source: one row per teacher identity
+            store.insert("sources", [source_record(self.identity, self.key, now)])
         for res in results:
             store.insert("samples", [{**r, "created_at": now} for r in res.samples])
             store.insert("units", [{**u, "created_at": now} for u in res.units])

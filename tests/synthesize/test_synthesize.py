@@ -72,6 +72,11 @@ def test_keeps_exactly_the_verified_candidates_and_repairs_that_really_pass(cli,
     for u in units:
         code = json.dumps({f["path"]: f["text"] for f in u["files"]}, sort_keys=True)
         assert code in passing_code and code not in failing_code
+    # their source is the teacher: one sources row the dataset card can list, naming the model and its server
+    sources = _query(cli, workspace, "SELECT DISTINCT s.kind, s.url, s.status FROM units u "
+                                     "JOIN sources s USING (source_id)")  # fmt: skip
+    assert sources == [{"kind": "synthesized", "url": f"synthesize:scripted-model@{server.base_url.rstrip('/')}",
+                        "status": "ok"}]  # fmt: skip
 
 
 def test_refuses_a_task_that_decontamination_matches_to_a_benchmark(cli, workspace, tmp_path):
