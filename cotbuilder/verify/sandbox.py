@@ -633,7 +633,8 @@ class _Zygote:
     START_S = 30.0
 
     def __init__(self) -> None:
-        self.home = Path(tempfile.mkdtemp(prefix="cotbuilder-zygote-"))
+        _remove_orphan_zygote_homes()
+        self.home = Path(tempfile.mkdtemp(prefix=f"{ZYGOTE_HOME_PREFIX}{os.getpid()}-"))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.sock = ours
         env = _env(self.home, None)  # start-up variables of a step, nothing of ours (no token reaches it)
@@ -708,6 +709,24 @@ class _Zygote:
         shutil.rmtree(self.home, ignore_errors=True)
 
 
+ZYGOTE_HOME_PREFIX = "cotbuilder-zygote-"
+
+
+def _remove_orphan_zygote_homes() -> None:
+    """A process killed outright (SIGKILL, a lost pool worker) never ran its exit hooks: its zygote's empty home stays
+    in the temp dir. Each home is named after the process that owns it; remove those whose owner is gone."""
+    for home in Path(tempfile.gettempdir()).glob(f"{ZYGOTE_HOME_PREFIX}*-*"):
+        owner = home.name[len(ZYGOTE_HOME_PREFIX) :].split("-", 1)[0]
+        if not owner.isdigit():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            shutil.rmtree(home, ignore_errors=True)
+        except OSError:  # alive, owned by another user
+            continue
+
+
 _zygote: tuple[int, _Zygote] | None = None  # (owner pid, zygote): a forked child never uses its parent's
 _zygote_deaths = 0
 _ZYGOTE_MAX_DEATHS = 3
@@ -758,6 +777,7 @@ def _zygote_lost() -> None:
         with contextlib.suppress(OSError):
             zygote.proc.kill()
         zygote.proc.wait()
+        shutil.rmtree(zygote.home, ignore_errors=True)
         shutil.rmtree(zygote.home, ignore_errors=True)
     _zygote = None
     _zygote_deaths += 1

@@ -185,3 +185,28 @@ def test_a_dead_zygote_is_replaced_and_one_killed_mid_step_gives_a_sandbox_error
     assert time.monotonic() - start < 15  # the step died with its zygote (die-with-parent), it did not run on
     sandbox._zygote_deaths = 0
     assert sandbox.run(argv, workdir, SMALL).ok
+
+
+def test_the_home_of_a_killed_processs_zygote_is_removed_by_the_next_one(tmp_path):
+    """A process SIGKILLed while its zygote runs cannot clean up; the next zygote started on the machine removes the
+    home of an owner that is gone, and never one whose owner still runs (this process's own)."""
+    import subprocess
+    import tempfile
+
+    killed = subprocess.run(
+        [sys.executable, "-c",
+         "import os, signal, sys\nfrom cotbuilder.verify import sandbox\n"
+         "wd = sandbox.default_session().new_dir('z-')\nopen(wd / 's.py', 'w').write('print(1)')\n"
+         "assert sandbox.run([sys.executable, 's.py'], wd).ok\n"
+         "print(sandbox._zygote[1].home, flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    orphan = Path(killed.stdout.strip())
+    assert orphan.is_dir() and orphan.parent == Path(tempfile.gettempdir())
+    ours = Path(tempfile.mkdtemp(prefix=f"{sandbox.ZYGOTE_HOME_PREFIX}{os.getpid()}-"))
+    try:
+        sandbox._remove_orphan_zygote_homes()
+        assert not orphan.exists() and ours.is_dir()
+    finally:
+        ours.rmdir()
