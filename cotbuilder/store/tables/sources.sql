@@ -4,7 +4,7 @@
 -- or a documentation site.
 CREATE TABLE IF NOT EXISTS sources (
     source_id        VARCHAR PRIMARY KEY,   -- sha256 of kind + canonical location + ref
-    kind             VARCHAR NOT NULL,      -- git, local or docs
+    kind             VARCHAR NOT NULL,      -- git, local or docs; synthesized: a teacher's verified answers (`cotbuilder synthesize`), url = synthesize:<model>
     url              VARCHAR NOT NULL,      -- as given (paths made absolute), credentials removed
     ref              VARCHAR,               -- the requested git ref (branch, tag or sha), if any
     commit           VARCHAR,               -- the git commit crawled
