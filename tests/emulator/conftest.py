@@ -4,6 +4,8 @@ emulator headers with real g++ - with both (what verify does) or, when macros ch
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -30,6 +32,7 @@ class Toolchain:
     pch_dir: Path
     cpp: Path = CPP
     include: Path = INCLUDE
+    builds: Path | None = None  # the run's shared build folder (see build)
 
     def compile(
         self,
@@ -59,16 +62,46 @@ class Toolchain:
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
 
     def build(self, source: Path, out: Path, extra: list[str] | None = None) -> Path:
-        proc = self.compile(source, out, extra)
-        assert proc.returncode == 0, proc.stderr[-4000:]
+        """Build once per test run: xdist spreads a module's tests over both workers, and each worker's module
+        fixture would compile the same program again. Keyed by the source's bytes and the flags (the emulator headers
+        do not change during a run); the first worker builds under a lock, the other copies the result."""
+        if self.builds is None:
+            proc = self.compile(source, out, extra)
+            assert proc.returncode == 0, proc.stderr[-4000:]
+            return out
+        key = hashlib.sha256(repr((str(source), source.read_bytes(), extra, FLAGS, out.name)).encode()).hexdigest()[:24]
+        entry = self.builds / key
+        entry.mkdir(parents=True, exist_ok=True)
+        with open(entry / "lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (entry / "exe").is_file():
+                proc = self.compile(source, entry / "tmp-exe", extra)
+                assert proc.returncode == 0, proc.stderr[-4000:]
+                os.replace(entry / "tmp-exe", entry / "exe")
+        shutil.copy2(entry / "exe", out)
         return out
 
 
 @pytest.fixture(scope="session")
-def toolchain(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
+def toolchain(run_root: Path) -> Toolchain:
+    """The PCH and runtime library, built once per test run by the first worker to get here (the others wait on the
+    lock and reuse them), and the run's shared build folder."""
     if shutil.which("g++") is None:
         pytest.fail("g++ is required for the emulator tests")
-    pch_dir = tmp_path_factory.mktemp("pch")
+    shared = run_root / "emulator-toolchain"
+    shared.mkdir(exist_ok=True)
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (shared / "pch" / "done").is_file():
+            pch_dir = shared / "pch"
+            shutil.rmtree(pch_dir, ignore_errors=True)  # half built by a worker that died
+            pch_dir.mkdir()
+            _build_pch(pch_dir)
+            (pch_dir / "done").write_text("ok")
+    return Toolchain(shared / "pch", builds=shared / "builds")
+
+
+def _build_pch(pch_dir: Path) -> None:
     # fallback header next to the .gch: used only if the PCH is rejected
     (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
     jobs = [(["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch")]
@@ -79,7 +112,6 @@ def toolchain(tmp_path_factory: pytest.TempPathFactory) -> Toolchain:
         assert proc.returncode == 0, proc.stderr
     objects = [str(pch_dir / (src.stem + ".o")) for src in RUNTIME_SOURCES]
     subprocess.run(["ar", "rcs", str(pch_dir / "libcbemu.a"), *objects], check=True, timeout=120)
-    return Toolchain(pch_dir)
 
 
 def _parse_diags(stderr: str) -> list[dict]:
