@@ -3,8 +3,8 @@
 // build a tiling, and the kernel Matmul (impl/adv_api/matmul.h), which checks the tiling it is given.
 //
 // The docs give the constraints, not the library's algorithm. OURS (documented in docs/emulator.md): split the
-// output over the allowed cores to minimise the largest per-core C block, ties to splits without partial base blocks
-// inside a core, then to more cores along N; base block
+// output over the allowed cores to minimise the largest per-core C block, ties to more cores along M while each
+// keeps 128 rows, then to splits without partial base blocks inside a core, then to more cores along N; base block
 // (128, 256, 128 bytes of K) shrunk to the single-core shape and to L0A/L0B (double-buffered), L0C and the bias
 // table; K fully staged in L1 when it fits (up to 4 base blocks deep, double-buffered); M-first iteration.
 // COTBUILDER_MATMUL_TILING=random:SEED makes GetTiling draw a random tiling that obeys the same rules (core
@@ -144,9 +144,11 @@ inline int64_t build_tiling(const TilingSpec& sp, AscendC::tiling::TCubeTiling& 
             best_m = md;
             best_n = rng.in(1, max_n);
         } else {
-            // smallest per-core C block; then no partial base blocks inside a core (with the base the host fixed,
-            // or the default one); then more cores along N
-            int64_t best_tails = 0;
+            // smallest per-core C block; then more cores along M while each keeps >= 128 rows (a default base
+            // block); then no partial base blocks inside a core (with the base the host fixed, or the default
+            // one); then more cores along N. (asc-devkit samples that hard-code one split say so: matmul_advanced_api's
+            // 512 x 512 on 2 cores is split along M; matmul_format_nd_align's 128 x 7679 only along N.)
+            int64_t best_tails = 0, best_m_score = 0;
             for (int64_t md = 1; md <= max_m; ++md) {
                 int64_t max_n = sp.singleN > 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(dim / md, ceil_div(N, 16)));
                 for (int64_t nd = 1; nd <= max_n; ++nd) {
@@ -156,11 +158,17 @@ inline int64_t build_tiling(const TilingSpec& sp, AscendC::tiling::TCubeTiling& 
                     int64_t bmc = sp.fixBaseM > 0 ? sp.fixBaseM : std::min<int64_t>(128, align_up(smc, 16));
                     int64_t bnc = sp.fixBaseN > 0 ? sp.fixBaseN : std::min<int64_t>(256, align_up(snc, 16));
                     int64_t tails = (smc % bmc != 0) + (snc % bnc != 0);
+                    // splitting M counts only while each core keeps a whole default base block of rows
+                    int64_t m_score = (md == 1 || smc >= std::min<int64_t>(M, 128)) ? md : 0;
                     bool better = best_work < 0 || work < best_work ||
-                                  (work == best_work && (tails < best_tails || (tails == best_tails && nd > best_n)));
+                                  (work == best_work &&
+                                   (m_score > best_m_score ||
+                                    (m_score == best_m_score &&
+                                     (tails < best_tails || (tails == best_tails && nd > best_n)))));
                     if (better) {
                         best_work = work;
                         best_tails = tails;
+                        best_m_score = m_score;
                         best_m = md;
                         best_n = nd;
                     }
