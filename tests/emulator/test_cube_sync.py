@@ -54,7 +54,9 @@ def test_fill_then_mmad_with_the_sync_of_fills_pipe_runs_clean_and_right(sync_ex
 
 
 def test_a_fill_into_l1_is_on_mte2_so_loaddata_without_mte2_mte1_sync_is_a_race(sync_exe, tmp_path, toolchain):
-    proc = subprocess.run([str(sync_exe), str(tmp_path), "fill_l1_unsynced"], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [str(sync_exe), str(tmp_path), "fill_l1_unsynced"], capture_output=True, text=True, timeout=60
+    )
     races = [d for d in toolchain.parse_diags(proc.stderr) if d["kind"] == "race"]
     assert races and "L1" in races[0]["message"] and "MTE2_MTE1" in races[0]["message"], proc.stderr
     assert races[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_sync_checks.cpp", "load_filled")

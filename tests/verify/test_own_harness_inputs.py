@@ -33,6 +33,17 @@ def test_cmake_definitions_resolve_variables_per_soc_and_drop_unresolved_ones():
     assert defs == [("SCENARIO", "2"), ("NPU_ARCH", "2201"), ("USE_FAST_PATH", None), ("CYCLES", "3")]
 
 
+def test_a_definition_from_a_string_regex_match_of_the_arch_gets_the_arch_number():
+    cmake = (
+        'set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
+        'string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")\n'
+        "add_definitions(-DASC_ARCHITECTURES=${ARCH_NUM})\n"
+        'string(REGEX MATCH "x([0-9]+)" NONE "${CMAKE_ASC_ARCHITECTURES}")\n'
+        "add_definitions(-DNO_MATCH=${NONE}x)\n"
+    )
+    assert cmake_defines.definitions(cmake, [], "ascend910b") == [("ASC_ARCHITECTURES", "2201"), ("NO_MATCH", "x")]
+
+
 def test_defines_header_sets_the_device_arch_macro_of_the_soc_when_the_sample_names_no_arch():
     header = cmake_defines.defines_header(_unit({"CMakeLists.txt": CMAKE.replace("dav-2201", "")}), "ascend310p")
     assert "#define __NPU_ARCH__ 2002" in header and "#define USE_FAST_PATH 1" in header

@@ -342,7 +342,10 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, in
         t.stepKa = t.stepKb = kb < 4 ? kb : 4;
         t.depthA1 = t.stepKa * 2;
         t.depthB1 = t.stepKb * 2;
-        t.dbL0A = t.dbL0B = 2;
+        // double-buffered L0A / L0B where two base blocks fit (64 KB each on the modelled SoCs)
+        constexpr int32_t kL0AB = 64 * 1024;
+        t.dbL0A = t.baseM * t.baseK * (int32_t)sizeof(typename A_TYPE::T) * 2 <= kL0AB ? 2 : 1;
+        t.dbL0B = t.baseN * t.baseK * (int32_t)sizeof(typename B_TYPE::T) * 2 <= kL0AB ? 2 : 1;
         t.dbL0C = 1;
         t.iterateOrder = 0;
     }
