@@ -5,9 +5,9 @@
   matmul_format_nd_align README: "按照N方向32字节对齐的补齐规则输出C矩阵").
 - MatmulConfig::isEnableChannelSplit turns a float NZ C's 16 x 16 fractals into 16 x 8 ones (MatmulConfig.md).
 - Our GetTiling's core split (docs/emulator.md, "The Cube unit"): no core under 128 rows / columns (or the base the
-  host fixed), the smallest largest block, ties to more cores along M while each keeps 128 rows (N first with a
-  fixed base). The asc-devkit samples that hard-code a split agree (matmul_advanced_api, matmul_format_nd_align,
-  matmul_tscm, matmul_leakyrelu_advanced_api).
+  host fixed), the smallest largest block, ties to no partial base blocks, then more cores along M while each keeps
+  128 rows (N first with a fixed base). The asc-devkit samples that hard-code a split agree (matmul_advanced_api,
+  matmul_format_nd_align, matmul_tscm, matmul_fused, matmul_leakyrelu_advanced_api).
 - GetMatmulApiTiling (a constant tiling) double-buffers L0A / L0B only where two base blocks fit."""
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ def test_without_channel_split_a_float_nz_c_has_16_by_16_fractals(fmt_exe, tmp_p
         (("64", "64", "64", "24"), (64, 64)),  # no core under 128 rows / columns: one core
         (("640", "1024", "512", "48"), (128, 128)),  # 40 cores of 128 x 128, none with a partial block
         (("512", "128", "128", "2", "128", "64", "128"), (512, 64)),  # a base the host fixed: N first
+        (("1024", "640", "256", "2", "256", "128", "-1"), (512, 640)),  # unless N would leave a partial base block
     ],
 )
 def test_tiling_core_split_follows_our_documented_rules(fmt_exe, tmp_path, shape, split):

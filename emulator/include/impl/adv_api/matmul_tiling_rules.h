@@ -4,8 +4,8 @@
 //
 // The docs give the constraints, not the library's algorithm. OURS (documented in docs/emulator.md): split the
 // output over the allowed cores, no core under 128 rows / columns unless the dimension is smaller, to minimise the
-// largest per-core C block, ties to more cores along M while each keeps 128 rows (along N when the host fixed the
-// base), then to splits without partial base blocks inside a core, then to more cores along N; base block
+// largest per-core C block, ties to splits without partial base blocks inside a core, then to more cores along M
+// while each keeps 128 rows (along N when the host fixed the base), then to more cores along N; base block
 // (128, 256, 128 bytes of K) shrunk to the single-core shape and to L0A/L0B (double-buffered), L0C and the bias
 // table; K fully staged in L1 when it fits (up to 4 base blocks deep, double-buffered); M-first iteration.
 // COTBUILDER_MATMUL_TILING=random:SEED makes GetTiling draw a random tiling that obeys the same rules (core
@@ -152,11 +152,12 @@ inline int64_t build_tiling(const TilingSpec& sp, AscendC::tiling::TCubeTiling& 
             best_m = md;
             best_n = rng.in(1, max_n);
         } else {
-            // smallest per-core C block; then more cores along M while each keeps >= 128 rows (a default base
-            // block); then no partial base blocks inside a core (with the base the host fixed, or the default
-            // one); then more cores along N. (asc-devkit samples that hard-code one split say so:
-            // matmul_advanced_api's 512 x 512 on 2 cores is split along M; matmul_format_nd_align's 128 x 7679
-            // only along N.)
+            // smallest per-core C block; then no partial base blocks inside a core (with the base the host
+            // fixed, or the default one); then more cores along M while each keeps >= 128 rows (a default base
+            // block), along N first when the host fixed the base; then more cores along N. (asc-devkit samples
+            // that hard-code one split say so: matmul_advanced_api's 512 x 512 on 2 cores is split along M,
+            // matmul_fused's 1024 x 640 with a fixed 256 x 128 base along M, matmul_leakyrelu_advanced_api's
+            // 512 x 128 with a fixed 128 x 64 base along N.)
             int64_t best_tails = 0, best_m_score = INT64_MIN;
             for (int64_t md = 1; md <= max_m; ++md) {
                 int64_t n_parts = std::min<int64_t>(dim / md, max_parts(N, sp.fixBaseN));
@@ -174,9 +175,9 @@ inline int64_t build_tiling(const TilingSpec& sp, AscendC::tiling::TCubeTiling& 
                     int64_t m_score = sp.fixBaseN > 0 ? -md : (md == 1 || smc >= std::min<int64_t>(M, 128)) ? md : 0;
                     bool better = best_work < 0 || work < best_work ||
                                   (work == best_work &&
-                                   (m_score > best_m_score ||
-                                    (m_score == best_m_score &&
-                                     (tails < best_tails || (tails == best_tails && nd > best_n)))));
+                                   (tails < best_tails ||
+                                    (tails == best_tails &&
+                                     (m_score > best_m_score || (m_score == best_m_score && nd > best_n)))));
                     if (better) {
                         best_work = work;
                         best_tails = tails;
