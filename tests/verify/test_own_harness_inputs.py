@@ -107,6 +107,15 @@ def test_checker_arguments_from_a_run_script():
     assert checker_args(unit, "scripts/verify_result.py") == ["output/output_z.bin", "output/golden.bin"]
 
 
+def test_checker_values_after_the_files_are_kept_and_prose_after_them_is_not():
+    readme = "python3 ../scripts/verify_result.py output/output.bin ./output/golden.bin $SCENARIO_NUM # 验证输出结果\n"
+    cmake = 'set(SCENARIO_NUM "3" CACHE STRING "scene")\n'
+    unit = _unit({"CMakeLists.txt": cmake, "README.md": readme, "scripts/verify_result.py": ""})
+    assert checker_args(unit, "scripts/verify_result.py") == ["output/output.bin", "output/golden.bin", "3"]
+    prose = _unit({"README.md": "python3 scripts/verify_result.py out.bin golden.bin 验证结果\n"})
+    assert checker_args(prose, "scripts/verify_result.py") == ["out.bin", "golden.bin"]
+
+
 def test_generator_options_and_shell_variables_from_the_readme():
     from cotbuilder.verify.harness_own import script_args
 
