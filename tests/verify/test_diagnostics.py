@@ -187,3 +187,13 @@ def test_g_core_type_as_a_template_argument_is_the_emulators_one_build_gap(tmp_p
     log = subprocess.run(cmd, capture_output=True, text=True, timeout=300).stderr
     kind, names = diagnostics.unsupported_gap(log)
     assert kind == "emulator gap" and names[0].startswith("g_coreType in a constant expression"), log[-2000:]
+
+
+def test_an_uninitialised_member_in_a_constexpr_constructor_is_gs_gap(tmp_path):
+    """clang accepts it before C++20 as an extension (the device compiler); g++ -std=c++17 refuses it."""
+    src = tmp_path / "k.cpp"
+    src.write_text("struct Coord { int idx[2]; constexpr Coord() { idx[0] = 0; idx[1] = 0; } };\nCoord c;\n")
+    cmd = ["g++", "-std=c++17", "-c", str(src), "-o", str(tmp_path / "k.o")]
+    log = subprocess.run(cmd, capture_output=True, text=True).stderr
+    kind, names = diagnostics.unsupported_gap(log)
+    assert kind == "emulator gap" and names[0].startswith("uninitialised member in a constexpr constructor"), log
