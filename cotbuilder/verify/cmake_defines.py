@@ -14,6 +14,7 @@ keeps the definitions inside it. `__NPU_ARCH__` is defined as the device compile
 from __future__ import annotations
 
 import re
+import shlex
 from typing import Any
 
 from .npu import soc_table
@@ -338,11 +339,33 @@ def _active_commands(cmake: str, var: dict[str, str]) -> list[tuple[str, str]]:
     return out
 
 
+def _string_regex_match(args: str, var: dict[str, str]) -> None:
+    """CMake's `string(REGEX MATCH <regex> <out> <input>...)`: <out> = the first match in the joined inputs (the
+    regex dialects agree on the simple patterns CMakeLists use to pull a number out of `dav-2201`)."""
+    try:
+        words = shlex.split(args)
+    except ValueError:
+        return
+    if len(words) < 5 or words[:2] != ["REGEX", "MATCH"]:
+        return
+    text = _VAR.sub(lambda v: var.get(v.group(1), "\0"), "".join(words[4:]))
+    if "\0" in text:
+        return
+    try:
+        m = re.search(words[2], text)
+    except re.error:
+        return
+    var[words[3]] = m.group(0) if m else ""
+
+
 def definitions(cmake: str, docs: list[str], soc: str) -> list[tuple[str, str | None]]:
     """(name, value or None) for each definition whose value could be resolved, in the default configuration."""
     var = variables(cmake, docs, soc)
     out: list[tuple[str, str | None]] = []
     for command, args in _active_commands(cmake, var):
+        if command == "string":
+            _string_regex_match(args, var)  # `string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")`
+            continue
         if command not in ("target_compile_definitions", "add_compile_definitions", "add_definitions"):
             continue
         tokens = args.split()

@@ -79,6 +79,9 @@ def _digest(workdir: Path, paths: list[str]) -> str:
     return h.hexdigest()
 
 
+_PLAIN_ARG = re.compile(r"-{0,2}[A-Za-z0-9_.]+(?:=[A-Za-z0-9_.]+)?", re.ASCII)
+
+
 def script_args(
     unit: dict[str, Any], script_path: str, soc: str = "ascend910b", need_bin: bool = True
 ) -> list[str] | None:
@@ -109,7 +112,12 @@ def script_args(
                 continue
             bins = [t for t in tokens if t.endswith(".bin")]
             if bins:
-                return tokens[: tokens.index(bins[-1]) + 1]
+                end = tokens.index(bins[-1]) + 1
+                # plain values after the files (`verify_result.py out.bin golden.bin $SCENARIO_NUM`, resolved) are
+                # arguments too; prose after them is not
+                while end < len(tokens) and _PLAIN_ARG.fullmatch(tokens[end]):
+                    end += 1
+                return tokens[:end]
     return None
 
 

@@ -1,5 +1,7 @@
 """g++ errors name the AscendC API the emulator lacks; emulator diagnostics are parsed from stderr."""
 
+import subprocess
+
 from cotbuilder.verify import diagnostics
 
 
@@ -150,3 +152,48 @@ def test_a_whole_tensor_operator_expression_is_a_named_gap_but_an_operator_on_th
     assert kind == "emulator gap" and names[0].startswith("LocalTensor operator expressions")
     own = "op_kernel/a.h:9:5: error: no match for 'operator+' (operand types are 'Vec3' and 'int')\n"
     assert diagnostics.unsupported_gap(own) is None
+
+
+def test_a_member_specialization_inside_its_class_is_gs_gap_not_the_kernels_error(tmp_path):
+    """The clang-based device compiler accepts it (CWG 727); g++ refuses it: the log of a real g++ run."""
+    src = tmp_path / "k.cpp"
+    src.write_text(
+        "struct Kernel {\n"
+        "    template <class T> void Run(T) {}\n"
+        "    template <> void Run<int>(int) {}\n"
+        "};\n"
+        "int main() { Kernel().Run(1); }\n"
+    )
+    log = subprocess.run(
+        ["g++", "-std=c++17", "-c", str(src), "-o", str(tmp_path / "k.o")], capture_output=True, text=True
+    ).stderr
+    kind, names = diagnostics.unsupported_gap(log)
+    assert kind == "emulator gap" and names[0].startswith("explicit specialization in class scope"), log
+
+
+def test_g_core_type_as_a_template_argument_is_the_emulators_one_build_gap(tmp_path):
+    """The device compiler builds AIC and AIV separately, so g_coreType is a constant there; here it is known at run
+    time only: the log of a real g++ run against the emulator's headers."""
+    from cotbuilder.paths import emulator_include_dirs
+
+    src = tmp_path / "k.cpp"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        "template <int32_t CORE> struct Side { static constexpr int32_t v = CORE; };\n"
+        "int main() { return Side<g_coreType>::v; }\n"
+    )
+    inc = [f"-I{d}" for d in emulator_include_dirs()]
+    cmd = ["g++", "-std=c++17", "-fsyntax-only", "-DASCENDC_CPU_DEBUG", "-DCOTBUILDER_EMU_PREBUILT", *inc, str(src)]
+    log = subprocess.run(cmd, capture_output=True, text=True, timeout=300).stderr
+    kind, names = diagnostics.unsupported_gap(log)
+    assert kind == "emulator gap" and names[0].startswith("g_coreType in a constant expression"), log[-2000:]
+
+
+def test_an_uninitialised_member_in_a_constexpr_constructor_is_gs_gap(tmp_path):
+    """clang accepts it before C++20 as an extension (the device compiler); g++ -std=c++17 refuses it."""
+    src = tmp_path / "k.cpp"
+    src.write_text("struct Coord { int idx[2]; constexpr Coord() { idx[0] = 0; idx[1] = 0; } };\nCoord c;\n")
+    cmd = ["g++", "-std=c++17", "-c", str(src), "-o", str(tmp_path / "k.o")]
+    log = subprocess.run(cmd, capture_output=True, text=True).stderr
+    kind, names = diagnostics.unsupported_gap(log)
+    assert kind == "emulator gap" and names[0].startswith("uninitialised member in a constexpr constructor"), log

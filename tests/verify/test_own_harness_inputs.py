@@ -33,6 +33,17 @@ def test_cmake_definitions_resolve_variables_per_soc_and_drop_unresolved_ones():
     assert defs == [("SCENARIO", "2"), ("NPU_ARCH", "2201"), ("USE_FAST_PATH", None), ("CYCLES", "3")]
 
 
+def test_a_definition_from_a_string_regex_match_of_the_arch_gets_the_arch_number():
+    cmake = (
+        'set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
+        'string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")\n'
+        "add_definitions(-DASC_ARCHITECTURES=${ARCH_NUM})\n"
+        'string(REGEX MATCH "x([0-9]+)" NONE "${CMAKE_ASC_ARCHITECTURES}")\n'
+        "add_definitions(-DNO_MATCH=${NONE}x)\n"
+    )
+    assert cmake_defines.definitions(cmake, [], "ascend910b") == [("ASC_ARCHITECTURES", "2201"), ("NO_MATCH", "x")]
+
+
 def test_defines_header_sets_the_device_arch_macro_of_the_soc_when_the_sample_names_no_arch():
     header = cmake_defines.defines_header(_unit({"CMakeLists.txt": CMAKE.replace("dav-2201", "")}), "ascend310p")
     assert "#define __NPU_ARCH__ 2002" in header and "#define USE_FAST_PATH 1" in header
@@ -94,6 +105,15 @@ def test_checker_arguments_come_from_the_readme_with_variables_resolved():
 def test_checker_arguments_from_a_run_script():
     unit = _unit({"run.sh": "python3 scripts/verify_result.py ./output/output_z.bin ./output/golden.bin;\n"})
     assert checker_args(unit, "scripts/verify_result.py") == ["output/output_z.bin", "output/golden.bin"]
+
+
+def test_checker_values_after_the_files_are_kept_and_prose_after_them_is_not():
+    readme = "python3 ../scripts/verify_result.py output/output.bin ./output/golden.bin $SCENARIO_NUM # 验证输出结果\n"
+    cmake = 'set(SCENARIO_NUM "3" CACHE STRING "scene")\n'
+    unit = _unit({"CMakeLists.txt": cmake, "README.md": readme, "scripts/verify_result.py": ""})
+    assert checker_args(unit, "scripts/verify_result.py") == ["output/output.bin", "output/golden.bin", "3"]
+    prose = _unit({"README.md": "python3 scripts/verify_result.py out.bin golden.bin 验证结果\n"})
+    assert checker_args(prose, "scripts/verify_result.py") == ["out.bin", "golden.bin"]
 
 
 def test_generator_options_and_shell_variables_from_the_readme():

@@ -3,9 +3,11 @@
 msOpGen compiles `op_kernel/<op>.cpp` once per supported dtype combination, with `DTYPE_<PARAM>` (the C type) and
 `ORIG_DTYPE_<PARAM>` (the GE code) defined for every input and output, the op's tiling struct visible to
 `GET_TILING_DATA`, and the entry given a name per binary. Here each variant is the same source compiled with a
-forced-include prelude that does this; the source itself gets two mechanical edits: `extern "C"` is dropped from the
-entry (so an op named like a C library function - `sqrt`, `log` - does not clash with <cmath>) and the entry's
-name becomes `COTBUILDER_ENTRY`, which the prelude defines per variant.
+forced-include prelude that does this; the source itself gets three mechanical edits: `extern "C"` is dropped from
+the entry (so an op named like a C library function - `sqrt`, `log` - does not clash with <cmath>), the entry's
+name becomes `COTBUILDER_ENTRY`, which the prelude defines per variant, and the device compiler's bracketed
+function-type attributes (`__forceinline__ [aicore] void f()`, `[host, aicore]`: Catlass-style code) become the
+`__aicore__` qualifier, which g++ can parse.
 """
 
 from __future__ import annotations
@@ -37,6 +39,15 @@ def uses_dtype_macros(texts: list[str]) -> bool:
     return any(_DTYPE_MACRO.search(strip_comments(t)) for t in texts)
 
 
+# `[aicore]` / `[host, aicore]` after whitespace or at a line start (never `x[aicore]`, an index)
+_BRACKET_ATTR = re.compile(r"(?:(?<=\s)|^)\[\s*(?:host\s*,\s*)?aicore\s*\]", re.MULTILINE)
+
+
+def bracket_attributes_to_qualifier(text: str) -> str:
+    """The device compiler's `[aicore]` / `[host, aicore]` function attributes as `__aicore__`."""
+    return _BRACKET_ATTR.sub("__aicore__", text)
+
+
 def rewrite_entry(text: str, entry: Entry) -> str:
     """The kernel source with its entry renamed to COTBUILDER_ENTRY and without `extern "C"` (offsets elsewhere kept
     as they are: only the entry's own declaration changes)."""
@@ -52,7 +63,7 @@ def rewrite_entry(text: str, entry: Entry) -> str:
         out.append(m.group("q") + ENTRY_MACRO)
         last = m.end()
     out.append(text[last:])
-    return "".join(out)
+    return bracket_attributes_to_qualifier("".join(out))
 
 
 def tiling_struct_for(op_type: str, headers: dict[str, str]) -> str | None:

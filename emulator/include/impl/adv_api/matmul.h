@@ -342,7 +342,10 @@ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG, in
         t.stepKa = t.stepKb = kb < 4 ? kb : 4;
         t.depthA1 = t.stepKa * 2;
         t.depthB1 = t.stepKb * 2;
-        t.dbL0A = t.dbL0B = 2;
+        // double-buffered L0A / L0B where two base blocks fit (64 KB each on the modelled SoCs)
+        constexpr int32_t kL0AB = 64 * 1024;
+        t.dbL0A = t.baseM * t.baseK * (int32_t)sizeof(typename A_TYPE::T) * 2 <= kL0AB ? 2 : 1;
+        t.dbL0B = t.baseN * t.baseK * (int32_t)sizeof(typename B_TYPE::T) * 2 <= kL0AB ? 2 : 1;
         t.dbL0C = 1;
         t.iterateOrder = 0;
     }
@@ -823,6 +826,13 @@ private:
         c.relu = MM_CFG_relu();
         return c;
     }
+    // MatmulConfig.md, isEnableChannelSplit: a float NZ C in GM is written in 16 x 8 fractals instead of 16 x 16
+    static constexpr int64_t c_nz_cols() {
+        if constexpr (std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulConfig>::value)
+            return MM_CFG.isEnableChannelSplit && std::is_same<DstT, float>::value ? 8 : 16;
+        else
+            return 16;
+    }
     static constexpr bool MM_CFG_relu() {
         if constexpr (std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulConfig>::value)
             return MM_CFG.enableRelu;
@@ -850,13 +860,15 @@ private:
         if (C_TYPE::format == CubeFormat::ND_ALIGN) ldc = cbemu::mm::align_up(ldc, 32 / sizeof(DstT));
         if (seq) {
             int64_t li = i - (int64_t)cur_m_ * t_.baseM, lj = j - (int64_t)cur_n_ * t_.baseN;
+            constexpr int64_t w = c_nz_cols();
             if (C_TYPE::format == CubeFormat::NZ)
-                return (lj / 16) * (cbemu::mm::align_up(t_.baseM, 16) * 16) + li * 16 + lj % 16;
+                return (lj / w) * (cbemu::mm::align_up(t_.baseM, 16) * w) + li * w + lj % w;
             return li * t_.baseN + lj;
         }
         if (C_TYPE::format == CubeFormat::NZ) {
+            constexpr int64_t w = c_nz_cols();
             int64_t rows = local && !org_set_ ? sM_ : orgM_;
-            return (j / 16) * (cbemu::mm::align_up(rows, 16) * 16) + i * 16 + j % 16;
+            return (j / w) * (cbemu::mm::align_up(rows, 16) * w) + i * w + j % w;
         }
         return i * ldc + j;
     }
@@ -878,6 +890,18 @@ private:
                     else *p = (double)v < (double)*p ? v : *p;
                 }
             }
+        // ND_ALIGN (asc-devkit matmul_format_nd_align README: "按照N方向32字节对齐的补齐规则输出C矩阵"): the rows go
+        // out whole to the 32-byte aligned width, the padding columns being the product with B's zero padding
+        constexpr int64_t ALIGN = 32 / sizeof(DstT);
+        if (C_TYPE::format == CubeFormat::ND_ALIGN && !seq && enAtomic == 0 && n0 + cur_nb_ == (uint32_t)sN_ &&
+            sN_ % ALIGN != 0) {
+            for (uint32_t i = 0; i < cur_mb_; ++i)
+                for (int64_t j = sN_; j < cbemu::mm::align_up(sN_, ALIGN); ++j) {
+                    DstT* p = gm.addr_ + c_index(m0 + i, j, false, false);
+                    if (gm.check_span(p, sizeof(DstT), loc, "Matmul (C)") < sizeof(DstT)) break;
+                    *p = DstT(0);
+                }
+        }
     }
     void write_block_local(const LocalTensor<DstT>& dst, uint8_t enAtomic, bool seq, const cbemu::SrcLoc& loc) {
         if (!quant_needed(loc)) return;

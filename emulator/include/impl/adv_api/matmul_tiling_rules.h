@@ -3,8 +3,9 @@
 // build a tiling, and the kernel Matmul (impl/adv_api/matmul.h), which checks the tiling it is given.
 //
 // The docs give the constraints, not the library's algorithm. OURS (documented in docs/emulator.md): split the
-// output over the allowed cores to minimise the largest per-core C block, ties to splits without partial base blocks
-// inside a core, then to more cores along N; base block
+// output over the allowed cores, no core under 128 rows / columns unless the dimension is smaller, to minimise the
+// largest per-core C block, ties to splits without partial base blocks inside a core, then to more cores along M
+// while each keeps 128 rows (along N when the host fixed the base), then to more cores along N; base block
 // (128, 256, 128 bytes of K) shrunk to the single-core shape and to L0A/L0B (double-buffered), L0C and the bias
 // table; K fully staged in L1 when it fits (up to 4 base blocks deep, double-buffered); M-first iteration.
 // COTBUILDER_MATMUL_TILING=random:SEED makes GetTiling draw a random tiling that obeys the same rules (core
@@ -130,25 +131,37 @@ inline int64_t build_tiling(const TilingSpec& sp, AscendC::tiling::TCubeTiling& 
     int64_t sM, sN, sK = sp.singleK > 0 ? sp.singleK : K;
     auto single_of = [](int64_t total, int64_t parts) {
         int64_t s = ceil_div(total, parts);
-        return total <= 16 ? total : align_up(s, 16);
+        return total <= 16 || parts == 1 ? total : align_up(s, 16);
+    };
+    // ours: a split never gives a core fewer than 128 rows / columns (one default base block) unless the whole
+    // dimension is smaller: tiny problems stay on few cores
+    // (a base the host fixed with SetFixSplit is the block instead)
+    auto max_parts = [&](int64_t total, int64_t fixed) {
+        return std::max<int64_t>(1, ceil_div(total, fixed > 0 ? fixed : 128));
     };
     if (sp.singleM > 0 && sp.singleN > 0) {
         sM = sp.singleM;
         sN = sp.singleN;
     } else {
         int64_t best_m = 1, best_n = 1, best_work = -1;
-        int64_t max_m = sp.singleM > 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(dim, ceil_div(M, 16)));
+        int64_t m_parts = rnd ? ceil_div(M, 16) : max_parts(M, sp.fixBaseM);
+        int64_t max_m = sp.singleM > 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(dim, m_parts));
         if (rnd) {
             int64_t md = rng.in(1, max_m);
             int64_t max_n = sp.singleN > 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(dim / md, ceil_div(N, 16)));
             best_m = md;
             best_n = rng.in(1, max_n);
         } else {
-            // smallest per-core C block; then no partial base blocks inside a core (with the base the host fixed,
-            // or the default one); then more cores along N
-            int64_t best_tails = 0;
+            // smallest per-core C block; then no partial base blocks inside a core (with the base the host
+            // fixed, or the default one); then more cores along M while each keeps >= 128 rows (a default base
+            // block), along N first when the host fixed the base; then more cores along N. (asc-devkit samples
+            // that hard-code one split say so: matmul_advanced_api's 512 x 512 on 2 cores is split along M,
+            // matmul_fused's 1024 x 640 with a fixed 256 x 128 base along M, matmul_leakyrelu_advanced_api's
+            // 512 x 128 with a fixed 128 x 64 base along N.)
+            int64_t best_tails = 0, best_m_score = INT64_MIN;
             for (int64_t md = 1; md <= max_m; ++md) {
-                int64_t max_n = sp.singleN > 0 ? 1 : std::max<int64_t>(1, std::min<int64_t>(dim / md, ceil_div(N, 16)));
+                int64_t n_parts = std::min<int64_t>(dim / md, max_parts(N, sp.fixBaseN));
+                int64_t max_n = sp.singleN > 0 ? 1 : std::max<int64_t>(1, n_parts);
                 for (int64_t nd = 1; nd <= max_n; ++nd) {
                     int64_t smc = sp.singleM > 0 ? sp.singleM : single_of(M, md);
                     int64_t snc = sp.singleN > 0 ? sp.singleN : single_of(N, nd);
@@ -156,11 +169,19 @@ inline int64_t build_tiling(const TilingSpec& sp, AscendC::tiling::TCubeTiling& 
                     int64_t bmc = sp.fixBaseM > 0 ? sp.fixBaseM : std::min<int64_t>(128, align_up(smc, 16));
                     int64_t bnc = sp.fixBaseN > 0 ? sp.fixBaseN : std::min<int64_t>(256, align_up(snc, 16));
                     int64_t tails = (smc % bmc != 0) + (snc % bnc != 0);
+                    // splitting M counts only while each core keeps a whole default base block of rows
+                    // (with a base the host fixed, N first: asc-devkit's matmul_leakyrelu_advanced_api, 512 x 128
+                    // on 2 cores with SetFixSplit(128, 64, 128), is split along N)
+                    int64_t m_score = sp.fixBaseN > 0 ? -md : (md == 1 || smc >= std::min<int64_t>(M, 128)) ? md : 0;
                     bool better = best_work < 0 || work < best_work ||
-                                  (work == best_work && (tails < best_tails || (tails == best_tails && nd > best_n)));
+                                  (work == best_work &&
+                                   (tails < best_tails ||
+                                    (tails == best_tails &&
+                                     (m_score > best_m_score || (m_score == best_m_score && nd > best_n)))));
                     if (better) {
                         best_work = work;
                         best_tails = tails;
+                        best_m_score = m_score;
                         best_m = md;
                         best_n = nd;
                     }

@@ -34,11 +34,11 @@ constexpr int32_t AIV = 2;
 namespace AscendC {
 
 // modeId 0: all AIC (or all AIV) cores of the launch; 1: the AIV cores of one logical core; 2: the AIC core and
-// the AIV cores of one logical core. The pipe argument says which earlier instructions must have ended: the CPU
-// model runs each core's instructions to completion in order, so they have.
+// the AIV cores of one logical core. The pipe argument says which earlier instructions of this core must have
+// ended before the set goes out; the hazard model orders them before what follows this core's own matching wait.
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreSetFlag(uint16_t flagId, CBEMU_LOC) {
-    cbemu::cross_set(modeId, flagId, loc);
+    cbemu::cross_set(modeId, flagId, (int)pipe, loc);
 }
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId, CBEMU_LOC) {

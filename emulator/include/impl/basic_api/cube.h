@@ -536,9 +536,8 @@ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParams<U>& p, CB
                              end, loc, api, "dst"))
         return;
     T v = (T)p.initValue;
-    // the docs name no pipe for Fill / InitConstValue; asc-devkit's fill sample orders it with PipeBarrier<PIPE_MTE1>
-    // and MTE1_M: PIPE_MTE1
-    cbemu::hz::Scope op(cbemu::hz::P_MTE1, loc, api);
+    // Fill.md, 约束说明: into L0A / L0B the instruction runs on PIPE_MTE1, into L1 on PIPE_MTE2
+    cbemu::hz::Scope op(m == Mem::L1 ? cbemu::hz::P_MTE2 : cbemu::hz::P_MTE1, loc, api);
     for (uint32_t r = 0; r < p.repeatTimes; ++r) {
         uint64_t start = (uint64_t)r * (p.blockNum + p.dstGap) * blk;
         T* d = (T*)((uint8_t*)dst.addr_ + start);

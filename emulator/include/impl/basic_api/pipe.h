@@ -153,6 +153,9 @@ public:
     bool VacantInQue() const { return (int)this->fifo.size() < (this->depth > 0 ? this->depth : 1); }
     bool HasTensorInQue() const { return !this->fifo.empty(); }
     int32_t GetTensorCountInQue() const { return (int32_t)this->fifo.size(); }
+    // docs: TQueBind/FreeAllEvent: hands back the sync events of the queue's buffers so more queues can be made.
+    // The emulator gives queue buffers no event ids (the 64-buffer check counts buffers), so nothing is held.
+    void FreeAllEvent() {}
     bool HasIdleBuffer() const {
         for (auto& b : this->states())
             if (b.st == cbemu::QBuf::FREE) return true;

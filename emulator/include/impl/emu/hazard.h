@@ -138,6 +138,10 @@ struct Core {
     Flag flags[kEvents][kEventIds];
     // cross-core order: cvc[b] = the epoch of core b this core is ordered after; own epoch in cvc[block]
     std::vector<uint32_t> cvc;
+    // CrossCoreSetFlag in a group this core waits on too (modes 0 and 1): what the set's pipe had done when the
+    // set went out, per flag id; the matching CrossCoreWaitFlag orders every pipe after it (mixed.h)
+    Clock cross_own[16] = {};
+    uint16_t cross_own_mask = 0;
 };
 
 // Which (earlier pipe, later pipe) pairs --cce-auto-sync=on orders: table 3 (AIV, NPU arch 2201).

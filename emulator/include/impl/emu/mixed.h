@@ -33,7 +33,7 @@ inline uint64_t clock_key(uint64_t core, int flag) { return core ^ ((uint64_t)(f
 }  // namespace detail_cross
 
 // ---- cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag, modes 0, 1, 2) ----
-CBEMU_RT void cross_set(int mode, int flag, const SrcLoc& loc);
+CBEMU_RT void cross_set(int mode, int flag, int pipe, const SrcLoc& loc);
 
 CBEMU_RT void cross_wait(int flag, const SrcLoc& loc);
 
@@ -103,7 +103,7 @@ CBEMU_RT bool is_core(CoreKind want, const SrcLoc& loc) {
     return false;
 }
 
-CBEMU_RT void cross_set(int mode, int flag, const SrcLoc& loc) {
+CBEMU_RT void cross_set(int mode, int flag, int pipe, const SrcLoc& loc) {
     BlockCtx& c = ctx();
     Sched* s = c.sched;
     CoreId& id = core_id();
@@ -196,7 +196,19 @@ CBEMU_RT void cross_set(int mode, int flag, const SrcLoc& loc) {
         }
     }
     s->progress++;
-    if (c.hz) c.hz->cvc[c.slot]++;
+    if (c.hz) {
+        // The set goes out once this core's earlier `pipe` work has ended (CrossCoreSetFlag(ISASI).md: "在完成本核
+        // 前置位的pipe流水任务后"). In modes 0 and 1 this core is one of the cores its own wait counts, so when that
+        // wait returns, that work has ended: remember it for the wait (on A2 the wait holds every pipe).
+        int p = hz::from_pipe_t(pipe);
+        if ((mode == 0 || mode == 1) && p >= 0) {
+            hz::Clock k = hz::release_clock(c.hz, p);
+            if (c.hz->cross_own_mask & (1u << flag)) hz::join(k, c.hz->cross_own[flag]);
+            c.hz->cross_own[flag] = k;
+            c.hz->cross_own_mask |= (uint16_t)(1u << flag);
+        }
+        c.hz->cvc[c.slot]++;
+    }
 }
 
 CBEMU_RT void cross_wait(int flag, const SrcLoc& loc) {
@@ -220,6 +232,11 @@ CBEMU_RT void cross_wait(int flag, const SrcLoc& loc) {
         if (it != s->flag_clocks.end())
             for (size_t i = 0; i < it->second.size() && i < c.hz->cvc.size(); ++i)
                 c.hz->cvc[i] = std::max(c.hz->cvc[i], it->second[i]);
+        if (c.hz->cross_own_mask & (1u << flag)) {
+            // CrossCoreWaitFlag(ISASI).md: on the A2 family the wait blocks the later instructions of every pipe
+            for (int q = 0; q < hz::NP; ++q) hz::acquire(c.hz, q, c.hz->cross_own[flag]);
+            c.hz->cross_own_mask &= (uint16_t)~(1u << flag);
+        }
     }
 }
 

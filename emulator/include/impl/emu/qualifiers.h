@@ -22,6 +22,11 @@
 #ifndef __inline__
 #define __inline__ inline
 #endif
+// The device compiler's forced inlining (`__forceinline__ [aicore] void f()`, Catlass-style code; cotbuilder's op
+// build turns `[aicore]` into __aicore__): plain inline on the CPU.
+#ifndef __forceinline__
+#define __forceinline__ inline
+#endif
 // A mixed AIC/AIV kernel (`__global__ __mix__(1, 2) void k(...)`): the attribute starts the function with
 // 8 + 4 * aic + aiv no-op instructions, which the launch counts at the kernel's address to learn the ratio
 // (emu/cores.h). (A named section would be the obvious marker, but g++ drops it for template kernels.)

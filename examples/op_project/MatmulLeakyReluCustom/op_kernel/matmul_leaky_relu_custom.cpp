@@ -112,9 +112,9 @@ private:
             // B's rows past kLen are K padding: zero them, as ND2NZ pads only A's columns (the D axis)
             const uint16_t blocks = static_cast<uint16_t>(kAlign * AlignUp(nLen, FRACTAL) * sizeof(half) / BLOCK_BYTES);
             AscendC::InitConstValue(bL1, AscendC::InitConstValueParams<half>{1, blocks, 0, static_cast<half>(0)});
-            // the fill runs on MTE1 and the copy below on MTE2: the copy must not overtake the fill
-            AscendC::SetFlag<AscendC::HardEvent::MTE1_MTE2>(EVENT_ID0);
-            AscendC::WaitFlag<AscendC::HardEvent::MTE1_MTE2>(EVENT_ID0);
+            // into L1 the fill runs on MTE2, like the copy below, which writes the same bytes: a barrier on that
+            // pipe keeps the copy from overtaking the fill
+            AscendC::PipeBarrier<PIPE_MTE2>();
         }
         AscendC::Nd2NzParams bParams{1, static_cast<uint16_t>(kLen), static_cast<uint16_t>(nLen), 0,
                                      static_cast<uint16_t>(tiling.N), static_cast<uint16_t>(kAlign), 1, 0};
