@@ -37,6 +37,7 @@ _LOCAL_FLOAT_RE = re.compile(r"\bLocalTensor\s*<\s*float\s*>|\bAllocTensor\s*<\s
 _SYNC_RE = re.compile(r"\b(PipeBarrier\s*<\s*(PIPE_\w+)\s*>|SetFlag\s*<\s*HardEvent::(\w+)\s*>|SyncAll\b)")
 _PAD_RE = re.compile(r"\bDataCopyPad\s*[<(]")
 _SPLIT_ARGS_RE = re.compile(r",(?![^()<>]*[)>])")
+_REDUCE_COUNT_AT_3 = {"ReduceMax", "ReduceMin", "ReduceSum"}
 _FLOAT_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8}
 
 
@@ -130,13 +131,17 @@ def read(
     for api in compute_apis:
         for m in re.finditer(rf"\b{re.escape(api)}\s*(?:<[^;()]*>)?\s*\(([^;]*)\)\s*;", code):
             args = _args(m.group(1))
-            count = fold(args[-1], env) if args else None
-            if count is None and args and re.search(r"tile_?len(?:gth)?$", args[-1].split("->")[-1], re.I):
+            # the element count is the last argument, and the fourth of a reduction (dst, src, work, count, calIndex)
+            at = 3 if api in _REDUCE_COUNT_AT_3 and len(args) >= 4 else -1
+            count = fold(args[at], env) if args else None
+            if count is None and args and re.search(r"tile_?len(?:gth)?$", args[at].split("->")[-1], re.I):
                 count = tile_length
             call: dict[str, Any] = {"api": api, "line": _line(code, m.start()), "args": len(args)}
-            if count and elem and 2 <= len(args) <= 4:
-                per_repeat = REPEAT_BYTES // elem
-                call.update(count=count, per_repeat=per_repeat, repeats=math.ceil(count / per_repeat))
+            if count and (2 <= len(args) <= 4 or at == 3):
+                call["count"] = count
+                if elem:
+                    per_repeat = REPEAT_BYTES // elem
+                    call.update(per_repeat=per_repeat, repeats=math.ceil(count / per_repeat))
             calls.append(call)
             if len(calls) >= 12:
                 break

@@ -103,7 +103,7 @@ def unit_facts(
     vfact = _verification_fact(verification)
     soc = _soc(feats.get("op_def"), files)
     form = (statement or {}).get("form")
-    target_soc = (soc or (vfact or {}).get("soc") or "").lower() or None
+    target_soc = _table_soc(soc) or _table_soc((vfact or {}).get("soc")) or (soc or "").lower() or None
     main_dtype = _main_dtype(form, inputs, dtypes)
     total = _total_elements(form, inputs, feats.get("constants") or {}, tiling_values)
     return {
@@ -187,6 +187,13 @@ def _tensor_sizes(form: dict[str, Any] | None, inputs: list[dict], outputs: list
                 | ({"bytes": n * size} if size else {})
             )
     return out
+
+
+def _table_soc(soc: str | None) -> str | None:
+    """The SoC table's name for `soc` (ascend910b1 -> ascend910b: the table is per chip family), else None."""
+    soc = (soc or "").lower()
+    names = [n for n in decisions.socs() if soc.startswith(n)]
+    return max(names, key=len) if names else None
 
 
 def _main_dtype(form: dict[str, Any] | None, inputs: list[dict], dtypes: list[str]) -> str | None:

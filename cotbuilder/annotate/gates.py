@@ -40,13 +40,30 @@ def rationale_text(rationale: list[dict[str, str]] | None) -> str:
     return "\n".join(f"{s.get('title', '')}\n{s.get('text', '')}" for s in rationale or [])
 
 
+def is_exact_statement(task: str, facts: dict) -> bool:
+    """The task is the unit's exact statement (prose generated from the form that passed the solvability gate):
+    its formula, shapes and SoC limits were checked there, so the code and number gates do not read it."""
+    prose = (facts.get("statement") or {}).get("prose")
+    return bool(prose) and (task or "").strip() == prose.strip()
+
+
+def without_statement_spans(text: str, facts: dict) -> str:
+    """`text` without the statement's reference expressions and source path: numpy/Python, not AscendC names."""
+    form = (facts.get("statement") or {}).get("form") or {}
+    spans = {form.get("reference") or "", form.get("source") or ""}
+    spans |= {o.get("reference") or "" for o in form.get("outputs") or []}
+    for span in sorted((s for s in spans if s), key=len, reverse=True):
+        text = text.replace(span, " ")
+    return text
+
+
 # -- gates -----------------------------------------------------------------------------------------------------------
 
 
 def api_names_exist_and_used(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
     """Every AscendC API the rationale names is a real API and is used by the unit's code; every other code-styled name
     (`Foo`, AscendC::Foo, Foo(...)) at least appears in the code (otherwise it is a made-up API)."""
-    text = rationale_text(rationale)
+    text = without_statement_spans(rationale_text(rationale), facts)
     code = (unit.get("kernel_code") or "") + "\n" + (unit.get("host_code") or "")
     used = set(facts.get("apis") or {})
     api_names = known_apis()
@@ -89,7 +106,7 @@ def _in_code(name: str, code: str) -> bool:
 def numbers_match_facts(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
     """Tile length, BUFFER_NUM, blockDim and UB bytes stated in the rationale equal the parsed facts; a number stated
     for a fact the parser does not know is a failure too (nobody can vouch for it)."""
-    text = rationale_text(rationale) + "\n" + (task or "")
+    text = rationale_text(rationale) + "\n" + ("" if is_exact_statement(task, facts) else task or "")
     patterns = settings()["numbers"][lang]
     problems, checked = [], []
     for fact, regexes in patterns.items():
@@ -197,6 +214,8 @@ def claims_match_code(task: str, rationale: list[dict], unit: dict, facts: dict,
 
 
 def task_has_no_code(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    if is_exact_statement(task, facts):  # its reference formula is the specification, not the kernel's code
+        return _ok("the exact statement (its reference is the specification)")
     for rx in settings()["task_code"]["patterns"]:
         m = re.search(rx, task or "")
         if m:

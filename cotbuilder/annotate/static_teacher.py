@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from functools import cache, lru_cache
 from pathlib import Path
@@ -40,6 +41,7 @@ _PARSER_API_LIST = "apidocs/data/ascendc_apis.tsv"  # the gates' API names (the 
 _QUEUE_APIS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
 _MOVEMENT_APIS = ("DataCopy", "DataCopyPad", "Copy")
 _STAGES = ("CopyIn", "Compute", "CopyOut")
+_SIGNATURE_RE = re.compile(r"\bdef\s+(\w+)\s*\(([^)]*)\)")
 
 
 @cache
@@ -175,7 +177,18 @@ class _Writer:
                     if o.get("reference"):
                         out.append(self.say("formula", out=o["name"], reference=o["reference"], source=form["source"]))
             else:
-                out.append(self.say("reference_fn", source=form["source"]))
+                sig = _SIGNATURE_RE.search(form.get("reference") or "")
+                attrs = ", ".join(f"{k} = {_num(v)}" for k, v in (form.get("attrs") or {}).items())
+                out.append(
+                    self.say(
+                        "reference_fn",
+                        signature=f"{sig.group(1)}({', '.join(a.split(':')[0].strip() for a in sig.group(2).split(','))})"
+                        if sig
+                        else "reference",
+                        source=form["source"],
+                        attrs=self.say("reference_attrs", attrs=attrs) if attrs else "",
+                    )
+                )
         tensors = f.get("tensors") or []
         ins = [t for t in tensors if t["role"] == "input"]
         outs = [t for t in tensors if t["role"] == "output"]
@@ -338,22 +351,42 @@ class _Writer:
         queue = [f"`{a}`" for a in _QUEUE_APIS if a in apis]
         queues = [b for b in self.d.get("buffers") or [] if b.get("kind") == "TQue"]
         if len(stages) == 3 and queue:
-            out.append(self.say("stages", stages=" → ".join(stages), queue_apis=self.listing(queue)))
+            ins = self.listing([f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("IN")][:4])
+            outs = self.listing([f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("OUT")][:4])
+            if ins and outs:
+                carried = self.say("carried_both", ins=ins, outs=outs)
+            elif ins or outs:
+                carried = self.say("carried_in", ins=ins) if ins else self.say("carried_out", outs=outs)
+            else:
+                carried = self.s["carried_none"]
             loop = self.claims.get("process_loop")
             split, tile = self.d.get("split") or {}, self.tile()
+            flow = " → ".join(stages)
             if "Process" in methods and loop:
-                count = ""
+                count = self.s["process_tiles"]
                 if split.get("tiles_per_core") and tile and not split.get("tile_remainder"):
                     count = self.say("process_count", tiles=split["tiles_per_core"], tile=tile["elements"])
-                out.append(self.say("process_loop", line=loop["line"], count=count))
+                out.append(
+                    self.say(
+                        "process_loop",
+                        line=loop["line"],
+                        count=count,
+                        stages=flow,
+                        carried=carried,
+                        queue_apis=self.listing(queue),
+                    )
+                )
             elif "Process" in methods:
-                out.append(self.say("process_once", stages=", ".join(stages)))
+                out.append(self.say("process_once", stages=flow, carried=carried, queue_apis=self.listing(queue)))
         elif queue:
             out.append(self.say("no_stages", entry=f["entry_name"], queue_apis=self.listing(queue)))
         n = f.get("buffer_num")
-        names = self.listing([f"`{b['name']}`" for b in queues[:6]])
+        same = [b for b in queues if b.get("count") == n]
+        names = self.listing([f"`{b['name']}`" for b in same][:6])
         if n and names:
-            out.append(self.say("double" if n > 1 else "single", n=n, queues=names))
+            sizes = {b.get("bytes") for b in same}
+            each = self.say("each_bytes", bytes=sizes.pop()) if len(sizes) == 1 and None not in sizes else ""
+            out.append(self.say("double" if n > 1 else "single", n=n, queues=names, each=each))
         sync = self.d.get("sync") or []
         if sync:
             points = [self.say("sync_point", kind=x["kind"], what=x["what"], line=x["line"]) for x in sync[:4]]
@@ -363,7 +396,7 @@ class _Writer:
     def api_choice(self) -> list[str]:
         calls = self.d.get("vector_calls") or []
         dtype = self.main_dtype()
-        limited, plain, seen = [], [], set()
+        limited, runtime, plain, seen = [], [], [], set()
         for c in calls:
             if c.get("repeats"):
                 key = "repeat_call" if c["repeats"] <= 255 else "repeat_over"
@@ -380,21 +413,42 @@ class _Writer:
                     )
                 )
             elif c["api"] not in seen:
-                plain.append(self.say("plain_call", api=c["api"], line=c["line"]))
+                (plain if c.get("count") or c["args"] > 4 else runtime).append(
+                    self.say("plain_call", api=c["api"], line=c["line"])
+                )
             seen.add(c["api"])
         out = []
         if limited:
             out.append(self.say("calls", calls=self.listing(limited[:4])))
-        if plain and (limited or (self.f.get("statement") or {}).get("form")):
-            out.append(self.say("calls_more" if limited else "calls", calls=self.listing(plain[:6])))
+        if runtime:
+            key = "runtime_call" if len(runtime) == 1 else "runtime_calls"
+            out.append(self.say(key, calls=self.listing(runtime[:5])))
+        if plain:
+            out.append(self.say("calls_more" if limited or runtime else "calls_plain", calls=self.listing(plain[:5])))
         return out
 
     def tail_and_alignment(self) -> list[str]:
         apis, out = self.apis(), []
         tile, split = self.tile(), self.d.get("split") or {}
         dtype = self.main_dtype()
+        tail = self.claims.get("tail_branch")
+        exact = bool(
+            tile and split.get("tiles_per_core") and not split.get("tile_remainder") and not split.get("remainder")
+        )
+        said_tail = False
         if "DataCopy" in apis and tile:
             if tile["bytes"] % 32 == 0:
+                core = ""
+                if split.get("per_core_bytes") and self.claims.get("core_slice") and split["per_core_bytes"] % 32 == 0:
+                    core = self.say(
+                        "core_blocks", per_core_bytes=split["per_core_bytes"], core_blocks=split["per_core_blocks"]
+                    )
+                tail_text = ""
+                if exact and not tail:
+                    tail_text = self.say(
+                        "tail_exact", per_core=split["per_core"], tiles=split["tiles_per_core"], tile=tile["elements"]
+                    )
+                    said_tail = True
                 out.append(
                     self.say(
                         "tile_aligned",
@@ -402,21 +456,24 @@ class _Writer:
                         dtype=dtype,
                         tile_bytes=tile["bytes"],
                         blocks=tile["blocks"],
+                        core=core,
+                        tail=tail_text,
                     )
                 )
             else:
                 out.append(self.say("tile_unaligned", tile=tile["elements"], dtype=dtype, tile_bytes=tile["bytes"]))
-        if split.get("per_core_bytes") and self.claims.get("core_slice") and split["per_core_bytes"] % 32 == 0:
+        elif split.get("per_core_bytes") and self.claims.get("core_slice") and split["per_core_bytes"] % 32 == 0:
             out.append(
                 self.say("core_aligned", per_core_bytes=split["per_core_bytes"], core_blocks=split["per_core_blocks"])
             )
         pads = self.d.get("pad_lines") or []
         if pads:
             out.append(self.say("pad", lines=", ".join(str(n) for n in pads[:3])))
-        tail = self.claims.get("tail_branch")
         if tail:
             out.append(self.say("tail", line=tail["line"]))
-        elif tile and split.get("tiles_per_core") and not split.get("tile_remainder") and not split.get("remainder"):
+        elif said_tail:
+            pass
+        elif exact:
             out.append(
                 self.say(
                     "no_tail_exact", per_core=split["per_core"], tiles=split["tiles_per_core"], tile=tile["elements"]
@@ -444,12 +501,11 @@ class _Writer:
     def host_tiling(self) -> list[str]:
         f, out = self.f, []
         if f.get("tiling_fields"):
-            out.append(self.say("fields", fields=self.listing([f"`{x}`" for x in f["tiling_fields"]])))
+            macro = self.s["macro"] if f.get("reads_tiling_macro") else ""
+            out.append(self.say("fields", fields=self.listing([f"`{x}`" for x in f["tiling_fields"]]), macro=macro))
             values = [f"{k} = {_num(v)}" for k, v in (f.get("tiling_values") or {}).items() if k in f["tiling_fields"]]
             if values:
                 out.append(self.say("values", values=self.listing(values)))
-            if f.get("reads_tiling_macro"):
-                out.append(self.s["macro"])
         return out
 
     def verification(self) -> list[str]:
@@ -458,17 +514,12 @@ class _Writer:
             return []
         seeds = v.get("seeds") or []
         seeds_text = self.say("seeds", seeds=self.listing([str(x) for x in seeds])) if seeds else ""
-        cases = v.get("cases") or 0
-        s = "" if cases == 1 else "s"
-        if v.get("soc"):
-            out = [self.say("verified", backend=v["backend"], soc=v["soc"], cases=cases, s=s, seeds=seeds_text)]
-        else:
-            out = [self.say("verified_nosoc", backend=v["backend"], cases=cases, s=s, seeds=seeds_text)]
+        checks = []
         for o in v.get("outputs") or []:
             if o.get("atol") == 0 and o.get("rtol") == 0:
-                out.append(self.say("output_exact", name=o["name"], dtype=o.get("dtype"), n=o["n"]))
+                checks.append(self.say("output_exact", name=o["name"], dtype=o.get("dtype"), n=o["n"]))
             elif o.get("max_abs_err") is not None and o.get("atol") is not None:
-                out.append(
+                checks.append(
                     self.say(
                         "output_check",
                         name=o["name"],
@@ -479,4 +530,8 @@ class _Writer:
                         err=o["max_abs_err"],
                     )
                 )
-        return out
+        if not checks:
+            cases = v.get("cases") or 0
+            checks = [self.say("verified_cases", cases=cases, s="" if cases == 1 else "s")]
+        soc = self.say("verified_soc", soc=v["soc"]) if v.get("soc") else ""
+        return [self.say("verified", backend=v["backend"], soc=soc, seeds=seeds_text, checks="; ".join(checks))]
