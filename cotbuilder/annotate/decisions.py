@@ -37,6 +37,9 @@ _LOCAL_FLOAT_RE = re.compile(r"\bLocalTensor\s*<\s*float\s*>|\bAllocTensor\s*<\s
 _SYNC_RE = re.compile(r"\b(PipeBarrier\s*<\s*(PIPE_\w+)\s*>|SetFlag\s*<\s*HardEvent::(\w+)\s*>|SyncAll\b)")
 _PAD_RE = re.compile(r"\bDataCopyPad\s*[<(]")
 _SPLIT_ARGS_RE = re.compile(r",(?![^()<>]*[)>])")
+_LOCAL_DECL_RE = re.compile(r"\bLocalTensor\s*<\s*(?:AscendC::)?(\w+)\s*>\s+(\w+)")
+_C_DTYPES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "int8_t": "int8", "uint8_t": "uint8"}
+_C_DTYPES |= {"int16_t": "int16", "int32_t": "int32", "int64_t": "int64", "float16_t": "float16"}
 _REDUCE_COUNT_AT_3 = {"ReduceMax", "ReduceMin", "ReduceSum"}
 _FLOAT_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8}
 
@@ -127,6 +130,7 @@ def read(
             split["tiles_per_core"], split["tile_remainder"] = divmod(per_core, tile_length)
         out["split"] = split
 
+    local_types = {name: t for t, name in _LOCAL_DECL_RE.findall(code)}
     calls = []
     for api in compute_apis:
         for m in re.finditer(rf"\b{re.escape(api)}\s*(?:<[^;()]*>)?\s*\(([^;]*)\)\s*;", code):
@@ -139,9 +143,13 @@ def read(
             call: dict[str, Any] = {"api": api, "line": _line(code, m.start()), "args": len(args)}
             if count and (2 <= len(args) <= 4 or at == 3):
                 call["count"] = count
-                if elem:
-                    per_repeat = REPEAT_BYTES // elem
-                    call.update(per_repeat=per_repeat, repeats=math.ceil(count / per_repeat))
+                # a repeat holds 256 bytes of the widest operand (a Cast half -> float takes 64 per repeat)
+                sizes = [_FLOAT_BYTES.get(_C_DTYPES.get(local_types.get(_var(a), ""), "")) for a in args[:2]]
+                if all(sizes) and len(sizes) == 2:
+                    width = max(sizes)
+                    dtype = next(_C_DTYPES[local_types[_var(a)]] for a in args[:2] if _size_of(local_types, a) == width)
+                    per_repeat = REPEAT_BYTES // width
+                    call.update(dtype=dtype, per_repeat=per_repeat, repeats=math.ceil(count / per_repeat))
             calls.append(call)
             if len(calls) >= 12:
                 break
@@ -164,6 +172,16 @@ def read(
     if pads:
         out["pad_lines"] = pads[:6]
     return out
+
+
+def _var(arg: str) -> str:
+    """The tensor variable of an argument: `zLocal[offset]` -> zLocal, `this->buf` -> buf."""
+    m = re.match(r"\s*(?:this->)?(\w+)", arg)
+    return m.group(1) if m else ""
+
+
+def _size_of(local_types: dict[str, str], arg: str) -> int | None:
+    return _FLOAT_BYTES.get(_C_DTYPES.get(local_types.get(_var(arg), ""), ""))
 
 
 def dtype_size(dtype: str | None) -> int | None:

@@ -126,6 +126,8 @@ def unit_facts(
         "ub_bytes": feats.get("ub_bytes"),
         "tiling_fields": tiling_fields,
         "tiling_values": tiling_values,
+        # the code's folded integer constants (parser): numbers a teacher may quote from the code
+        "constants": dict(feats.get("constants") or {}),
         "uses_cube": bool(feats.get("uses_cube")),
         "multi_core": bool(feats.get("multi_core")),
         "kernel_class": feats.get("kernel_class"),

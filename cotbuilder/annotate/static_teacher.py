@@ -395,31 +395,35 @@ class _Writer:
 
     def api_choice(self) -> list[str]:
         calls = self.d.get("vector_calls") or []
-        dtype = self.main_dtype()
         limited, runtime, plain, seen = [], [], [], set()
+        groups: dict[tuple, list[int]] = {}  # the same call on the same count and dtype: one sentence, its lines
         for c in calls:
             if c.get("repeats"):
-                key = "repeat_call" if c["repeats"] <= 255 else "repeat_over"
-                limited.append(
-                    self.say(
-                        key,
-                        api=c["api"],
-                        line=c["line"],
-                        count=c["count"],
-                        per_repeat=c["per_repeat"],
-                        dtype=dtype,
-                        repeats=c["repeats"],
-                        s="" if c["repeats"] == 1 else "s",
-                    )
+                groups.setdefault((c["api"], c["count"], c["dtype"], c["per_repeat"], c["repeats"]), []).append(
+                    c["line"]
                 )
             elif c["api"] not in seen:
                 (plain if c.get("count") or c["args"] > 4 else runtime).append(
                     self.say("plain_call", api=c["api"], line=c["line"])
                 )
             seen.add(c["api"])
+        for (api, count, dtype, per_repeat, repeats), lines in groups.items():
+            limited.append(
+                self.say(
+                    "repeat_call" if repeats <= 255 else "repeat_over",
+                    api=api,
+                    line=self.listing([str(n) for n in lines[:4]]),
+                    at=("line " if len(lines) == 1 else "lines ") + self.listing([str(n) for n in lines[:4]]),
+                    count=count,
+                    per_repeat=per_repeat,
+                    dtype=dtype,
+                    repeats=repeats,
+                    s="" if repeats == 1 else "s",
+                )
+            )
         out = []
         if limited:
-            out.append(self.say("calls", calls=self.listing(limited[:4])))
+            out.append(self.say("calls", calls="; ".join(limited[:4])))
         if runtime:
             key = "runtime_call" if len(runtime) == 1 else "runtime_calls"
             out.append(self.say(key, calls=self.listing(runtime[:5])))
