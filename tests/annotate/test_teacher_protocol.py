@@ -65,13 +65,17 @@ def test_success_writes_rows_with_usage_cost_teacher_and_gates(workspace, server
         assert set(r["gates"]) == {
             "api_names_exist_and_used",
             "numbers_match_facts",
+            "numbers_supported",
+            "exact_statement",
             "no_code_paste",
             "length_bounds",
             "language_matches",
             "task_has_no_code",
             "claims_match_code",
         }
-        assert r["gates_passed"] is True, r["gates"]
+        # the add units' generator never calls its golden function: no exact statement, the one gate that fails
+        assert [k for k, v in r["gates"].items() if not v["passed"]] == ["exact_statement"], r["gates"]
+        assert r["gates"]["exact_statement"]["detail"].startswith("no exact statement: generator")
         assert len(r["raw_response_hash"]) == 64
 
 
