@@ -30,13 +30,14 @@ MAX_REPEAT = 255
 BLOCK_BYTES = 32
 _INIT_RE = re.compile(r"\bInitBuffer\s*\(\s*(\w+)\s*,\s*([^;]*?)\)\s*;")
 _QUE_DECL_RE = re.compile(
-    r"\b(TQue(?:Bind)?|TBuf)\s*<\s*(?:AscendC::)?(?:TPosition|QuePosition)::(\w+)(?:\s*,\s*([^>]*))?>\s*(\w+)"
+    r"\b(TQue(?:Bind)?|TBuf)\s*<\s*(?:AscendC::)?(?:TPosition|QuePosition)::(\w+)(?:\s*,\s*([^>]*))?>\s*(\w+(?:\s*,\s*\w+)*)"
 )
 _CAST_RE = re.compile(r"\bCast(?:<[^>]*>)?\s*\([^;]*?RoundMode::(\w+)")
 _LOCAL_FLOAT_RE = re.compile(r"\bLocalTensor\s*<\s*float\s*>|\bAllocTensor\s*<\s*float\s*>|\bGet\s*<\s*float\s*>")
 _SYNC_RE = re.compile(r"\b(PipeBarrier\s*<\s*(PIPE_\w+)\s*>|SetFlag\s*<\s*HardEvent::(\w+)\s*>|SyncAll\b)")
 _PAD_RE = re.compile(r"\bDataCopyPad\s*[<(]")
 _SPLIT_ARGS_RE = re.compile(r",(?![^()<>]*[)>])")
+_CONSTEXPR_RE = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+([A-Za-z_]\w*)\s*=\s*([^;{}]+);")
 _LOCAL_DECL_RE = re.compile(r"\bLocalTensor\s*<\s*(?:AscendC::)?(\w+)\s*>\s+(\w+)")
 _C_DTYPES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "int8_t": "int8", "uint8_t": "uint8"}
 _C_DTYPES |= {"int16_t": "int16", "int32_t": "int32", "int64_t": "int64", "float16_t": "float16"}
@@ -70,13 +71,17 @@ def read(
     """The decision numbers of one kernel (see the module doc). `constants`: the parser's folded constants."""
     code = device_part(blank_comments(kernel or ""))
     env: dict[str, int | None] = dict(constants or {})
+    for name, expr in _CONSTEXPR_RE.findall(code):  # the kernel's own constants, in order, where the parser has none
+        if env.get(name) is None:
+            env[name] = fold(expr, env)
     elem = _FLOAT_BYTES.get(main_dtype or "")
     out: dict[str, Any] = {"arch": {"block_bytes": BLOCK_BYTES, "repeat_bytes": REPEAT_BYTES, "max_repeat": MAX_REPEAT}}
 
     positions = {}
     for m in _QUE_DECL_RE.finditer(code):
-        kind, pos, depth, name = m.groups()
-        positions[name] = {"kind": "TBuf" if kind == "TBuf" else "TQue", "position": pos}
+        kind, pos, _depth, names = m.groups()
+        for name in re.split(r"\s*,\s*", names):  # `TQue<VECIN, 2> inQueueX, inQueueY;`
+            positions[name] = {"kind": "TBuf" if kind == "TBuf" else "TQue", "position": pos}
     buffers = []
     for m in _INIT_RE.finditer(code):
         name, rest = m.group(1), _args(m.group(2))
