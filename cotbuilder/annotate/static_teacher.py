@@ -115,6 +115,9 @@ def write_annotation(facts: dict[str, Any], lang: str = "en") -> dict[str, Any]:
     ]
     titles = w.p["titles"]
     rationale = [{"step": s, "title": titles[s], "text": w.join(parts)} for s, parts in steps if any(parts)]
+    if not rationale:  # a unit with no decision the facts can name: says so (and fails the length gate, counted)
+        text = w.say("nothing", entry=facts.get("entry_name") or facts.get("name") or "?")
+        rationale = [{"step": "operator_analysis", "title": titles["operator_analysis"], "text": text}]
     return {"task": w.task(), "rationale": rationale}
 
 
@@ -235,7 +238,16 @@ class _Writer:
         calls = self.d.get("vector_calls") or []
         cube = [a for a in f.get("compute_apis") or [] if a in {"Mmad", "Matmul", "MatmulImpl", "LoadData"}]
         if f.get("uses_cube") and cube:
-            out.append(self.say("cube", cube_apis=self.listing([f"`{a}`" for a in cube])))
+            staged = [p for p in f.get("positions") or [] if p.upper().startswith(("A1", "B1", "A2", "B2", "CO"))]
+            positions = self.say("cube_positions", positions=self.listing(staged)) if staged else ""
+            out.append(
+                self.say(
+                    "cube",
+                    entry=f["entry_name"],
+                    cube_apis=self.listing([f"`{a}`" for a in cube]),
+                    positions=positions,
+                )
+            )
         elif calls and not form:
             first = {}
             for c in calls:
@@ -288,7 +300,19 @@ class _Writer:
         if block_dim:
             total = (split or {}).get("total_elements")
             what = self.say("what_total", total=total) if total else self.s["what_unknown"]
-            return [self.say("split_single", block_dim=block_dim, what=what)]
+            names = [t["name"] for t in f.get("inputs") or []] or list(f.get("tensor_params") or [])
+            data = self.say("data_named", names=self.listing([f"`{n}`" for n in names[:4]])) if names else ""
+            if block_dim == 1:
+                return [self.say("split_single_one", entry=f["entry_name"], data=data or self.s["data_all"])]
+            return [
+                self.say(
+                    "split_single",
+                    entry=f["entry_name"],
+                    block_dim=block_dim,
+                    what=what,
+                    data=data or self.s["data_same"],
+                )
+            ]
         return []
 
     def ub_budget_and_tile(self) -> list[str]:
