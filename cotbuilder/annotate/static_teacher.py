@@ -410,7 +410,12 @@ class _Writer:
         if n and names:
             sizes = {b.get("bytes") for b in same}
             each = self.say("each_bytes", bytes=sizes.pop()) if len(sizes) == 1 and None not in sizes else ""
-            out.append(self.say("double" if n > 1 else "single", n=n, queues=names, each=each))
+            clause = self.say("double" if n > 1 else "single", n=n, queues=names, each=each)
+            end = "。" if self.lang == "zh" else "."
+            if out:  # one sentence with the loop it serves: "...; BUFFER_NUM = 2 gives ..."
+                out[-1] = out[-1].rstrip("。.") + ("；" if self.lang == "zh" else "; ") + clause + end
+            else:
+                out.append(clause + end)
         sync = self.d.get("sync") or []
         if sync:
             points = [self.say("sync_point", kind=x["kind"], what=x["what"], line=x["line"]) for x in sync[:4]]
@@ -492,7 +497,12 @@ class _Writer:
                 out.append(self.say("tile_unaligned", tile=tile["elements"], dtype=dtype, tile_bytes=tile["bytes"]))
         elif split.get("per_core_bytes") and self.claims.get("core_slice") and split["per_core_bytes"] % 32 == 0:
             out.append(
-                self.say("core_aligned", per_core_bytes=split["per_core_bytes"], core_blocks=split["per_core_blocks"])
+                self.say(
+                    "core_aligned",
+                    per_core_bytes=split["per_core_bytes"],
+                    core_blocks=split["per_core_blocks"],
+                    line=self.claims["core_slice"]["line"],
+                )
             )
         pads = self.d.get("pad_lines") or []
         if pads:
