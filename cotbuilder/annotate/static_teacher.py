@@ -193,6 +193,8 @@ class _Writer:
                     )
                 )
         tensors = f.get("tensors") or []
+        # the GM data types read from the code (never a `__gm__ uint8_t*` address)
+        dtypes = self.say("works_on", dtypes=self.listing(f["dtypes"])) if f.get("dtypes") else ""
         ins = [t for t in tensors if t["role"] == "input"]
         outs = [t for t in tensors if t["role"] == "output"]
         if ins and outs:
@@ -220,6 +222,7 @@ class _Writer:
                             for t in outs
                         ]
                     ),
+                    dtypes=dtypes,
                 )
             )
         elif f.get("inputs") and f.get("outputs"):
@@ -229,12 +232,20 @@ class _Writer:
                     entry=f["entry_name"],
                     inputs=self.listing([f"`{x['name']}`" for x in f["inputs"]]),
                     outputs=self.listing([f"`{x['name']}`" for x in f["outputs"]]),
+                    dtypes=dtypes,
                 )
             )
         elif f.get("tensor_params"):
             out.append(
-                self.say("params", entry=f["entry_name"], params=self.listing([f"`{p}`" for p in f["tensor_params"]]))
+                self.say(
+                    "params",
+                    entry=f["entry_name"],
+                    params=self.listing([f"`{p}`" for p in f["tensor_params"]]),
+                    dtypes=dtypes,
+                )
             )
+        elif f.get("dtypes"):
+            out.append(self.say("dtypes_only", entry=f["entry_name"], dtypes=self.listing(f["dtypes"])))
         calls = self.d.get("vector_calls") or []
         cube = [a for a in f.get("compute_apis") or [] if a in {"Mmad", "Matmul", "MatmulImpl", "LoadData"}]
         if f.get("uses_cube") and cube:
