@@ -147,8 +147,9 @@ def supported_numbers(facts: Any) -> set[float]:
         elif isinstance(x, str):
             found.update(float(m) for m in _NUMBER_RE.findall(x))
         elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
+            for k, v in x.items():
+                if k not in ("unit_id", "name", "entry_name"):  # ids and names: digits in them are no quantity
+                    walk(v)
         elif isinstance(x, (list, tuple)):
             for v in x:
                 walk(v)

@@ -59,7 +59,9 @@ def test_verification_is_mentioned_only_when_it_passed(workspace):
         run(store, AnnotateConfig(all_units=True, progress=False))
         rows = {r["unit_id"]: r for r in store.rows("SELECT unit_id, rationale, gates_passed FROM annotations")}
     ok_steps = {s["step"]: s["text"] for s in rows[passed["unit_id"]]["rationale"]}
-    assert ok_steps["verification"] == "Verified on cpu-emulator for ascend910b with seeds 0 and 1: 2 cases, all passed."
+    assert (
+        ok_steps["verification"] == "Verified on cpu-emulator for ascend910b with seeds 0 and 1: 2 cases, all passed."
+    )
     assert "verification" not in {s["step"] for s in rows[failed["unit_id"]]["rationale"]}
     # gates_passed is False for both: their generator writes no golden, so they have no exact statement
     assert not any(r["gates_passed"] for r in rows.values())
