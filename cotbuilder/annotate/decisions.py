@@ -41,6 +41,9 @@ _CONSTEXPR_RE = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+([A-
 _LOCAL_DECL_RE = re.compile(r"\bLocalTensor\s*<\s*(?:AscendC::)?(\w+)\s*>\s+(\w+)")
 _C_DTYPES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "int8_t": "int8", "uint8_t": "uint8"}
 _C_DTYPES |= {"int16_t": "int16", "int32_t": "int32", "int64_t": "int64", "float16_t": "float16"}
+# which on-chip memory a TPosition lives in (TBuf without a position: VECCALC, the UB)
+_MEMORY = {"VECIN": "UB", "VECOUT": "UB", "VECCALC": "UB", "A1": "L1", "B1": "L1", "C1": "L1", "A2": "L0A"}
+_MEMORY |= {"B2": "L0B", "CO1": "L0C", "C2": "BT"}
 _REDUCE_COUNT_AT_3 = {"ReduceMax", "ReduceMin", "ReduceSum"}
 _FLOAT_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8}
 
@@ -96,6 +99,7 @@ def read(
             {
                 "name": name,
                 "position": decl.get("position"),
+                "memory": _MEMORY.get((decl.get("position") or "VECCALC").upper(), decl.get("position")),
                 "kind": decl.get("kind") or ("TQue" if len(rest) == 2 else "TBuf"),
                 "count": count,
                 "bytes": size,
@@ -106,8 +110,9 @@ def read(
     if buffers:
         out["buffers"] = buffers
     table = socs().get((soc or "").lower(), {})
-    known = [b["total"] for b in buffers if b["total"]]
-    if known and len(known) == len(buffers):
+    in_ub = [b for b in buffers if b["memory"] == "UB"]  # L1 / L0 buffers of the Cube are other memories
+    known = [b["total"] for b in in_ub if b["total"]]
+    if known and len(known) == len(in_ub):
         used = sum(known)
         ub = {"used_bytes": used, "soc": (soc or "").lower() or None, "capacity_bytes": table.get("ub_bytes")}
         if table.get("ub_bytes"):

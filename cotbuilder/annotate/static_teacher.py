@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import package_data
+from .apis import api_category
 from .client import ChatResponse
 
 # What the static teacher's answer and its gate results are made from, besides the unit's facts (those are hashed
@@ -328,7 +329,18 @@ class _Writer:
 
     def ub_budget_and_tile(self) -> list[str]:
         out = []
-        buffers = self.d.get("buffers") or []
+        all_buffers = self.d.get("buffers") or []
+        buffers = [b for b in all_buffers if b.get("memory", "UB") == "UB"]
+        cube = []
+        for b in [b for b in all_buffers if b.get("memory", "UB") != "UB"][:6]:
+            size = (
+                self.say("cube_size", count=b["count"], bytes=b["bytes"]) if b.get("bytes") and b.get("count") else ""
+            )
+            cube.append(
+                self.say(
+                    "cube_buffer", name=b["name"], position=b["position"], memory=b["memory"], size=size, line=b["line"]
+                )
+            )
         listed = []
         for b in buffers[:8]:
             where = f"{b['position']}, " if b.get("position") else ""
@@ -340,6 +352,8 @@ class _Writer:
                 listed.append(self.say("buffer_unknown", name=b["name"], where=where, line=b["line"]))
         if listed:
             out.append(self.say("buffers", buffers=self.listing(listed)))
+        if cube:
+            out.append(self.say("cube_buffers", buffers=self.listing(cube)))
         ub = self.d.get("ub")
         if ub and ub.get("capacity_bytes"):
             out.append(
@@ -434,7 +448,7 @@ class _Writer:
         return out
 
     def api_choice(self) -> list[str]:
-        calls = self.d.get("vector_calls") or []
+        calls = [c for c in self.d.get("vector_calls") or [] if api_category(c["api"]) != "cube"]
         limited, runtime, plain, seen = [], [], [], set()
         groups: dict[tuple, list[int]] = {}  # the same call on the same count and dtype: one sentence, its lines
         for c in calls:
@@ -517,7 +531,8 @@ class _Writer:
             )
         pads = self.d.get("pad_lines") or []
         if pads:
-            out.append(self.say("pad", lines=", ".join(str(n) for n in pads[:3])))
+            lines = self.listing([str(n) for n in pads[:3]])
+            out.append(self.say("pad", lines=lines, at=("line " if len(pads) == 1 else "lines ") + lines))
         if tail:
             out.append(self.say("tail", line=tail["line"]))
         elif said_tail:
@@ -544,7 +559,11 @@ class _Writer:
             )
         dtype = self.main_dtype()
         if self.d.get("fp32_compute_line"):
-            out.append(self.say("fp32", dtype=dtype, line=self.d["fp32_compute_line"]))
+            # "cast back" only when a Cast exists and an output has the input's data type (a matmul's float32 result
+            # is not cast back)
+            outs = [t["dtype"] for t in self.f.get("tensors") or [] if t["role"] == "output"]
+            back = self.say("fp32_back", dtype=dtype) if casts and dtype in outs else ""
+            out.append(self.say("fp32", dtype=dtype, line=self.d["fp32_compute_line"], back=back))
         return out
 
     def host_tiling(self) -> list[str]:
