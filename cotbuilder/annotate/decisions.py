@@ -7,6 +7,7 @@ What cannot be read statically stays None / absent: nothing here guesses.
 - buffers: every `InitBuffer` (queue or TBuf): its position, buffer count, bytes per buffer, total bytes;
 - ub: the sum of those totals against the SoC's Unified Buffer (cotbuilder/verify/data/socs.toml);
 - split: total elements (from the statement's or harness's shapes) / blockDim = elements per core, tiles per core;
+- cube_calls: the first call of each Matmul-object step (SetTensorA, IterateAll...) and basic cube API, with its line;
 - vector_calls: each vector compute call with its element count and, in count mode, the 256-byte repeats it takes;
 - casts / fp32 compute / sync points / DataCopyPad: numerical and pipeline choices with their lines.
 """
@@ -36,6 +37,11 @@ _CAST_RE = re.compile(r"\bCast(?:<[^>]*>)?\s*\([^;]*?RoundMode::(\w+)")
 _LOCAL_FLOAT_RE = re.compile(r"\bLocalTensor\s*<\s*float\s*>|\bAllocTensor\s*<\s*float\s*>|\bGet\s*<\s*float\s*>")
 _SYNC_RE = re.compile(r"\b(PipeBarrier\s*<\s*(PIPE_\w+)\s*>|SetFlag\s*<\s*HardEvent::(\w+)\s*>|SyncAll\b)")
 _PAD_RE = re.compile(r"\bDataCopyPad\s*[<(]")
+# the Cube's work, in the order a kernel writes it: the high-level Matmul object's calls, then the basic cube API
+_CUBE_CALL_RE = re.compile(
+    r"\.\s*(SetTensorA|SetTensorB|SetBias|SetTail|SetOrgShape|Iterate|IterateAll|GetTensorC|End)\s*(?:<[^;()]*>)?\s*\("
+    r"|\b(LoadData|LoadDataWithTranspose|Mmad|Fixpipe)\s*(?:<[^;()]*>)?\s*\("
+)
 _SPLIT_ARGS_RE = re.compile(r",(?![^()<>]*[)>])")
 _CONSTEXPR_RE = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+([A-Za-z_]\w*)\s*=\s*([^;{}]+);")
 _LOCAL_DECL_RE = re.compile(r"\bLocalTensor\s*<\s*(?:AscendC::)?(\w+)\s*>\s+(\w+)")
@@ -178,6 +184,14 @@ def read(
         sync.append({"kind": m.group(1).split("<")[0].strip(), "what": what, "line": _line(code, m.start())})
     if sync:
         out["sync"] = sync[:8]
+    cube, seen = [], set()
+    for m in _CUBE_CALL_RE.finditer(code):
+        api = m.group(1) or m.group(2)
+        if api not in seen:  # the first call of each: where the kernel starts that step
+            seen.add(api)
+            cube.append({"api": api, "line": _line(code, m.start())})
+    if cube:
+        out["cube_calls"] = cube[:8]
     pads = [_line(code, m.start()) for m in _PAD_RE.finditer(code)]
     if pads:
         out["pad_lines"] = pads[:6]

@@ -51,6 +51,9 @@ _DTYPE_BYTES = {
     "uint32": 4,
     "float64": 8,
     "uint16": 2,
+    "uint16_t": 2,
+    "uint64": 8,
+    "uint64_t": 8,
     "bool": 1,
 }
 

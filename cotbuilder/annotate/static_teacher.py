@@ -483,6 +483,10 @@ class _Writer:
             out.append(self.say(key, calls=self.listing(runtime[:5])))
         if plain:
             out.append(self.say("calls_more" if limited or runtime else "calls_plain", calls=self.listing(plain[:5])))
+        cube = self.d.get("cube_calls") or []
+        if cube:
+            calls = self.listing([self.say("plain_call", api=c["api"], line=c["line"]) for c in cube])
+            out.append(self.say("cube_calls", calls=calls))
         return out
 
     def tail_and_alignment(self) -> list[str]:
