@@ -181,6 +181,9 @@ def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
             gates_passed=False,
         )
     else:
+        prose = (conv.facts.get("statement") or {}).get("prose")
+        if prose and new_unit is None:  # the unit's exact statement is its task, whatever a teacher wrote there
+            fields = {**fields, "task": prose}
         gate_facts = conv.facts
         if new_unit is not None:
             from .facts import unit_facts

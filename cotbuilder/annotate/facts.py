@@ -6,11 +6,13 @@ the same dict. A fact that is not known is None (or empty): nobody may state a n
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from typing import Any
 
 from ..hashing import sha256_text, stable_json
+from . import decisions
 from .apis import api_category
 from .code_facts import claims as code_claims
 
@@ -47,6 +49,12 @@ _DTYPE_BYTES = {
     "int64_t": 8,
     "uint32_t": 4,
     "uint32": 4,
+    "float64": 8,
+    "uint16": 2,
+    "uint16_t": 2,
+    "uint64": 8,
+    "uint64_t": 8,
+    "bool": 1,
 }
 
 
@@ -60,7 +68,10 @@ def facts_hash(facts: dict[str, Any]) -> str:
     return sha256_text(stable_json(facts))[:16]
 
 
-def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None) -> dict[str, Any]:
+def unit_facts(
+    unit: dict[str, Any], verification: dict[str, Any] | None = None, statement: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """`statement`: what statement_store derived for the unit ({"form": ...} or {"reason": ...}), None = not asked."""
     feats = unit.get("features") or {}
     files = unit.get("files") or []
     entry = (unit.get("entry") or [{}])[0] if unit.get("entry") else {}
@@ -90,6 +101,14 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
             (v for k, v in tiling_values.items() if k.lower().replace("_", "") == "tilelength" and isinstance(v, int)),
             None,
         )
+    dtypes = claims["gm_dtypes"] if kernel.strip() else [d for d in feats.get("dtypes") or [] if d != "uint8_t"]
+    compute_apis = [a for a in sorted(apis) if api_category(a) in {"vector", "reduce", "cube", "scalar_math"}]
+    vfact = _verification_fact(verification)
+    soc = _soc(feats.get("op_def"), files)
+    form = (statement or {}).get("form")
+    target_soc = _table_soc(soc) or _table_soc((vfact or {}).get("soc")) or (soc or "").lower() or None
+    main_dtype = _main_dtype(form, inputs, dtypes)
+    total = _total_elements(form, inputs, feats.get("constants") or {}, tiling_values)
     return {
         "unit_id": unit.get("unit_id"),
         "name": unit.get("name"),
@@ -102,7 +121,7 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
         "outputs": outputs,
         # GM data types read from the code; the parser's list holds `__gm__ uint8_t*` address casts, which are not a
         # data type, so uint8 from it never counts
-        "dtypes": claims["gm_dtypes"] if kernel.strip() else [d for d in feats.get("dtypes") or [] if d != "uint8_t"],
+        "dtypes": dtypes,
         "positions": list(feats.get("positions") or []),
         "buffer_num": feats.get("buffer_num"),
         "tile_length": tile_length,
@@ -110,18 +129,101 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
         "ub_bytes": feats.get("ub_bytes"),
         "tiling_fields": tiling_fields,
         "tiling_values": tiling_values,
+        # the code's folded integer constants (parser): numbers a teacher may quote from the code
+        "constants": dict(feats.get("constants") or {}),
         "uses_cube": bool(feats.get("uses_cube")),
         "multi_core": bool(feats.get("multi_core")),
         "kernel_class": feats.get("kernel_class"),
         "methods": list(feats.get("methods") or []),
         "apis": apis,
-        "compute_apis": [a for a in sorted(apis) if api_category(a) in {"vector", "reduce", "cube", "scalar_math"}],
-        "soc": _soc(feats.get("op_def"), files),
+        "compute_apis": compute_apis,
+        "soc": soc,
         "claims": {k: v for k, v in claims.items() if k != "gm_dtypes"},
         "reads_tiling_macro": "GET_TILING_DATA" in kernel,
         "host_launch": _host_launch(host),
-        "verification": _verification_fact(verification),
+        "verification": vfact,
+        "statement": _statement_fact(statement, entry.get("name") or unit.get("name"), target_soc),
+        "tensors": _tensor_sizes(form, inputs, outputs),
+        "decisions": decisions.read(
+            kernel,
+            feats.get("constants") or {},
+            compute_apis,
+            main_dtype,
+            tile_length,
+            block_dim,
+            target_soc,
+            total,
+        ),
     }
+
+
+def _statement_fact(statement: dict[str, Any] | None, entry: str, soc: str | None) -> dict[str, Any] | None:
+    """The exact task statement (structured form + its prose) or why there is none; None when nobody derived it."""
+    if statement is None:
+        return None
+    form = statement.get("form")
+    if not form:
+        return {"reason": statement.get("reason") or "no statement"}
+    from .statement import prose, prose_matches
+
+    text = prose(form, entry, soc)
+    wrong = prose_matches(text, form)
+    if wrong:
+        return {"reason": f"prose gate: {wrong[0]}"}
+    return {"form": form, "prose": text, "soc": soc}
+
+
+def _tensor_sizes(form: dict[str, Any] | None, inputs: list[dict], outputs: list[dict]) -> list[dict[str, Any]]:
+    """Each input and output with its shape, element count and bytes: the statement's cases, else the harness's."""
+    out = []
+    for role, items in (
+        ("input", (form or {}).get("inputs") or inputs),
+        ("output", (form or {}).get("outputs") or outputs),
+    ):
+        for t in items:
+            shape = t.get("shape")
+            if not (isinstance(shape, list) and all(isinstance(n, int) for n in shape) and t.get("dtype")):
+                continue
+            dtype = _norm_dtype(t["dtype"])
+            n = math.prod(shape)
+            size = dtype_bytes(dtype)
+            out.append(
+                {"role": role, "name": t["name"], "dtype": dtype, "shape": shape, "elements": n}
+                | ({"bytes": n * size} if size else {})
+            )
+    return out
+
+
+def _table_soc(soc: str | None) -> str | None:
+    """The SoC table's name for `soc` (ascend910b1 -> ascend910b: the table is per chip family), else None."""
+    soc = (soc or "").lower()
+    names = [n for n in decisions.socs() if soc.startswith(n)]
+    return max(names, key=len) if names else None
+
+
+def _main_dtype(form: dict[str, Any] | None, inputs: list[dict], dtypes: list[str]) -> str | None:
+    """The data type the kernel computes in: the statement's first input, else the only GM data type."""
+    if form and form.get("inputs"):
+        return _norm_dtype(form["inputs"][0].get("dtype") or "")
+    for t in inputs:
+        if t.get("dtype"):
+            return _norm_dtype(t["dtype"])
+    return dtypes[0] if len(dtypes) == 1 else None
+
+
+def _total_elements(
+    form: dict[str, Any] | None, inputs: list[dict], constants: dict[str, Any], tiling: dict[str, Any]
+) -> int | None:
+    """Elements of the first input: from the statement's (or harness's) shape, else a TOTAL_LENGTH-like constant."""
+    shapes = [t.get("shape") for t in (form or {}).get("inputs") or []] + [t.get("shape") for t in inputs]
+    for shape in shapes:
+        if isinstance(shape, list) and shape and all(isinstance(n, int) for n in shape):
+            return math.prod(shape)
+    for source in (tiling, constants):
+        for k, v in source.items():
+            if k.lower().replace("_", "") in {"totallength", "totalnum", "totalsize"} and isinstance(v, int) and v > 0:
+                return v
+    return None
 
 
 def _verify_spec(files: list[dict[str, Any]]) -> dict[str, Any]:
@@ -210,9 +312,30 @@ def _host_launch(host: str) -> str | None:
 def _verification_fact(v: dict[str, Any] | None) -> dict[str, Any] | None:
     if not v:
         return None
+    cases = v.get("cases") if isinstance(v.get("cases"), list) else None
+    outputs = []
+    for case in cases or []:  # what one compared case checked: each output's size, dtype, tolerance and error
+        for o in case.get("outputs") or []:
+            if isinstance(o, dict) and o.get("name") and isinstance(o.get("n"), int):
+                err = o.get("max_abs_err")
+                outputs.append(
+                    {
+                        "name": o["name"],
+                        "dtype": o.get("dtype"),
+                        "n": o["n"],
+                        "atol": o.get("atol"),
+                        "rtol": o.get("rtol"),
+                        "max_abs_err": float(f"{err:.3g}") if isinstance(err, (int, float)) else None,
+                    }
+                )
+        if outputs:
+            break
+    seeds = sorted({c.get("seed") for c in cases or [] if isinstance(c.get("seed"), int)})
     return {
         "backend": v.get("backend"),
         "status": v.get("status"),
         "soc": v.get("soc"),
-        "cases": len(v.get("cases") or []) if isinstance(v.get("cases"), list) else None,
+        "cases": len(cases) if cases is not None else None,
+        "seeds": seeds,
+        "outputs": outputs[:4],
     }

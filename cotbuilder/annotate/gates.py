@@ -40,13 +40,30 @@ def rationale_text(rationale: list[dict[str, str]] | None) -> str:
     return "\n".join(f"{s.get('title', '')}\n{s.get('text', '')}" for s in rationale or [])
 
 
+def is_exact_statement(task: str, facts: dict) -> bool:
+    """The task is the unit's exact statement (prose generated from the form that passed the solvability gate):
+    its formula, shapes and SoC limits were checked there, so the code and number gates do not read it."""
+    prose = (facts.get("statement") or {}).get("prose")
+    return bool(prose) and (task or "").strip() == prose.strip()
+
+
+def without_statement_spans(text: str, facts: dict) -> str:
+    """`text` without the statement's reference expressions and source path: numpy/Python, not AscendC names."""
+    form = (facts.get("statement") or {}).get("form") or {}
+    spans = {form.get("reference") or "", form.get("source") or ""}
+    spans |= {o.get("reference") or "" for o in form.get("outputs") or []}
+    for span in sorted((s for s in spans if s), key=len, reverse=True):
+        text = text.replace(span, " ")
+    return text
+
+
 # -- gates -----------------------------------------------------------------------------------------------------------
 
 
 def api_names_exist_and_used(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
     """Every AscendC API the rationale names is a real API and is used by the unit's code; every other code-styled name
     (`Foo`, AscendC::Foo, Foo(...)) at least appears in the code (otherwise it is a made-up API)."""
-    text = rationale_text(rationale)
+    text = without_statement_spans(rationale_text(rationale), facts)
     code = (unit.get("kernel_code") or "") + "\n" + (unit.get("host_code") or "")
     used = set(facts.get("apis") or {})
     api_names = known_apis()
@@ -89,7 +106,7 @@ def _in_code(name: str, code: str) -> bool:
 def numbers_match_facts(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
     """Tile length, BUFFER_NUM, blockDim and UB bytes stated in the rationale equal the parsed facts; a number stated
     for a fact the parser does not know is a failure too (nobody can vouch for it)."""
-    text = rationale_text(rationale) + "\n" + (task or "")
+    text = rationale_text(rationale) + "\n" + ("" if is_exact_statement(task, facts) else task or "")
     patterns = settings()["numbers"][lang]
     problems, checked = [], []
     for fact, regexes in patterns.items():
@@ -109,6 +126,72 @@ def numbers_match_facts(task: str, rationale: list[dict], unit: dict, facts: dic
     if problems:
         return _fail("; ".join(problems))
     return _ok("matches: " + ", ".join(checked) if checked else "no numbers stated")
+
+
+# a number in prose: not part of an identifier (x1, float16, ascend910b, S_MTE3); ASCII bounds, so a number next to
+# a Chinese character is still found
+_NUMBER_RE = re.compile(r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)(?![A-Za-z0-9_])")
+_LINE_REF_RE = re.compile(r"\blines?\s+(\d+)|第\s*(\d+)\s*行")
+
+
+def supported_numbers(facts: Any) -> set[float]:
+    """Every number the facts hold: numeric values and the numbers written inside their strings (a reference
+    expression's constants, a shape), recursively."""
+    found: set[float] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, bool):
+            return
+        if isinstance(x, (int, float)):
+            found.add(float(x))
+        elif isinstance(x, str):
+            found.update(float(m) for m in _NUMBER_RE.findall(x))
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                if k not in ("unit_id", "name", "entry_name"):  # ids and names: digits in them are no quantity
+                    walk(v)
+        elif isinstance(x, (list, tuple)):
+            for v in x:
+                walk(v)
+
+    walk(facts)
+    return found
+
+
+def numbers_supported(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    """Every number the rationale (and a task that is not the exact statement) states is one the facts hold: a size,
+    a count, a line, a tolerance, a result of the arithmetic the facts carry. A number nobody derived - a made-up
+    per-core size, a wrong repeat count, a line that is no claim's - fails (0 and 1 are always allowed)."""
+    text = rationale_text(rationale) + "\n" + ("" if is_exact_statement(task, facts) else task or "")
+    known = supported_numbers(facts) | {0.0, 1.0}
+    lines = len((unit.get("kernel_code") or "").splitlines())
+    problems, n = [], 0
+    for m in _LINE_REF_RE.finditer(text):  # "line 83": a line of the kernel, and one the facts name
+        value = int(m.group(1) or m.group(2))
+        if value > lines:
+            problems.append(f"line {value} (the kernel has {lines} lines)")
+    for m in _NUMBER_RE.finditer(text):
+        n += 1
+        value = float(m.group(1))
+        if not any(abs(value - k) <= 1e-9 * max(1.0, abs(k)) for k in known):
+            problems.append(m.group(1))
+    if problems:
+        shown = ", ".join(dict.fromkeys(problems))
+        return _fail(f"numbers the facts do not support: {shown[:300]}")
+    return _ok(f"{n} numbers, each held by the facts")
+
+
+def exact_statement(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    """The task is the unit's exact statement (statement.py: it passed the solvability gate), word for word; a unit
+    without one fails here with the reason, so it is counted and not published with a vague task."""
+    st = facts.get("statement")
+    if st is None:  # the caller derived no statements (a repaired unit's facts, a library call): nothing to check
+        return _ok("not checked: no statement was derived for these facts")
+    if not st.get("prose"):
+        return _fail(f"no exact statement: {st.get('reason') or 'unknown reason'}")
+    if not is_exact_statement(task, facts):
+        return _fail("the task is not the unit's exact statement (it must be copied verbatim)")
+    return _ok(f"exact statement from {st['form'].get('source')}")
 
 
 def no_code_paste(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
@@ -140,7 +223,9 @@ def length_bounds(task: str, rationale: list[dict], unit: dict, facts: dict, lan
     cfg = settings()["length"][lang]
     problems = []
     task_len = len(task or "")
-    if not cfg["task_min"] <= task_len <= cfg["task_max"]:
+    # an empty task is a unit without an exact statement: the exact_statement gate says so, with the reason
+    exact = is_exact_statement(task, facts)  # its length is what the form needs
+    if task_len and not exact and not cfg["task_min"] <= task_len <= cfg["task_max"]:
         problems.append(f"task has {task_len} characters (bounds {cfg['task_min']}..{cfg['task_max']})")
     body = sum(len(s.get("text", "")) for s in rationale or [])
     if not cfg["rationale_min"] <= body <= cfg["rationale_max"]:
@@ -197,6 +282,8 @@ def claims_match_code(task: str, rationale: list[dict], unit: dict, facts: dict,
 
 
 def task_has_no_code(task: str, rationale: list[dict], unit: dict, facts: dict, lang: str) -> GateResult:
+    if is_exact_statement(task, facts):  # its reference formula is the specification, not the kernel's code
+        return _ok("the exact statement (its reference is the specification)")
     for rx in settings()["task_code"]["patterns"]:
         m = re.search(rx, task or "")
         if m:
@@ -212,6 +299,8 @@ GATES: dict[str, Callable[..., GateResult]] = {
     "language_matches": language_matches,
     "task_has_no_code": task_has_no_code,
     "claims_match_code": claims_match_code,
+    "numbers_supported": numbers_supported,
+    "exact_statement": exact_statement,
 }
 
 

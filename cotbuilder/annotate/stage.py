@@ -29,6 +29,7 @@ from .facts import facts_hash, unit_facts
 from .repair import REPAIRABLE, kernel_file, latest_verifications, make_repaired_unit
 from .requester import Budget, BudgetExhausted, FatalTeacherError, GaveUp, Requester, key_params
 from .retry import RetryPolicy
+from .statement_store import statements
 from .static_teacher import static_prompt_version
 from .task import AnnotateTask, RepairTask
 
@@ -164,9 +165,13 @@ class AnnotateStage(Stage[AnnotateConfig, AnnotateItem, AnnotateResult]):
         for start in range(0, len(ids), _PLAN_BATCH):  # units are read in batches: only those with work left stay
             chunk = ids[start : start + _PLAN_BATCH]
             units = _load_units(store, chunk)
+            # the exact task statement of each unit (derived in the sandbox once, then read from the cache)
+            derived = statements(
+                [(units[u], verifications.get(u)) for u in chunk], store.cache_dir / "statements", store.workspace
+            )
             for unit_id in chunk:
                 unit = units[unit_id]
-                facts = unit_facts(unit, verifications.get(unit_id))
+                facts = unit_facts(unit, verifications.get(unit_id), statement=derived.get(unit_id))
                 current = (facts_hash(facts), prompt_version)
                 for sample in range(config.samples):
                     params = (

@@ -1,7 +1,12 @@
-"""The offline teacher: writes the task statement and the rationale from the unit's parsed facts, deterministically.
+"""The offline teacher: writes the task statement and the rationale from the unit's facts, deterministically.
 
-It is the reference the LLM teachers are checked against, so it never guesses: each sentence is picked for a fact that
-is known (see data/static_<lang>.toml), and a number is only written when the parser or the harness knows it.
+The task is the unit's exact statement (statement.py: prose generated from the structured form that passed the
+solvability gate), or empty when the unit has none (the `exact_statement` gate then fails, with the reason). The
+rationale walks the decisions a kernel author makes - what is computed, the multi-core split, the UB budget and tile
+size, the pipeline and its sync, the vector instructions' repeat limits, alignment and tail, numerical choices, host
+tiling, what verification exercised - and writes a step only when the unit has that decision, each sentence with the
+unit's own numbers, names and lines (facts.py, decisions.py). So the text varies with what the kernel does, not with
+synonyms; and every number in it is one the facts hold, which the `numbers_supported` gate checks for every teacher.
 It answers through the same `generate` interface as an LLM client, with the same JSON an LLM must produce.
 """
 
@@ -9,14 +14,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
 from ..paths import package_data
+from .apis import api_category
 from .client import ChatResponse
-from .facts import dtype_bytes
 
 # What the static teacher's answer and its gate results are made from, besides the unit's facts (those are hashed
 # separately, per unit): editing any of these must re-annotate, so they name the static teacher's prompt_version.
@@ -25,6 +31,8 @@ _CODE_FILES = (
     "gates.py",
     "apis.py",
     "task.py",
+    "facts.py",
+    "decisions.py",
     "data/static_en.toml",
     "data/static_zh.toml",
     "data/categories.toml",
@@ -33,6 +41,8 @@ _CODE_FILES = (
 _PARSER_API_LIST = "apidocs/data/ascendc_apis.tsv"  # the gates' API names (the documented API list)
 _QUEUE_APIS = ("AllocTensor", "EnQue", "DeQue", "FreeTensor")
 _MOVEMENT_APIS = ("DataCopy", "DataCopyPad", "Copy")
+_STAGES = ("CopyIn", "Compute", "CopyOut")
+_SIGNATURE_RE = re.compile(r"\bdef\s+(\w+)\s*\(([^)]*)\)")
 
 
 @cache
@@ -97,16 +107,26 @@ def write_annotation(facts: dict[str, Any], lang: str = "en") -> dict[str, Any]:
         ("operator_analysis", w.operator_analysis()),
         ("multi_core_split", w.multi_core_split()),
         ("ub_budget_and_tile", w.ub_budget_and_tile()),
-        ("double_buffering", w.double_buffering()),
         ("pipeline", w.pipeline()),
         ("api_choice", w.api_choice()),
         ("tail_and_alignment", w.tail_and_alignment()),
+        ("numerics", w.numerics()),
         ("host_tiling", w.host_tiling()),
         ("verification", w.verification()),
     ]
     titles = w.p["titles"]
-    rationale = [{"step": s, "title": titles[s], "text": w.join(parts)} for s, parts in steps if parts]
+    rationale = [{"step": s, "title": titles[s], "text": w.join(parts)} for s, parts in steps if any(parts)]
+    if not rationale:  # a unit with no decision the facts can name: says so (and fails the length gate, counted)
+        text = w.say("nothing", entry=facts.get("entry_name") or facts.get("name") or "?")
+        rationale = [{"step": "operator_analysis", "title": titles["operator_analysis"], "text": text}]
     return {"task": w.task(), "rationale": rationale}
+
+
+def _num(x: Any) -> str:
+    """A number as the facts hold it: 12.0 -> 12, 0.001 -> 0.001 (so the gate finds the same value)."""
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return f"{x:g}" if isinstance(x, float) else str(x)
 
 
 class _Writer:
@@ -116,6 +136,8 @@ class _Writer:
         self.p = _phrases(lang)
         self.s = self.p["steps"]
         self.t = self.p["task"]
+        self.d = facts.get("decisions") or {}
+        self.claims = facts.get("claims") or {}
 
     # -- helpers -----------------------------------------------------------------------------------------------
     def join(self, sentences: list[str]) -> str:
@@ -127,222 +149,461 @@ class _Writer:
             return "".join(items)
         return self.t["list_sep"].join(items[:-1]) + self.t["list_last"] + items[-1]
 
-    def tensor(self, t: dict[str, Any]) -> str:
-        if t.get("dtype") and t.get("shape"):
-            return self.t["tensor_shape"].format(name=t["name"], dtype=t["dtype"], shape=list(t["shape"]))
-        if t.get("dtype"):
-            return self.t["tensor_dtype"].format(name=t["name"], dtype=t["dtype"])
-        return self.t["tensor"].format(name=t["name"])
-
-    def category(self) -> str:
-        return _names()["category"][self.lang].get(self.f.get("category") or "other", self.f.get("category") or "")
-
-    def a_category(self) -> str:
-        """English needs its article ("an element-wise", "a reduction"); Chinese has none."""
-        cat = self.category()
-        if self.lang != "en":
-            return cat
-        return ("an " if cat[:1].lower() in "aeiou" else "a ") + cat
-
-    def main_dtype(self) -> str | None:
-        dtypes = self.f.get("dtypes") or []
-        return dtypes[0] if len(dtypes) == 1 else None
+    def say(self, key: str, **values: Any) -> str:
+        return self.s[key].format(**{k: _num(v) for k, v in values.items()})
 
     def apis(self) -> dict[str, int]:
         return self.f.get("apis") or {}
 
-    def tile_bytes(self) -> tuple[str, int, int] | None:
-        dtype, tile = self.main_dtype(), self.f.get("tile_length")
-        size = dtype_bytes(dtype)
-        if dtype and tile and size:
-            return dtype, size, tile * size
-        return None
+    def main_dtype(self) -> str | None:
+        tensors = self.f.get("tensors") or []
+        if tensors:
+            return tensors[0]["dtype"]
+        dtypes = self.f.get("dtypes") or []
+        return dtypes[0] if len(dtypes) == 1 else None
+
+    def tile(self) -> dict[str, Any] | None:
+        return self.d.get("tile")
 
     # -- task --------------------------------------------------------------------------------------------------
     def task(self) -> str:
-        f, t = self.f, self.t
-        out = [t["intro"].format(entry=f["entry_name"])]
-        verbs = _names()["api"][self.lang]
-        what = [verbs[a] for a in f.get("compute_apis", []) if a in verbs]
-        what = list(dict.fromkeys(what))
-        if len(what) == 1:
-            out.append(t["what"].format(what=what[0]))
-        elif what:
-            out.append(t["what_many"].format(category=self.a_category(), what=self.listing(what)))
-        else:
-            out.append(t["category"].format(category=self.a_category()))
-        if f.get("inputs") and f.get("outputs"):
-            out.append(
-                t["io"].format(
-                    inputs=self.listing([self.tensor(x) for x in f["inputs"]]),
-                    outputs=self.listing([self.tensor(x) for x in f["outputs"]]),
-                )
-            )
-        elif f.get("tensor_params"):
-            out.append(t["params"].format(params=self.listing(f["tensor_params"])))
-        if f.get("dtypes") and not any(x.get("dtype") for x in f.get("inputs", []) + f.get("outputs", [])):
-            out.append(t["dtypes"].format(dtypes=self.listing(f["dtypes"])))
-        out.append(t["soc"].format(soc=f["soc"]) if f.get("soc") else t["no_soc"])
-        if f.get("block_dim"):
-            out.append(t["block_dim"].format(block_dim=f["block_dim"]))
-        return self.join(out)
+        """The exact statement's prose, or nothing: a unit whose semantics are not derived gets no vague task."""
+        st = self.f.get("statement") or {}
+        return st.get("prose") or ""
 
     # -- rationale steps ---------------------------------------------------------------------------------------
     def operator_analysis(self) -> list[str]:
-        f, s = self.f, self.s
-        out = []
-        if f.get("inputs") and f.get("outputs"):
+        f, out = self.f, []
+        form = (f.get("statement") or {}).get("form")
+        if form:
+            if form.get("reference_kind") == "numpy expression":
+                for o in form.get("outputs") or []:
+                    if o.get("reference"):
+                        out.append(self.say("formula", out=o["name"], reference=o["reference"], source=form["source"]))
+            else:
+                sig = _SIGNATURE_RE.search(form.get("reference") or "")
+                attrs = ", ".join(f"{k} = {_num(v)}" for k, v in (form.get("attrs") or {}).items())
+                out.append(
+                    self.say(
+                        "reference_fn",
+                        signature=f"{sig.group(1)}({', '.join(a.split(':')[0].strip() for a in sig.group(2).split(','))})"
+                        if sig
+                        else "reference",
+                        source=form["source"],
+                        attrs=self.say("reference_attrs", attrs=attrs) if attrs else "",
+                    )
+                )
+        tensors = f.get("tensors") or []
+        # the GM data types read from the code (never a `__gm__ uint8_t*` address)
+        dtypes = self.say("works_on", dtypes=self.listing(f["dtypes"])) if f.get("dtypes") else ""
+        ins = [t for t in tensors if t["role"] == "input"]
+        outs = [t for t in tensors if t["role"] == "output"]
+        if ins and outs:
             out.append(
-                s["analysis_io"].format(
-                    entry=f["entry_name"],
-                    category=self.a_category(),
-                    inputs=self.listing([x["name"] for x in f["inputs"]]),
-                    outputs=self.listing([x["name"] for x in f["outputs"]]),
+                self.say(
+                    "tensors",
+                    inputs=self.listing(
+                        [
+                            self.say(
+                                "tensor_in",
+                                name=t["name"],
+                                dtype=t["dtype"],
+                                shape=t["shape"],
+                                elements=t["elements"],
+                                bytes=t.get("bytes", "?"),
+                            )
+                            for t in ins
+                        ]
+                    ),
+                    outputs=self.listing(
+                        [
+                            self.say(
+                                "tensor_out", name=t["name"], dtype=t["dtype"], shape=t["shape"], elements=t["elements"]
+                            )
+                            for t in outs
+                        ]
+                    ),
+                    dtypes=dtypes,
                 )
             )
-        else:
+        elif f.get("inputs") and f.get("outputs"):
             out.append(
-                s["analysis_params"].format(
+                self.say(
+                    "roles",
                     entry=f["entry_name"],
-                    category=self.a_category(),
-                    params=self.listing(f.get("tensor_params") or ["-"]),
+                    inputs=self.listing([f"`{x['name']}`" for x in f["inputs"]]),
+                    outputs=self.listing([f"`{x['name']}`" for x in f["outputs"]]),
+                    dtypes=dtypes,
                 )
             )
-        if f.get("dtypes"):
-            out.append(s["analysis_dtypes"].format(dtypes=self.listing(f["dtypes"])))
-        out.append(s["analysis_cube"] if f.get("uses_cube") else s["analysis_vector"])
-        if f.get("kernel_class"):
-            out.append(s["analysis_class"].format(kernel_class=f["kernel_class"]))
+        elif f.get("tensor_params"):
+            out.append(
+                self.say(
+                    "params",
+                    entry=f["entry_name"],
+                    params=self.listing([f"`{p}`" for p in f["tensor_params"]]),
+                    dtypes=dtypes,
+                )
+            )
+        elif f.get("dtypes"):
+            out.append(self.say("dtypes_only", entry=f["entry_name"], dtypes=self.listing(f["dtypes"])))
+        calls = self.d.get("vector_calls") or []
+        cube = [a for a in f.get("compute_apis") or [] if a in {"Mmad", "Matmul", "MatmulImpl", "LoadData"}]
+        if f.get("uses_cube") and cube:
+            staged = [p for p in f.get("positions") or [] if p.upper().startswith(("A1", "B1", "A2", "B2", "CO"))]
+            positions = self.say("cube_positions", positions=self.listing(staged)) if staged else ""
+            out.append(
+                self.say(
+                    "cube",
+                    entry=f["entry_name"],
+                    cube_apis=self.listing([f"`{a}`" for a in cube]),
+                    positions=positions,
+                )
+            )
+        elif calls and not form:
+            first = {}
+            for c in calls:
+                first.setdefault(c["api"], c["line"])
+            out.append(
+                self.say(
+                    "compute_calls",
+                    calls=self.listing([self.say("plain_call", api=a, line=n) for a, n in list(first.items())[:5]]),
+                )
+            )
+        elif not f.get("compute_apis"):
+            moved = [f"`{a}`" for a in _MOVEMENT_APIS if a in self.apis()]
+            if moved:
+                out.append(self.say("no_compute", entry=f["entry_name"], movement=self.listing(moved)))
         return out
 
     def multi_core_split(self) -> list[str]:
-        f, s = self.f, self.s
-        claims = f.get("claims") or {}
-        has_idx = "GetBlockIdx" in self.apis()
-        sliced = claims.get("core_slice")
-        if sliced:  # a GetBlockIdx-dependent GM offset is the per-core split, whatever the parser guessed
-            line = {"line": sliced["line"]}
-            if f.get("block_dim"):
+        f = self.f
+        block_dim = f.get("block_dim")
+        split = self.d.get("split")
+        sliced = self.claims.get("core_slice")
+        if sliced:
+            if split and split.get("per_core"):
+                if split["remainder"] == 0:
+                    return [
+                        self.say(
+                            "split_even",
+                            block_dim=split["block_dim"],
+                            total=split["total_elements"],
+                            per_core=split["per_core"],
+                            per_core_bytes=split.get("per_core_bytes", "?"),
+                            line=sliced["line"],
+                        )
+                    ]
                 return [
-                    s["split_known"].format(block_dim=f["block_dim"], idx=s["split_idx"] if has_idx else "", **line)
+                    self.say(
+                        "split_rem",
+                        block_dim=split["block_dim"],
+                        total=split["total_elements"],
+                        per_core=split["per_core"],
+                        remainder=split["remainder"],
+                        line=sliced["line"],
+                    )
                 ]
-            return [s["split_unknown"].format(idx=s["split_unknown_idx"] if has_idx else "", **line)]
-        if claims.get("reads_block_idx"):
-            out = [s["split_idx_no_slice"].format(line=claims["reads_block_idx"]["line"])]
-            if f.get("block_dim"):
-                out.append(s["split_none_known"].format(block_dim=f["block_dim"]))
-            return out
-        out = [s["split_none"]]
-        if f.get("block_dim"):
-            out.append(s["split_none_known"].format(block_dim=f["block_dim"]))
-        return out
+            how = self.say("split_how_known", block_dim=block_dim) if block_dim else self.s["split_how_host"]
+            return [self.say("split_slice", line=sliced["line"], how=how)]
+        if self.claims.get("reads_block_idx"):
+            dim = self.say("split_single_dim", block_dim=block_dim) if block_dim else ""
+            return [self.say("split_idx_only", line=self.claims["reads_block_idx"]["line"], dim=dim)]
+        if block_dim:
+            total = (split or {}).get("total_elements")
+            what = self.say("what_total", total=total) if total else self.s["what_unknown"]
+            names = [t["name"] for t in f.get("inputs") or []] or list(f.get("tensor_params") or [])
+            data = self.say("data_named", names=self.listing([f"`{n}`" for n in names[:4]])) if names else ""
+            if block_dim == 1:
+                return [self.say("split_single_one", entry=f["entry_name"], data=data or self.s["data_all"])]
+            return [
+                self.say(
+                    "split_single",
+                    entry=f["entry_name"],
+                    block_dim=block_dim,
+                    what=what,
+                    data=data or self.s["data_same"],
+                )
+            ]
+        return []
 
     def ub_budget_and_tile(self) -> list[str]:
-        f, s = self.f, self.s
         out = []
-        if f.get("tile_length"):
-            out.append(s["tile_known"].format(tile_length=f["tile_length"]))
-            tb = self.tile_bytes()
-            if tb:
-                out.append(s["tile_bytes"].format(dtype=tb[0], size=tb[1], tile_bytes=tb[2]))
-        if f.get("ub_bytes"):
-            out.append(s["ub_known"].format(ub_bytes=f["ub_bytes"]))
-        if not out:
-            out.append(s["tile_unknown_initbuffer"] if "InitBuffer" in self.apis() else s["tile_unknown"])
+        all_buffers = self.d.get("buffers") or []
+        buffers = [b for b in all_buffers if b.get("memory", "UB") == "UB"]
+        cube = []
+        for b in [b for b in all_buffers if b.get("memory", "UB") != "UB"][:6]:
+            size = (
+                self.say("cube_size", count=b["count"], bytes=b["bytes"]) if b.get("bytes") and b.get("count") else ""
+            )
+            cube.append(
+                self.say(
+                    "cube_buffer", name=b["name"], position=b["position"], memory=b["memory"], size=size, line=b["line"]
+                )
+            )
+        listed = []
+        for b in buffers[:8]:
+            where = f"{b['position']}, " if b.get("position") else ""
+            if b.get("bytes") and b.get("count"):
+                listed.append(
+                    self.say("buffer", name=b["name"], where=where, count=b["count"], bytes=b["bytes"], line=b["line"])
+                )
+            else:
+                listed.append(self.say("buffer_unknown", name=b["name"], where=where, line=b["line"]))
+        if listed:
+            out.append(self.say("buffers", buffers=self.listing(listed)))
+        if cube:
+            out.append(self.say("cube_buffers", buffers=self.listing(cube)))
+        ub = self.d.get("ub")
+        if ub and ub.get("capacity_bytes"):
+            out.append(
+                self.say(
+                    "ub_total",
+                    used=ub["used_bytes"],
+                    percent=ub["percent"],
+                    capacity=ub["capacity_bytes"],
+                    soc=ub["soc"],
+                )
+            )
+        elif ub:
+            out.append(self.say("ub_total_nosoc", used=ub["used_bytes"]))
+        tile, split = self.tile(), self.d.get("split") or {}
+        if ub and ub.get("max_tile_elements") and tile:
+            if split.get("tiles_per_core"):
+                out.append(
+                    self.say(
+                        "ub_why",
+                        per_elem=ub["bytes_per_tile_element"],
+                        max_tile=ub["max_tile_elements"],
+                        tile=tile["elements"],
+                        per_core=split["per_core"],
+                        tiles=split["tiles_per_core"],
+                    )
+                )
+            else:
+                out.append(
+                    self.say(
+                        "ub_why_nosplit",
+                        per_elem=ub["bytes_per_tile_element"],
+                        max_tile=ub["max_tile_elements"],
+                        tile=tile["elements"],
+                    )
+                )
+        elif tile and not listed:
+            out.append(self.say("ub_whole", tile=tile["elements"], dtype=self.main_dtype(), tile_bytes=tile["bytes"]))
         return out
 
-    def double_buffering(self) -> list[str]:
-        n, s = self.f.get("buffer_num"), self.s
-        if n == 2:
-            return [s["buffer_2"]]
-        if n == 1:
-            return [s["buffer_1"]]
-        if n:
-            return [s["buffer_n"].format(buffer_num=n)]
-        return [s["buffer_unknown_queues"] if "InitBuffer" in self.apis() else s["buffer_none"]]
-
     def pipeline(self) -> list[str]:
-        f, s = self.f, self.s
-        methods = set(f.get("methods") or [])
-        staged = {"CopyIn", "Compute", "CopyOut"} <= methods
-        out = []
-        if staged:
-            out.append(s["pipeline_full"])
-            loop = (f.get("claims") or {}).get("process_loop")
-            if "Process" in methods:
-                out.append(s["pipeline_process"].format(line=loop["line"]) if loop else s["pipeline_process_once"])
-            queue_positions = [
-                p
-                for p in f.get("positions") or []
-                if p.upper().startswith("VEC") or p.upper().startswith(("A1", "B1", "A2", "B2", "CO"))
-            ]
-            if queue_positions:
-                out.append(s["pipeline_positions"].format(positions=self.listing(queue_positions)))
-        else:
-            out.append(s["pipeline_none"])
-            if "DataCopy" in self.apis():
-                out.append(s["pipeline_copy"])
-        queue = [f"`{a}`" for a in _QUEUE_APIS if a in self.apis()]
-        if queue:
-            key = "pipeline_queue_apis" if staged else "pipeline_buffer_apis"
-            out.append(s[key].format(queue_apis=self.listing(queue)))
+        f, apis, out = self.f, self.apis(), []
+        methods = f.get("methods") or []
+        stages = [m for m in _STAGES if m in methods]
+        queue = [f"`{a}`" for a in _QUEUE_APIS if a in apis]
+        queues = [b for b in self.d.get("buffers") or [] if b.get("kind") == "TQue"]
+        if len(stages) == 3 and queue:
+            ins = self.listing([f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("IN")][:4])
+            outs = self.listing([f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("OUT")][:4])
+            if ins and outs:
+                carried = self.say("carried_both", ins=ins, outs=outs)
+            elif ins or outs:
+                carried = self.say("carried_in", ins=ins) if ins else self.say("carried_out", outs=outs)
+            else:
+                carried = self.s["carried_none"]
+            loop = self.claims.get("process_loop")
+            split, tile = self.d.get("split") or {}, self.tile()
+            flow = " → ".join(stages)
+            if "Process" in methods and loop:
+                count = self.s["process_tiles"]
+                if split.get("tiles_per_core") and tile and not split.get("tile_remainder"):
+                    count = self.say("process_count", tiles=split["tiles_per_core"], tile=tile["elements"])
+                out.append(
+                    self.say(
+                        "process_loop",
+                        line=loop["line"],
+                        count=count,
+                        stages=flow,
+                        carried=carried,
+                        queue_apis=self.listing(queue),
+                    )
+                )
+            elif "Process" in methods:
+                out.append(self.say("process_once", stages=flow, carried=carried, queue_apis=self.listing(queue)))
+        elif queue:
+            out.append(self.say("no_stages", entry=f["entry_name"], queue_apis=self.listing(queue)))
+        n = f.get("buffer_num")
+        same = [b for b in queues if b.get("count") == n]
+        names = self.listing([f"`{b['name']}`" for b in same][:6])
+        if n and names:
+            sizes = {b.get("bytes") for b in same}
+            each = self.say("each_bytes", bytes=sizes.pop()) if len(sizes) == 1 and None not in sizes else ""
+            clause = self.say("double" if n > 1 else "single", n=n, queues=names, each=each)
+            end = "。" if self.lang == "zh" else "."
+            if out:  # one sentence with the loop it serves: "...; BUFFER_NUM = 2 gives ..."
+                out[-1] = out[-1].rstrip("。.") + ("；" if self.lang == "zh" else "; ") + clause + end
+            else:
+                out.append(clause + end)
+        sync = self.d.get("sync") or []
+        if sync:
+            points = [self.say("sync_point", kind=x["kind"], what=x["what"], line=x["line"]) for x in sync[:4]]
+            out.append(self.say("sync", points=self.listing(points)))
         return out
 
     def api_choice(self) -> list[str]:
-        s, apis = self.s, self.apis()
+        calls = [c for c in self.d.get("vector_calls") or [] if api_category(c["api"]) != "cube"]
+        limited, runtime, plain, seen = [], [], [], set()
+        groups: dict[tuple, list[int]] = {}  # the same call on the same count and dtype: one sentence, its lines
+        for c in calls:
+            if c.get("repeats"):
+                groups.setdefault((c["api"], c["count"], c["dtype"], c["per_repeat"], c["repeats"]), []).append(
+                    c["line"]
+                )
+            elif c["api"] not in seen:
+                (plain if c.get("count") or c["args"] > 4 else runtime).append(
+                    self.say("plain_call", api=c["api"], line=c["line"])
+                )
+            seen.add(c["api"])
+        for (api, count, dtype, per_repeat, repeats), lines in groups.items():
+            limited.append(
+                self.say(
+                    "repeat_call" if repeats <= 255 else "repeat_over",
+                    api=api,
+                    line=self.listing([str(n) for n in lines[:4]]),
+                    at=("line " if len(lines) == 1 else "lines ") + self.listing([str(n) for n in lines[:4]]),
+                    count=count,
+                    per_repeat=per_repeat,
+                    dtype=dtype,
+                    repeats=repeats,
+                    s="" if repeats == 1 else "s",
+                )
+            )
         out = []
-        compute = self.f.get("compute_apis") or []
-        if compute:
-            calls = [s["api_call"].format(api=a, count=apis[a], plural="" if apis[a] == 1 else "s") for a in compute]
-            out.append(s["api_compute"].format(compute=self.listing(calls)))
-        else:
-            out.append(s["api_none"])
-        movement = [a for a in _MOVEMENT_APIS if a in apis]
-        if movement:
-            calls = [s["api_call"].format(api=a, count=apis[a], plural="" if apis[a] == 1 else "s") for a in movement]
-            out.append(s["api_movement"].format(movement=self.listing(calls)))
+        if limited:
+            out.append(self.say("calls", calls="; ".join(limited[:4])))
+        if runtime:
+            key = "runtime_call" if len(runtime) == 1 else "runtime_calls"
+            out.append(self.say(key, calls=self.listing(runtime[:5])))
+        if plain:
+            out.append(self.say("calls_more" if limited or runtime else "calls_plain", calls=self.listing(plain[:5])))
+        cube = self.d.get("cube_calls") or []
+        if cube:
+            calls = self.listing([self.say("plain_call", api=c["api"], line=c["line"]) for c in cube])
+            out.append(self.say("cube_calls", calls=calls))
         return out
 
     def tail_and_alignment(self) -> list[str]:
-        f, s, apis = self.f, self.s, self.apis()
-        out = []
-        if "DataCopy" in apis:
-            out.append(s["align_datacopy"])
-            tb = self.tile_bytes()
-            if tb:
-                key = "align_tile_ok" if tb[2] % 32 == 0 else "align_tile_bad"
-                out.append(s[key].format(tile_length=f["tile_length"], dtype=tb[0], tile_bytes=tb[2]))
-        if "DataCopyPad" in apis:
-            out.append(s["align_pad"])
-        tail = (f.get("claims") or {}).get("tail_branch")
+        apis, out = self.apis(), []
+        tile, split = self.tile(), self.d.get("split") or {}
+        dtype = self.main_dtype()
+        tail = self.claims.get("tail_branch")
+        exact = bool(
+            tile and split.get("tiles_per_core") and not split.get("tile_remainder") and not split.get("remainder")
+        )
+        said_tail = False
+        if "DataCopy" in apis and tile:
+            if tile["bytes"] % 32 == 0:
+                core = ""
+                if split.get("per_core_bytes") and self.claims.get("core_slice") and split["per_core_bytes"] % 32 == 0:
+                    core = self.say(
+                        "core_blocks", per_core_bytes=split["per_core_bytes"], core_blocks=split["per_core_blocks"]
+                    )
+                tail_text = ""
+                if exact and not tail:
+                    tail_text = self.say(
+                        "tail_exact", per_core=split["per_core"], tiles=split["tiles_per_core"], tile=tile["elements"]
+                    )
+                    said_tail = True
+                out.append(
+                    self.say(
+                        "tile_aligned",
+                        tile=tile["elements"],
+                        dtype=dtype,
+                        tile_bytes=tile["bytes"],
+                        blocks=tile["blocks"],
+                        core=core,
+                        tail=tail_text,
+                    )
+                )
+            else:
+                out.append(self.say("tile_unaligned", tile=tile["elements"], dtype=dtype, tile_bytes=tile["bytes"]))
+        elif split.get("per_core_bytes") and self.claims.get("core_slice") and split["per_core_bytes"] % 32 == 0:
+            out.append(
+                self.say(
+                    "core_aligned",
+                    per_core_bytes=split["per_core_bytes"],
+                    core_blocks=split["per_core_blocks"],
+                    line=self.claims["core_slice"]["line"],
+                )
+            )
+        pads = self.d.get("pad_lines") or []
+        if pads:
+            lines = self.listing([str(n) for n in pads[:3]])
+            out.append(self.say("pad", lines=lines, at=("line " if len(pads) == 1 else "lines ") + lines))
         if tail:
-            out.append(s["tail_named"].format(line=tail["line"]))
-        elif f.get("tile_length") or "DataCopy" in apis:
-            out.append(s["tail_none"])
+            out.append(self.say("tail", line=tail["line"]))
+        elif said_tail:
+            pass
+        elif exact:
+            out.append(
+                self.say(
+                    "no_tail_exact", per_core=split["per_core"], tiles=split["tiles_per_core"], tile=tile["elements"]
+                )
+            )
+        elif tile and "DataCopy" in apis:
+            out.append(self.s["no_tail"])
+        return out
+
+    def numerics(self) -> list[str]:
+        out = []
+        casts = self.d.get("casts") or []
+        if casts:
+            out.append(
+                self.say(
+                    "casts",
+                    casts=self.listing([self.say("cast", line=c["line"], mode=c["round_mode"]) for c in casts[:4]]),
+                )
+            )
+        dtype = self.main_dtype()
+        if self.d.get("fp32_compute_line"):
+            # "cast back" only when a Cast exists and an output has the input's data type (a matmul's float32 result
+            # is not cast back)
+            outs = [t["dtype"] for t in self.f.get("tensors") or [] if t["role"] == "output"]
+            back = self.say("fp32_back", dtype=dtype) if casts and dtype in outs else ""
+            out.append(self.say("fp32", dtype=dtype, line=self.d["fp32_compute_line"], back=back))
         return out
 
     def host_tiling(self) -> list[str]:
-        f, s = self.f, self.s
-        out = []
+        f, out = self.f, []
         if f.get("tiling_fields"):
-            out.append(s["host_fields"].format(fields=self.listing([f"`{x}`" for x in f["tiling_fields"]])))
-            values = [f"{k} = {v}" for k, v in (f.get("tiling_values") or {}).items() if k in f["tiling_fields"]]
+            macro = self.s["macro"] if f.get("reads_tiling_macro") else ""
+            out.append(self.say("fields", fields=self.listing([f"`{x}`" for x in f["tiling_fields"]]), macro=macro))
+            values = [f"{k} = {_num(v)}" for k, v in (f.get("tiling_values") or {}).items() if k in f["tiling_fields"]]
             if values:
-                out.append(s["host_values"].format(values=self.listing(values)))
-            if f.get("reads_tiling_macro"):
-                out.append(s["host_macro"])
-        elif f.get("has_tiling_param"):
-            out.append(s["host_param_only"])
-        else:
-            out.append(s["host_none"])
-        launch = f.get("host_launch")
-        if launch:
-            out.append(s[f"host_launch_{launch}"])
+                out.append(self.say("values", values=self.listing(values)))
         return out
 
     def verification(self) -> list[str]:
         v = self.f.get("verification")
         if not v or v.get("status") != "passed" or not v.get("backend"):
             return []
-        cases = self.s["verified_cases"].format(cases=v["cases"]) if v.get("cases") else ""
-        return [self.s["verified"].format(backend=v["backend"], cases=cases)]
+        seeds = v.get("seeds") or []
+        seeds_text = self.say("seeds", seeds=self.listing([str(x) for x in seeds])) if seeds else ""
+        checks = []
+        for o in v.get("outputs") or []:
+            if o.get("atol") == 0 and o.get("rtol") == 0:
+                checks.append(self.say("output_exact", name=o["name"], dtype=o.get("dtype"), n=o["n"]))
+            elif o.get("max_abs_err") is not None and o.get("atol") is not None:
+                checks.append(
+                    self.say(
+                        "output_check",
+                        name=o["name"],
+                        dtype=o.get("dtype"),
+                        n=o["n"],
+                        atol=o["atol"],
+                        rtol=o["rtol"],
+                        err=o["max_abs_err"],
+                    )
+                )
+        if not checks:
+            cases = v.get("cases") or 0
+            checks = [self.say("verified_cases", cases=cases, s="" if cases == 1 else "s")]
+        soc = self.say("verified_soc", soc=v["soc"]) if v.get("soc") else ""
+        return [self.say("verified", backend=v["backend"], soc=soc, seeds=seeds_text, checks="; ".join(checks))]

@@ -40,6 +40,11 @@ _FACT_KEYS_FOR_PROMPT = (
     "methods",
     "apis",
     "soc",
+    "constants",
+    "claims",
+    "statement",
+    "tensors",
+    "decisions",
     "verification",
 )
 
@@ -84,7 +89,7 @@ def _worked_example(lang: str) -> dict[str, str]:
     code = package_data(base + "relu_custom.cpp").read_text(encoding="utf-8")
     unit = json.loads(package_data(base + "facts.json").read_text(encoding="utf-8"))
     unit.update(kernel_code=code, host_code="", files=[{"path": "relu_custom.cpp", "role": "kernel", "text": code}])
-    facts = unit_facts(unit)
+    facts = unit_facts(unit, statement=unit.pop("statement", None))
     answer = write_annotation(facts, lang)
     return {
         "example_code": code.strip(),

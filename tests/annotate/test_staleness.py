@@ -69,7 +69,9 @@ def test_static_annotation_is_redone_in_place_when_the_unit_is_verified_later(wo
     assert again.counts["planned"] == 1 and again.counts["kept"] == 1 and again.counts["stale_redone"] == 1
     # one current annotation per (unit, sample, lang, kind, teacher): the row is replaced, not duplicated
     assert len(after) == 1 and after[0]["annotation_id"] == before[0]["annotation_id"]
-    assert _steps(after[0])["verification"] == "The kernel was verified on cpu-emulator: passed (3 test cases)."
+    assert _steps(after[0])["verification"] == (
+        "Verified on cpu-emulator for ascend910b with seeds 0, 1 and 2: 3 cases, all passed."
+    )
     assert after[0]["facts_hash"] and after[0]["facts_hash"] != before[0]["facts_hash"]
     assert third.counts["planned"] == 0 and third.reasons["skipped: already annotated"] == 1
 

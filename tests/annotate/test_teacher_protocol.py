@@ -61,17 +61,21 @@ def test_success_writes_rows_with_usage_cost_teacher_and_gates(workspace, server
         assert r["usage"]["prompt_tokens"] == 1000 and r["usage"]["completion_tokens"] == 500
         assert r["cost_usd"] == pytest.approx((1000 * 0.15 + 500 * 0.60) / 1e6)
         assert r["teacher"]["provider"] == "openai-compatible" and r["teacher"]["model"] == "gpt-4o-mini"
-        assert r["teacher"]["prompt_version"] == "annotate-en-v1"
+        assert r["teacher"]["prompt_version"] == "annotate-en-v2"
         assert set(r["gates"]) == {
             "api_names_exist_and_used",
             "numbers_match_facts",
+            "numbers_supported",
+            "exact_statement",
             "no_code_paste",
             "length_bounds",
             "language_matches",
             "task_has_no_code",
             "claims_match_code",
         }
-        assert r["gates_passed"] is True, r["gates"]
+        # the add units' generator never calls its golden function: no exact statement, the one gate that fails
+        assert [k for k, v in r["gates"].items() if not v["passed"]] == ["exact_statement"], r["gates"]
+        assert r["gates"]["exact_statement"]["detail"].startswith("no exact statement: generator")
         assert len(r["raw_response_hash"]) == 64
 
 
