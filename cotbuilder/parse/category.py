@@ -39,6 +39,13 @@ def _rules() -> list[tuple[str, re.Pattern[str] | None, frozenset[str]]]:
 
 
 @cache
+def _mechanism_words() -> re.Pattern[str] | None:
+    data = tomllib.loads(package_data("parse/data/categories.toml").read_text(encoding="utf-8"))
+    words = data.get("mechanism_words", [])
+    return re.compile(r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])") if words else None
+
+
+@cache
 def _complexity() -> dict[str, int]:
     return tomllib.loads(package_data("parse/data/complexity.toml").read_text(encoding="utf-8"))
 
@@ -51,7 +58,10 @@ def snake(name: str) -> str:
 
 
 def categorize(names: list[str], apis: dict[str, int]) -> str:
+    mechanism = _mechanism_words()
     words = [snake(n) for n in names if n]
+    if mechanism is not None:  # `set_atomic_add_custom` names how results are accumulated, not what is computed
+        words = [mechanism.sub("", w) for w in words]
     for category, pattern, _ in _rules():
         if pattern is not None and any(pattern.search(w) for w in words):
             return category
