@@ -70,7 +70,7 @@ def unit_facts(unit: dict[str, Any], verification: dict[str, Any] | None = None)
     kernel = unit.get("kernel_code") or ""
     host = unit.get("host_code") or ""
     apis = dict(feats.get("apis") or {})
-    claims = code_claims(kernel)
+    claims = code_claims(kernel, host)
 
     inputs, outputs = _io_roles(tensor_params, kernel, spec, feats.get("op_def"))
     shapes = _shapes(files, spec)
