@@ -47,6 +47,7 @@ class Extracted:
     goldens: dict[str, str] = field(default_factory=dict)
     line: int = 0  # line of the (first) golden's tofile
     reason: str = ""
+    kind: str = "numpy expression"  # or "numpy program" (goldens then hold the sliced program, statement.py)
 
 
 class _Unresolvable(Exception):
@@ -653,4 +654,210 @@ def check_allowed(expression: ast.AST, leaves: set[str]) -> str:
                     return f".{func.attr}() is not on the allow-list"
             else:
                 return f"the call {ast.unparse(func)[:40]}() is not on the allow-list"
+    return ""
+
+
+# -- program mode: the generator's own golden computation, sliced, when it is no single expression ------------------
+# A golden filled in a loop, under a data-dependent condition or changed in place is no numpy expression, but it is
+# still the generator's own code path. Program mode keeps the statements the golden depends on (a backward slice),
+# with the input arrays loaded from the files the generator wrote instead of drawn at random, and checks every node
+# against the same allow-list plus plain control flow; the gate then runs it in the sandbox and keeps it only if it
+# reproduces the golden. Nothing is vectorised by guesswork.
+
+_PROGRAM_BUILTINS = frozenset(
+    {"range", "len", "enumerate", "zip", "int", "float", "bool", "min", "max", "abs", "round", "list", "tuple", "sum"}
+    | {"ValueError", "RuntimeError", "Exception"}  # only to raise: a failed check ends the run, the gate fails
+)
+_PROGRAM_NODES = _OK_NODES + (
+    ast.Module,
+    ast.FunctionDef,
+    ast.arguments,
+    ast.arg,
+    ast.Assign,
+    ast.AugAssign,
+    ast.AnnAssign,
+    ast.For,
+    ast.If,
+    ast.Return,
+    ast.Expr,
+    ast.Pass,
+    ast.Break,
+    ast.Continue,
+    ast.Raise,
+    ast.Store,
+    ast.Del,
+    ast.BoolOp,
+    ast.boolop,
+    ast.IfExp,
+    ast.ListComp,
+    ast.comprehension,
+    ast.Starred,
+)
+_RESULT = "__golden__"
+_INPUTS = "__inputs__"
+_MAX_PROGRAM_CHARS = 6000
+
+
+@dataclass
+class Program:
+    """A sliced generator: `source` defines `__golden__` from `__inputs__[name]`; or why not."""
+
+    inputs: dict[str, str] = field(default_factory=dict)  # file -> array name
+    golden: str = ""  # the golden's file
+    source: str = ""
+    line: int = 0
+    reason: str = ""
+
+
+def _names_read(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _names_written(node: ast.AST) -> set[str]:
+    return _assigned_names([node]) if isinstance(node, ast.stmt) else set()
+
+
+def _tofile(stmt: ast.stmt) -> tuple[str, str, int] | None:
+    """(receiver name, path, line) of a top-level `X.tofile(path)` statement."""
+    if (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Attribute)
+        and stmt.value.func.attr == "tofile"
+        and isinstance(stmt.value.func.value, ast.Name)
+        and stmt.value.args
+    ):
+        path = _path_text(stmt.value.args[0], {})
+        if path is not None:
+            return stmt.value.func.value.id, _norm(path), stmt.lineno
+    return None
+
+
+def _flatten(stmts: list[ast.stmt], functions: dict[str, ast.FunctionDef]) -> list[ast.stmt] | None:
+    """The main path as one statement list: a call statement of a module function with constant arguments and no
+    `return` in its body is replaced by its parameters' assignments and its body (one level, as `gen_golden_data()`
+    in `__main__`)."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+        fn = functions.get(call.func.id) if call is not None and isinstance(call.func, ast.Name) else None
+        if fn is None:
+            out.append(stmt)
+            continue
+        if any(isinstance(n, ast.Return) for n in ast.walk(fn)) or fn.args.vararg or fn.args.kwarg:
+            return None
+        params = fn.args.args
+        defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+        given = dict(zip([p.arg for p in params], call.args, strict=False))
+        given |= {k.arg: k.value for k in call.keywords if k.arg}
+        for p, d in zip(params, defaults, strict=True):
+            value = given.get(p.arg, d)
+            if value is None:
+                return None
+            out.append(ast.Assign(targets=[ast.Name(id=p.arg, ctx=ast.Store())], value=value, lineno=fn.lineno))
+        out += fn.body
+    return out
+
+
+def extract_program(source: str) -> Program:
+    """The generator's statements the golden depends on, as a program over its input files (unchecked: the gate)."""
+    try:
+        module = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return Program(reason="generator: not valid Python")
+    functions = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
+    main_block: list[ast.stmt] = []
+    top: list[ast.stmt] = []
+    for stmt in module.body:
+        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+            main_block = stmt.body
+        elif not isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef, ast.Import, ast.ImportFrom)):
+            top.append(stmt)
+    flat = _flatten(top + main_block, functions)
+    if flat is None:
+        return Program(reason="program: the golden is made in a function that returns or takes unknown arguments")
+    writes = [(i, w) for i, s in enumerate(flat) if (w := _tofile(s))]
+    inputs = {path: name for _, (name, path, _) in writes if not _is_golden_path(path)}
+    goldens = [(i, name, path, line) for i, (name, path, line) in writes if _is_golden_path(path)]
+    if len(goldens) != 1:
+        return Program(reason=f"program: {len(goldens)} goldens written at the top level of the generator")
+    at, golden, path, line = goldens[0]
+    leaves = set(inputs.values())
+    for i, (name, _path, _) in writes:
+        if name in leaves and i > at:
+            return Program(reason="program: an input is written after the golden")
+    # backward slice from the golden; an input's own assignments are dropped (its value is the file's)
+    modules = {
+        a.asname or a.name.partition(".")[0] for n in ast.walk(module) if isinstance(n, ast.Import) for a in n.names
+    }
+    needed, kept = {golden}, []
+    for stmt in reversed(flat[:at]):
+        if _tofile(stmt) or isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            continue
+        written = _names_written(stmt) - modules
+        if isinstance(stmt, ast.Assign) and written and written <= leaves:
+            continue
+        if written & (needed - leaves):
+            kept.append(stmt)
+            needed |= _names_read(stmt) | (written if isinstance(stmt, (ast.For, ast.If)) else set())
+    kept.reverse()
+    called = set()
+    todo = [n for s in kept for n in _names_read(s) if n in functions]
+    while todo:
+        name = todo.pop()
+        if name not in called:
+            called.add(name)
+            todo += [n for n in _names_read(functions[name]) if n in functions]
+    aliases = _numpy_aliases(module)
+    body = [functions[n] for n in sorted(called, key=lambda n: functions[n].lineno)]
+    body += [
+        ast.Assign(
+            targets=[ast.Name(id=name, ctx=ast.Store())],
+            value=ast.Subscript(value=ast.Name(id=_INPUTS, ctx=ast.Load()), slice=ast.Constant(value=name)),
+        )
+        for name in sorted(leaves & needed)
+    ]
+    body += kept
+    body.append(ast.Assign(targets=[ast.Name(id=_RESULT, ctx=ast.Store())], value=ast.Name(id=golden, ctx=ast.Load())))
+    program = ast.Module(body=body, type_ignores=[])
+    program = _Subst({a: ast.Name(id="np", ctx=ast.Load()) for a in aliases if a != "np"}, frozenset()).visit(program)
+    ast.fix_missing_locations(program)
+    why = check_program(program, set(functions))
+    if why:
+        return Program(reason=f"program: {why}")
+    text = ast.unparse(program)
+    if len(text) > _MAX_PROGRAM_CHARS:
+        return Program(reason=f"program: longer than {_MAX_PROGRAM_CHARS} characters")
+    return Program(inputs={p: n for p, n in inputs.items() if n in needed}, golden=path, source=text, line=line)
+
+
+def check_program(program: ast.Module, functions: set[str]) -> str:
+    """Why a sliced program is not allowed ("" when it is): the expression allow-list, plus assignments, `for`, `if`
+    and the generator's own helper functions; no import, while, try, with, lambda, class, global, attribute store,
+    dunder name, or builtin other than a few pure ones."""
+    ok = allowed()
+    for node in ast.walk(program):
+        if not isinstance(node, _PROGRAM_NODES):
+            return f"uses {type(node).__name__}, which the allow-list does not accept"
+        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.name.startswith("_")):
+            return f"function {node.name} is decorated or private"
+        if isinstance(node, ast.Name) and node.id.startswith("__") and node.id not in (_INPUTS, _RESULT):
+            return f"uses the name {node.id}"
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, ast.Store):
+                return "sets an attribute"
+            if isinstance(node.value, ast.Name) and node.value.id == "np":
+                if node.attr not in ok["functions"] | ok["names"]:
+                    return f"np.{node.attr} is not on the allow-list"
+            elif node.attr.startswith("_") or node.attr not in ok["methods"] | ok["attributes"]:
+                return f".{node.attr} is not on the allow-list"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 40:
+            return "holds a long string"
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Name) and func.id not in _PROGRAM_BUILTINS and func.id not in functions:
+                return f"the call {func.id}() is not on the allow-list"
+            if isinstance(func, ast.Attribute) and not (isinstance(func.value, ast.Name) and func.value.id == "np"):
+                if func.attr not in ok["methods"]:
+                    return f".{func.attr}() is not on the allow-list"
     return ""

@@ -246,3 +246,97 @@ def test_a_generator_whose_expression_doubles_each_line_is_refused_quickly():
     lines = "y = np.ones(4, dtype=np.float32)\ng = y\n" + "g = g + g\n" * 40
     got = extract(generator(lines + "y.tofile('input/y.bin')\ng.tofile('output/golden.bin')\n"))
     assert got.goldens == {} and "too large" in got.reason
+
+
+# -- program mode: a golden made by the generator's own loop or branch ----------------------------------------------
+
+BLOCK_FILL = """
+    def block_copy():
+        group = 8
+        x = np.random.uniform(-4, 4, [16]).astype(np.float16)
+        golden = np.zeros([16 * group]).astype(np.float16)
+        for i in range(len(x)):
+            golden[i * group : (i + 1) * group] = x[i]
+        os.makedirs("input", exist_ok=True)
+        os.makedirs("output", exist_ok=True)
+        x.tofile("./input/input_x.bin")
+        golden.tofile("./output/golden.bin")
+    if __name__ == "__main__":
+        block_copy()
+"""
+
+
+def test_a_golden_filled_slice_by_slice_in_a_loop_passes_the_gate_as_the_generators_own_program(tmp_path, ctx):
+    gen = generator(BLOCK_FILL)
+    assert "loop" in extract(gen).reason  # no single expression
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert "statement" in got, got
+    form = got["statement"]
+    assert form["reference_kind"] == "numpy program"
+    assert "x = __inputs__['x']" in form["reference"] and "for i in range(len(x)):" in form["reference"]
+    assert "np.random" not in form["reference"] and "tofile" not in form["reference"]  # inputs come from the files
+    assert form["inputs"] == [{"name": "x", "file": "input/input_x.bin", "dtype": "float16", "shape": [16]}]
+    assert form["outputs"][0]["shape"] == [128]
+    text = prose(form, "brcb_custom", "ascend910b")
+    assert "numpy program" in text and form["reference"] in text
+    assert prose_matches(text, form) == []
+
+
+def test_a_golden_chosen_by_a_data_dependent_branch_passes_as_a_program(tmp_path, ctx):
+    gen = generator("""
+        x = np.arange(-32, 32, dtype=np.float32) / 8
+        if x.max() > 1.0:
+            golden = np.maximum(x, 0).astype(np.float32)
+        else:
+            golden = x
+        x.tofile("input/x.bin")
+        golden.tofile("output/golden.bin")
+    """)
+    assert "condition" in extract(gen).reason
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert got["statement"]["reference_kind"] == "numpy program"
+
+
+def test_a_loop_program_whose_file_differs_from_what_it_computes_fails_the_gate(tmp_path, ctx):
+    """The loop computes one golden, the file holds another (written behind its back): the program run in the
+    sandbox does not reproduce it, so no statement."""
+    gen = generator(
+        BLOCK_FILL.replace(
+            'golden.tofile("./output/golden.bin")',
+            'golden.tofile("./output/golden.bin")\n'
+            '        fh = open("./output/golden.bin", "wb")\n        fh.write((golden * 3).tobytes())\n        fh.close()',
+        )
+    )
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert "statement" not in got
+    assert got["reason"].startswith("reference: does not reproduce the golden") or "loop" in got["reason"]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "__import__('os').system('touch {marker}')",
+        "open('{marker}', 'w').write('x')",
+        "golden[i] = np.random.uniform(0, 1)",
+        "golden[i] = x.__class__.__mro__[1]",
+        "x.tofile('{marker}')",
+    ],
+)
+def test_a_hostile_or_random_loop_body_is_refused_before_anything_runs(tmp_path, ctx, monkeypatch, statement):
+    monkeypatch.chdir(tmp_path)
+    marker = tmp_path / "PWNED"
+    gen = generator(f"""
+        x = np.ones(8, dtype=np.float32)
+        golden = np.zeros(8, dtype=np.float32)
+        for i in range(8):
+            golden[i] = x[i] * 2
+            {statement.format(marker=marker)}
+        x.tofile('input/x.bin')
+        golden.tofile('output/golden.bin')
+    """)
+    work = tmp_path / "w"
+    work.mkdir()
+    got = derive(unit_with(gen), work, ctx)
+    assert "statement" not in got and got["reason"]
+    assert not any(work.iterdir()), "nothing ran: no sandbox dir was even made"
+    assert not marker.exists()
