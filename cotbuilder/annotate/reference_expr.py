@@ -700,11 +700,10 @@ _MAX_PROGRAM_CHARS = 6000
 
 @dataclass
 class Program:
-    """A sliced generator: `source` defines `__golden__` from `__inputs__[name]`; or why not."""
+    """A sliced generator per golden: each program defines `__golden__` from `__inputs__[name]`; or why not."""
 
     inputs: dict[str, str] = field(default_factory=dict)  # file -> array name
-    golden: str = ""  # the golden's file
-    source: str = ""
+    goldens: dict[str, str] = field(default_factory=dict)  # the golden's file -> the program that makes it
     line: int = 0
     reason: str = ""
 
@@ -717,31 +716,30 @@ def _names_written(node: ast.AST) -> set[str]:
     return _assigned_names([node]) if isinstance(node, ast.stmt) else set()
 
 
-def _tofile(stmt: ast.stmt) -> tuple[str, str, int] | None:
-    """(receiver name, path, line) of a top-level `X.tofile(path)` statement."""
+def _tofile(stmt: ast.stmt) -> tuple[ast.AST, str, int] | None:
+    """(what is written, path, line) of a top-level `X.tofile(path)` / `X.reshape(-1).tofile(path)` statement."""
     if (
         isinstance(stmt, ast.Expr)
         and isinstance(stmt.value, ast.Call)
         and isinstance(stmt.value.func, ast.Attribute)
         and stmt.value.func.attr == "tofile"
-        and isinstance(stmt.value.func.value, ast.Name)
         and stmt.value.args
     ):
         path = _path_text(stmt.value.args[0], {})
         if path is not None:
-            return stmt.value.func.value.id, _norm(path), stmt.lineno
+            return stmt.value.func.value, _norm(path), stmt.lineno
     return None
 
 
-def _flatten(stmts: list[ast.stmt], functions: dict[str, ast.FunctionDef]) -> list[ast.stmt] | None:
-    """The main path as one statement list: a call statement of a module function with constant arguments and no
-    `return` in its body is replaced by its parameters' assignments and its body (one level, as `gen_golden_data()`
-    in `__main__`)."""
+def _flatten(stmts: list[ast.stmt], functions: dict[str, ast.FunctionDef], depth: int = 0) -> list[ast.stmt] | None:
+    """The main path as one statement list: a call statement of a module function with no `return` in its body is
+    replaced by its parameters' assignments and its body (`gen_golden_data()` in `__main__`, and the calls it makes in
+    turn, a few levels deep); the slice and the gate decide whether the result still computes the golden."""
     out: list[ast.stmt] = []
     for stmt in stmts:
         call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
         fn = functions.get(call.func.id) if call is not None and isinstance(call.func, ast.Name) else None
-        if fn is None:
+        if fn is None or depth >= _MAX_INLINE_DEPTH:
             out.append(stmt)
             continue
         if any(isinstance(n, ast.Return) for n in ast.walk(fn)) or fn.args.vararg or fn.args.kwarg:
@@ -755,12 +753,48 @@ def _flatten(stmts: list[ast.stmt], functions: dict[str, ast.FunctionDef]) -> li
             if value is None:
                 return None
             out.append(ast.Assign(targets=[ast.Name(id=p.arg, ctx=ast.Store())], value=value, lineno=fn.lineno))
-        out += fn.body
+        body = _flatten(fn.body, functions, depth + 1)  # gen_golden_data() -> compare(x, y, ...) -> golden.tofile
+        if body is None:
+            return None
+        out += body
     return out
 
 
-def extract_program(source: str) -> Program:
-    """The generator's statements the golden depends on, as a program over its input files (unchecked: the gate)."""
+def _fold_command_line(module: ast.Module, stmts: list[ast.stmt], argv: list[str] | None) -> list[ast.stmt]:
+    """The command line the harness runs the generator with, as constants: `args.mode` of an argparse result and
+    `sys.argv[i]`; then an `if` on a constant keeps only its branch (the scenario switch of a sample)."""
+    if argv is None:
+        return stmts
+    env: dict[str, ast.AST] = {_ARGV: ast.List(elts=[ast.Constant(value=a) for a in argv], ctx=ast.Load())}
+    calls = [n for n in ast.walk(module) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
+    options = [_option(n, {}) for n in calls if n.func.attr == "add_argument"]
+    parsed = _parse_argv(options, list(argv[1:])) if options else None
+    if parsed is not None:
+        namespace = ast.Dict(
+            keys=[ast.Constant(value=k) for k in parsed], values=[ast.Constant(value=v) for v in parsed.values()]
+        )
+        for stmt in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+            if isinstance(stmt, ast.Assign) and _is_parse_args(stmt.value):
+                env |= {_NS + t.id: namespace for t in stmt.targets if isinstance(t, ast.Name)}
+    return _fold_ifs([_Subst(env, frozenset()).visit(copy.deepcopy(s)) for s in stmts])
+
+
+def _fold_ifs(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.If):
+            try:
+                out += _fold_ifs(stmt.body if _const(stmt.test) else stmt.orelse)
+                continue
+            except _Unresolvable:
+                pass
+        out.append(stmt)
+    return out
+
+
+def extract_program(source: str, argv: list[str] | None = None) -> Program:
+    """The generator's statements the golden depends on, as a program over its input files (unchecked: the gate).
+    `argv`: sys.argv as the harness runs the generator (script name first), when known."""
     try:
         module = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -776,59 +810,71 @@ def extract_program(source: str) -> Program:
     flat = _flatten(top + main_block, functions)
     if flat is None:
         return Program(reason="program: the golden is made in a function that returns or takes unknown arguments")
+    flat = _fold_command_line(module, flat, argv)
     writes = [(i, w) for i, s in enumerate(flat) if (w := _tofile(s))]
-    inputs = {path: name for _, (name, path, _) in writes if not _is_golden_path(path)}
-    goldens = [(i, name, path, line) for i, (name, path, line) in writes if _is_golden_path(path)]
-    if len(goldens) != 1:
-        return Program(reason=f"program: {len(goldens)} goldens written at the top level of the generator")
-    at, golden, path, line = goldens[0]
+    # an input is a bare array written outside output/ (its file is what the program gets)
+    inputs = {
+        path: ast.unparse(x) for _, (x, path, _) in writes if not _is_golden_path(path) and isinstance(x, ast.Name)
+    }
     leaves = set(inputs.values())
-    for i, (name, _path, _) in writes:
-        if name in leaves and i > at:
-            return Program(reason="program: an input is written after the golden")
-    # backward slice from the golden; an input's own assignments are dropped (its value is the file's)
+    written_at = {ast.unparse(x): i for i, (x, path, _) in writes if not _is_golden_path(path)}
+    goldens = [(i, x, path, line) for i, (x, path, line) in writes if _is_golden_path(path)]
+    if not goldens:
+        return Program(reason="program: no golden written at the top level of the generator")
     modules = {
         a.asname or a.name.partition(".")[0] for n in ast.walk(module) if isinstance(n, ast.Import) for a in n.names
     }
-    needed, kept = {golden}, []
-    for stmt in reversed(flat[:at]):
-        if _tofile(stmt) or isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            continue
-        written = _names_written(stmt) - modules
-        if isinstance(stmt, ast.Assign) and written and written <= leaves:
-            continue
-        if written & (needed - leaves):
-            kept.append(stmt)
-            needed |= _names_read(stmt) | (written if isinstance(stmt, (ast.For, ast.If)) else set())
-    kept.reverse()
-    called = set()
-    todo = [n for s in kept for n in _names_read(s) if n in functions]
-    while todo:
-        name = todo.pop()
-        if name not in called:
-            called.add(name)
-            todo += [n for n in _names_read(functions[name]) if n in functions]
     aliases = _numpy_aliases(module)
-    body = [functions[n] for n in sorted(called, key=lambda n: functions[n].lineno)]
-    body += [
-        ast.Assign(
-            targets=[ast.Name(id=name, ctx=ast.Store())],
-            value=ast.Subscript(value=ast.Name(id=_INPUTS, ctx=ast.Load()), slice=ast.Constant(value=name)),
-        )
-        for name in sorted(leaves & needed)
-    ]
-    body += kept
-    body.append(ast.Assign(targets=[ast.Name(id=_RESULT, ctx=ast.Store())], value=ast.Name(id=golden, ctx=ast.Load())))
-    program = ast.Module(body=body, type_ignores=[])
-    program = _Subst({a: ast.Name(id="np", ctx=ast.Load()) for a in aliases if a != "np"}, frozenset()).visit(program)
-    ast.fix_missing_locations(program)
-    why = check_program(program, set(functions))
-    if why:
-        return Program(reason=f"program: {why}")
-    text = ast.unparse(program)
-    if len(text) > _MAX_PROGRAM_CHARS:
-        return Program(reason=f"program: longer than {_MAX_PROGRAM_CHARS} characters")
-    return Program(inputs={p: n for p, n in inputs.items() if n in needed}, golden=path, source=text, line=line)
+    out = Program(line=goldens[0][3])
+    for at, receiver, path, _ in goldens:
+        # backward slice from the golden; an input's assignments before its tofile are dropped (its value is the
+        # file's), later ones are kept (`x = x.astype(np.float32)` after writing x)
+        needed, kept = _names_read(receiver), []
+        for k in range(at - 1, -1, -1):
+            stmt = flat[k]
+            if _tofile(stmt) or isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                continue
+            written = _names_written(stmt) - modules
+            if written and written <= leaves and all(k < written_at[n] for n in written):
+                continue
+            if written & needed:
+                kept.append(stmt)
+                needed |= _names_read(stmt) | (written if isinstance(stmt, (ast.For, ast.If)) else set())
+        kept.reverse()
+        if any(written_at[name] > at for name in leaves & needed):
+            return Program(reason="program: an input the golden uses is written after it")
+        called: set[str] = set()
+        todo = [n for s in kept for n in _names_read(s) if n in functions] + [
+            n for n in _names_read(receiver) if n in functions
+        ]
+        while todo:
+            name = todo.pop()
+            if name not in called:
+                called.add(name)
+                todo += [n for n in _names_read(functions[name]) if n in functions]
+        body: list[ast.stmt] = [functions[n] for n in sorted(called, key=lambda n: functions[n].lineno)]
+        body += [
+            ast.Assign(
+                targets=[ast.Name(id=name, ctx=ast.Store())],
+                value=ast.Subscript(value=ast.Name(id=_INPUTS, ctx=ast.Load()), slice=ast.Constant(value=name)),
+            )
+            for name in sorted(leaves & needed)
+        ]
+        body += kept
+        body.append(ast.Assign(targets=[ast.Name(id=_RESULT, ctx=ast.Store())], value=receiver))
+        program = ast.Module(body=body, type_ignores=[])
+        numpy = {a: ast.Name(id="np", ctx=ast.Load()) for a in aliases if a != "np"}
+        program = _Subst(numpy, frozenset()).visit(program)
+        ast.fix_missing_locations(program)
+        why = check_program(program, set(functions))
+        if why:
+            return Program(reason=f"program: {why}")
+        text = ast.unparse(program)
+        if len(text) > _MAX_PROGRAM_CHARS:
+            return Program(reason=f"program: longer than {_MAX_PROGRAM_CHARS} characters")
+        out.goldens[path] = text
+        out.inputs |= {p: n for p, n in inputs.items() if n in needed}
+    return out
 
 
 def check_program(program: ast.Module, functions: set[str]) -> str:

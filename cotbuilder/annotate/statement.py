@@ -63,10 +63,10 @@ def derive(
     if found.reason and found.reason != "generator: not valid Python":
         # no single expression: the generator's own statements for the golden (a loop, a data-dependent branch, an
         # in-place fill), sliced and allow-listed; the same gate decides whether they reproduce the golden
-        program = extract_program(generator["text"])
-        if program.reason:
-            return {"reason": found.reason}
-        found = Extracted(program.inputs, {program.golden: program.source}, program.line, kind="numpy program")
+        program = extract_program(generator["text"], [generator["path"], *args])
+        if program.reason:  # the program's reason: why even the generator's own statements could not be kept
+            return {"reason": program.reason}
+        found = Extracted(program.inputs, program.goldens, program.line, kind="numpy program")
     if found.reason:
         return {"reason": found.reason}
     return _gate(unit, generator, found, args, recorded is not None, workdir, ctx, seed)
@@ -293,12 +293,13 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, facts: dict[
             out.append(f"It computes `{o['name']} = {o['reference']}` (numpy semantics).")
     elif form["reference_kind"] == "numpy program":
         names = ", ".join(f"`__inputs__['{t['name']}']`" for t in form["inputs"])
-        out.append(
-            f"It computes `{form['outputs'][0]['name']}` as `__golden__` of this numpy program (from "
-            f"`{form['source']}`; {names} {'is the input' if len(form['inputs']) == 1 else 'are the inputs'}):\n"
-            + form["reference"]
-            + "\n"
-        )
+        for o in form["outputs"]:
+            out.append(
+                f"It computes `{o['name']}` as `__golden__` of this numpy program (from `{form['source']}`; "
+                f"{names} {'is the input' if len(form['inputs']) == 1 else 'are the inputs'}):\n"
+                + o["reference"]
+                + "\n"
+            )
     else:
         out.append(f"It computes what this reference returns (from `{form['source']}`):\n" + form["reference"] + "\n")
 
