@@ -731,16 +731,51 @@ def _tofile(stmt: ast.stmt) -> tuple[ast.AST, str, int] | None:
     return None
 
 
-def _flatten(stmts: list[ast.stmt], functions: dict[str, ast.FunctionDef], depth: int = 0) -> list[ast.stmt] | None:
-    """The main path as one statement list: a call statement of a module function with no `return` in its body is
-    replaced by its parameters' assignments and its body (`gen_golden_data()` in `__main__`, and the calls it makes in
-    turn, a few levels deep); the slice and the gate decide whether the result still computes the golden."""
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(id=self.names.get(node.id, node.id), ctx=node.ctx)
+
+
+def _flatten(
+    stmts: list[ast.stmt],
+    functions: dict[str, ast.FunctionDef],
+    env: dict[str, ast.AST],
+    consts: dict[str, ast.AST],
+    depth: int = 0,
+) -> list[ast.stmt] | None:
+    """The main path as one statement list. `env` holds the command line (sys.argv, argparse results) and is
+    substituted into every statement; `consts` holds names bound to constants so far, so an `if` on them keeps only
+    its branch (the scenario switch of a sample). A call statement of a module function with no `return` is replaced
+    by its body (`gen_golden_data()` in `__main__`, and the calls it makes in turn, a few levels deep): a parameter
+    passed a plain name is that name (the function fills the caller's array in place), others are assigned. The slice
+    and the gate decide whether the result still computes the golden."""
     out: list[ast.stmt] = []
     for stmt in stmts:
+        stmt = _Subst(env, frozenset()).visit(copy.deepcopy(stmt))
+        if isinstance(stmt, ast.If):
+            try:
+                test = _const(_Subst(consts, frozenset()).visit(copy.deepcopy(stmt.test)))
+            except _Unresolvable:
+                pass
+            else:
+                branch = _flatten(stmt.body if test else stmt.orelse, functions, env, consts, depth)
+                if branch is None:
+                    return None
+                out += branch
+                continue
         call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
         fn = functions.get(call.func.id) if call is not None and isinstance(call.func, ast.Name) else None
         if fn is None or depth >= _MAX_INLINE_DEPTH:
             out.append(stmt)
+            for name in _assigned_names([stmt]):
+                consts.pop(name, None)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                value = _const_or_none(_Subst(consts, frozenset()).visit(copy.deepcopy(stmt.value)))
+                if isinstance(value, (int, float, str, bool)):
+                    consts[stmt.targets[0].id] = ast.Constant(value=value)
             continue
         if any(isinstance(n, ast.Return) for n in ast.walk(fn)) or fn.args.vararg or fn.args.kwarg:
             return None
@@ -748,23 +783,29 @@ def _flatten(stmts: list[ast.stmt], functions: dict[str, ast.FunctionDef], depth
         defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
         given = dict(zip([p.arg for p in params], call.args, strict=False))
         given |= {k.arg: k.value for k in call.keywords if k.arg}
+        rebound = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        renames, assigns = {}, []
         for p, d in zip(params, defaults, strict=True):
             value = given.get(p.arg, d)
             if value is None:
                 return None
-            out.append(ast.Assign(targets=[ast.Name(id=p.arg, ctx=ast.Store())], value=value, lineno=fn.lineno))
-        body = _flatten(fn.body, functions, depth + 1)  # gen_golden_data() -> compare(x, y, ...) -> golden.tofile
-        if body is None:
+            if isinstance(value, ast.Name) and p.arg not in rebound:
+                renames[p.arg] = value.id
+            else:
+                assigns.append(ast.Assign(targets=[ast.Name(id=p.arg, ctx=ast.Store())], value=value, lineno=fn.lineno))
+        body = [_Rename(renames).visit(copy.deepcopy(b)) for b in fn.body]
+        flat = _flatten(assigns + body, functions, env, consts, depth + 1)
+        if flat is None:
             return None
-        out += body
+        out += flat
     return out
 
 
-def _fold_command_line(module: ast.Module, stmts: list[ast.stmt], argv: list[str] | None) -> list[ast.stmt]:
-    """The command line the harness runs the generator with, as constants: `args.mode` of an argparse result and
-    `sys.argv[i]`; then an `if` on a constant keeps only its branch (the scenario switch of a sample)."""
+def _command_line(module: ast.Module, argv: list[str] | None) -> dict[str, ast.AST]:
+    """The command line the harness runs the generator with, as constants: `sys.argv` and the options an argparse
+    result holds (`args.mode`)."""
     if argv is None:
-        return stmts
+        return {}
     env: dict[str, ast.AST] = {_ARGV: ast.List(elts=[ast.Constant(value=a) for a in argv], ctx=ast.Load())}
     calls = [n for n in ast.walk(module) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
     options = [_option(n, {}) for n in calls if n.func.attr == "add_argument"]
@@ -773,23 +814,10 @@ def _fold_command_line(module: ast.Module, stmts: list[ast.stmt], argv: list[str
         namespace = ast.Dict(
             keys=[ast.Constant(value=k) for k in parsed], values=[ast.Constant(value=v) for v in parsed.values()]
         )
-        for stmt in ast.walk(ast.Module(body=stmts, type_ignores=[])):
+        for stmt in ast.walk(module):
             if isinstance(stmt, ast.Assign) and _is_parse_args(stmt.value):
                 env |= {_NS + t.id: namespace for t in stmt.targets if isinstance(t, ast.Name)}
-    return _fold_ifs([_Subst(env, frozenset()).visit(copy.deepcopy(s)) for s in stmts])
-
-
-def _fold_ifs(stmts: list[ast.stmt]) -> list[ast.stmt]:
-    out: list[ast.stmt] = []
-    for stmt in stmts:
-        if isinstance(stmt, ast.If):
-            try:
-                out += _fold_ifs(stmt.body if _const(stmt.test) else stmt.orelse)
-                continue
-            except _Unresolvable:
-                pass
-        out.append(stmt)
-    return out
+    return env
 
 
 def extract_program(source: str, argv: list[str] | None = None) -> Program:
@@ -807,10 +835,9 @@ def extract_program(source: str, argv: list[str] | None = None) -> Program:
             main_block = stmt.body
         elif not isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef, ast.Import, ast.ImportFrom)):
             top.append(stmt)
-    flat = _flatten(top + main_block, functions)
+    flat = _flatten(top + main_block, functions, _command_line(module, argv), {})
     if flat is None:
         return Program(reason="program: the golden is made in a function that returns or takes unknown arguments")
-    flat = _fold_command_line(module, flat, argv)
     writes = [(i, w) for i, s in enumerate(flat) if (w := _tofile(s))]
     # an input is a bare array written outside output/ (its file is what the program gets)
     inputs = {

@@ -340,3 +340,45 @@ def test_a_hostile_or_random_loop_body_is_refused_before_anything_runs(tmp_path,
     assert "statement" not in got and got["reason"]
     assert not any(work.iterdir()), "nothing ran: no sandbox dir was even made"
     assert not marker.exists()
+
+
+def test_a_program_follows_the_scenario_the_command_line_picks_and_each_of_several_goldens(tmp_path, ctx):
+    """Scenario 2 (from argv) fills by a loop into a function of its own; two goldens, one written reshaped; the input
+    reassigned after its write is kept in the program."""
+    gen = generator("""
+        import sys
+        def fill(x, out, n):
+            for i in range(n):
+                out[i] = x[i] * x[i] if x[i] > 0 else -x[i]
+            out.reshape(-1).tofile("./output/golden_sq.bin")
+        def main(scenario):
+            x = np.random.uniform(-2, 2, [32]).astype(np.float32)
+            x.tofile("./input/input_x.bin")
+            x = x.astype(np.float64)
+            sq = np.zeros([32], dtype=np.float32)
+            if scenario == 1:
+                sq.tofile("./output/golden_sq.bin")
+            else:
+                fill(x, sq, 32)
+            total = np.zeros([1], dtype=np.float32)
+            for i in range(4):
+                total += sq[i * 8 : (i + 1) * 8].sum()
+            total.tofile("./output/golden_total.bin")
+        if __name__ == "__main__":
+            main(int(sys.argv[1]))
+    """)
+    unit = unit_with(gen)
+    unit["files"].append({"path": "run.sh", "role": "build", "text": "python3 scripts/gen_data.py 2\n"})
+    from cotbuilder.annotate.reference_expr import extract_program
+
+    program = extract_program(gen, ["scripts/gen_data.py", "2"])
+    assert program.reason == "" and set(program.goldens) == {"output/golden_sq.bin", "output/golden_total.bin"}
+    assert "x = x.astype(np.float64)" in program.goldens["output/golden_sq.bin"]
+    assert "scenario == 1" not in program.goldens["output/golden_sq.bin"]  # folded from the command line
+    scenario_1 = extract_program(gen, ["scripts/gen_data.py", "1"]).goldens["output/golden_sq.bin"]
+    assert "for i in range" not in scenario_1 and "scenario" not in scenario_1
+    got = derive(
+        unit, tmp_path, ctx, verification={"cases": [{"generate": {"calls": [{"cmd": "python3 gen_data.py 2"}]}}]}
+    )
+    assert "statement" in got, got
+    assert [o["name"] for o in got["statement"]["outputs"]] == ["sq", "total"]
