@@ -320,6 +320,8 @@ def test_a_loop_program_whose_file_differs_from_what_it_computes_fails_the_gate(
         "golden[i] = np.random.uniform(0, 1)",
         "golden[i] = x.__class__.__mro__[1]",
         "x.tofile('{marker}')",
+        "[print][0]('escaped')",
+        "golden[i] = np.fromfile('/etc/passwd', dtype=np.uint8)[0]",
     ],
 )
 def test_a_hostile_or_random_loop_body_is_refused_before_anything_runs(tmp_path, ctx, monkeypatch, statement):
