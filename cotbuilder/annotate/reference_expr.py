@@ -839,12 +839,18 @@ def extract_program(source: str, argv: list[str] | None = None) -> Program:
     if flat is None:
         return Program(reason="program: the golden is made in a function that returns or takes unknown arguments")
     writes = [(i, w) for i, s in enumerate(flat) if (w := _tofile(s))]
-    # an input is a bare array written outside output/ (its file is what the program gets)
-    inputs = {
-        path: ast.unparse(x) for _, (x, path, _) in writes if not _is_golden_path(path) and isinstance(x, ast.Name)
-    }
+    # an input is an array written outside output/, bare or cast (`x.astype(dtype).tofile(...)`): the program gets the
+    # file's content under its name (if the cast changed the values the golden was made from, the gate says so)
+    inputs, written_at = {}, {}
+    for i, (x, path, _) in writes:
+        if _is_golden_path(path):
+            continue
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr == "astype":
+            x = x.func.value
+        if isinstance(x, ast.Name):
+            inputs[path] = x.id
+            written_at[x.id] = i
     leaves = set(inputs.values())
-    written_at = {ast.unparse(x): i for i, (x, path, _) in writes if not _is_golden_path(path)}
     goldens = [(i, x, path, line) for i, (x, path, line) in writes if _is_golden_path(path)]
     if not goldens:
         return Program(reason="program: no golden written at the top level of the generator")

@@ -384,3 +384,22 @@ def test_a_program_follows_the_scenario_the_command_line_picks_and_each_of_sever
     )
     assert "statement" in got, got
     assert [o["name"] for o in got["statement"]["outputs"]] == ["sq", "total"]
+
+
+def test_an_input_written_through_a_cast_is_the_programs_input_and_the_gate_checks_the_cast(tmp_path, ctx):
+    gen = generator("""
+        x = np.random.uniform(-5, 5, [64]).astype(np.float16)
+        golden = np.abs(x).astype(np.float16)
+        x.astype(np.float16).tofile("./input/input_x.bin")
+        golden.tofile("./output/golden.bin")
+    """)
+    assert extract(gen).goldens == {}  # x itself is not what was written
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert got["statement"]["reference_kind"] == "numpy program"
+    assert got["statement"]["inputs"][0]["name"] == "x"
+    # a cast that changes the values the golden was computed from: the program cannot reproduce it
+    lossy = gen.replace(
+        'x.astype(np.float16).tofile("./input/input_x.bin")', 'x.astype(np.int8).tofile("./input/input_x.bin")'
+    )
+    (tmp_path / "l").mkdir()
+    assert "statement" not in derive(unit_with(lossy), tmp_path / "l", ctx)
