@@ -39,3 +39,24 @@ def test_a_kernel_named_element_wise_stays_elementwise_whatever_vector_api_it_us
     assert categorize(["element_wise_arithmetic_kernel"], MOVE | {"LeakyRelu": 1}) == "elementwise"
     # without the name, the activation API decides
     assert categorize(["kernel_op3"], MOVE | {"LeakyRelu": 1}) == "activation"
+
+
+def test_a_buffer_clearing_duplicate_does_not_make_an_elementwise_math_kernel_a_broadcast():
+    calls = MOVE | {"Duplicate": 1, "Acosh": 1, "InitBuffer": 1}
+    assert categorize(["kernel_op5"], calls) == "elementwise"
+    assert categorize(["kernel_op5"], MOVE | {"Duplicate": 1, "Fmod": 1}) == "elementwise"
+    # alone, the fill is what the kernel does
+    assert categorize(["kernel_op5"], MOVE | {"Duplicate": 1}) == "broadcast"
+
+
+def test_the_op_name_decides_before_the_names_of_extra_entries_in_the_same_project():
+    names = ["AddCustom", "custom_op", "add_custom", "leaky_relu_custom"]
+    assert categorize(names, MOVE | {"Add": 1, "Maxs": 1}) == "elementwise"
+    assert categorize(["custom_op", "leaky_relu_custom"], MOVE) == "activation"
+
+
+def test_elementwise_math_named_after_its_function_is_elementwise_whatever_it_reduces_internally():
+    # a gcd kernel finds its loop bound with ReduceMax: still an element-wise op
+    assert categorize(["Gcd", "gcd"], MOVE | {"ReduceMax": 1, "And": 2, "Sub": 3}) == "elementwise"
+    for name in ("rint", "acosh", "foreach_sinh", "frac_custom"):
+        assert categorize([name], MOVE | {"Duplicate": 1}) == "elementwise", name
