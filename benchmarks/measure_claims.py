@@ -4,7 +4,7 @@ The labels (tests/data/claims_labels_*.toml) say, per kernel (repo, commit, path
 GM data types, tail branch, loop in Process, per-core slice, core index read. This script annotates the same units of a
 workspace that crawled and verified that repo (matched by path) with the static teacher of the code it is run from,
 finds each structural claim in the rationale, and counts the claims that contradict the labels, per claim class.
-Also: category agreement with the labels, and data-type agreement (stated types = labelled types; a stated type not in
+Also: category agreement with the labels (by the category rules of this code, re-applied to the stored unit), and data-type agreement (stated types = labelled types; a stated type not in
 the labels is a false claim).
 
     python benchmarks/measure_claims.py tests/data/claims_labels_asc_devkit.toml --workspace WS
@@ -22,6 +22,7 @@ from pathlib import Path
 
 from cotbuilder.annotate.facts import unit_facts
 from cotbuilder.annotate.static_teacher import write_annotation
+from cotbuilder.parse.category import categorize
 from cotbuilder.store import Store
 
 # claim class -> (pattern in the English rationale, label key, whether the sentence says the construct is there);
@@ -48,6 +49,12 @@ def stated_dtypes(text: str) -> set[str]:
             if d:
                 out.add(_NORM.get(d, d))
     return out
+
+
+def unit_category(unit: dict) -> str:
+    """The category by the rules of the code this script runs from (the store holds the crawl's, maybe older)."""
+    names = [unit["name"], (unit.get("root") or "").rsplit("/", 1)[-1]] + [e["name"] for e in unit.get("entry") or []]
+    return categorize(names, (unit.get("features") or {}).get("apis") or {})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
                     false[cls] += 1
                     if args.verbose:
                         print(f"  false {cls}: {lab['path']}")
-        cat_ok += facts.get("category") == lab["category"]
+        cat_ok += unit_category(unit) == lab["category"]
         if "dtypes" in lab:
             said = stated_dtypes(text)
             dt_ok += said == set(lab["dtypes"])

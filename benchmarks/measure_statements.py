@@ -72,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
             passed += 1
             rows.append((unit, facts, text))
             if args.verbose:
-                print(f"  statement     {unit['name']}: {got['statement']['reference'][:90]}")
+                form = got["statement"]
+                shown = " | ".join(form["reference"].splitlines())[:110]
+                print(f"  statement     {unit['name']}: [{form['reference_kind']}] {shown}")
     seconds = time.monotonic() - start
     n = len(units)
     print(f"{n} units ({'all' if args.all else 'verification passed'}) from {', '.join(map(str, args.workspaces))}")

@@ -170,35 +170,179 @@ def core_slice(code: str) -> dict[str, Any] | None:
 
 
 def gm_dtypes(code: str, whole: str | None = None) -> list[str]:
-    """Element types of the global-memory tensors: `GlobalTensor<T>` and `(__gm__ T*)` casts. A template parameter is
-    resolved through the types the code (`whole`: with the host side, which launches the template) instantiates that
-    template with, directly or through a typedef. `__gm__ uint8_t*` kernel parameters (GM_ADDR)
-    are untyped addresses, not a data type, so they never count; a `GlobalTensor<uint8_t>` does."""
+    """Element types of the global-memory tensors: `GlobalTensor<T>` and `(__gm__ T*)` casts. A type that is not a
+    builtin is resolved through the code (`whole`: with the host side, which launches the template): aliases
+    (`using`, `typedef`, `#define DTYPE_X half`), a template parameter through the arguments at that position of every
+    instantiation of its template (`KernelAdd<half>` in the entry, `add_custom<float, 256><<<...>>>` in main), a
+    member type of an instantiated template (`X_TYPE::T`), and both branches of `Conditional<c, A, B>::type`.
+    `__gm__ uint8_t*` kernel parameters (GM_ADDR) are untyped addresses, not a data type, so they never count; a
+    `GlobalTensor<uint8_t>` does."""
     declared = _GT_RE.findall(code)
     named = [t for t, var in declared if not _BOOKKEEPING_RE.search(var)]
     if not declared:  # no GlobalTensor: the typed casts of the GM addresses say it
         named = [t for t in _GM_CAST_RE.findall(code) if t != "uint8_t"]
-    templates: dict[str, list[str]] = {}  # template parameter name -> names of the templates that declare it
-    for params, owner in _TEMPLATE_RE.findall(code):
-        for p in re.findall(r"(?:typename|class)\s+(\w+)", params):
-            templates.setdefault(p, []).append(owner)
-    whole = whole or code
-    out: list[str] = []
+    types = _TypeResolver(whole or code)
+    out: set[str] = set()
     for t in named:
-        t = t.split("::")[-1]
+        out |= {_DTYPES[c] for c in types.expand(t) if c in _DTYPES}
+    return sorted(out)
+
+
+_ALIAS_RES = (
+    re.compile(r"\busing\s+(?P<name>\w+)\s*=\s*(?P<rhs>[^;{}]+);"),
+    re.compile(r"\btypedef\s+(?P<rhs>[^;{}]+?)\s+(?P<name>\w+)\s*;"),
+    re.compile(r"^[ \t]*#[ \t]*define[ \t]+(?P<name>\w+)[ \t]+(?P<rhs>[\w:]+)[ \t]*$", re.M),
+)
+# member types of AscendC library templates the kernel text does not define: template -> {member: argument index}
+# (`MatmulType<TPosition::GM, CubeFormat::ND, half>::T` is half: the element type is its third argument)
+_LIBRARY_MEMBERS = {"MatmulType": {"T": 2}}
+_CONDITIONAL_RE = re.compile(r"(?:\w+::)*[cC]onditional(?:_t)?\s*<(.*)>(?:::type)?$", re.S)
+_NAMESPACES_RE = re.compile(r"\b(?:typename|const|volatile|AscendC::|std::)\s*|^::|[*&]")
+
+
+def _top_level_split(text: str) -> list[str]:
+    """`a, B<c, d>, e` -> ['a', 'B<c, d>', 'e']."""
+    parts, depth, cur = [], 0, []
+    for ch in text:
+        depth += {"<": 1, ">": -1, "(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur).strip())
+    return [p for p in parts if p]
+
+
+def _top_level_scope(t: str) -> int:
+    """Offset of the last `::` outside template brackets (`MatmulType<TPosition::GM, half>::T` -> before `T`), or -1."""
+    depth, found = 0, -1
+    for i, ch in enumerate(t):
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if depth == 0 and t.startswith("::", i):
+            found = i
+    return found
+
+
+def _angle_args(text: str, at: int) -> tuple[str, int] | None:
+    """The text between the `<` at `at` and its matching `>`, and the offset after it."""
+    depth, i = 0, at
+    while i < len(text) and i - at < 400:
+        depth += {"<": 1, ">": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[at + 1 : i], i + 1
+        if text[i] in ";{}":
+            return None
+        i += 1
+    return None
+
+
+class _TypeResolver:
+    """What a type name in the kernel stands for, read from the code's own declarations (no compiler here: the
+    kernels are crawled text, and only these few C++ forms decide a data type in AscendC samples)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.aliases: dict[str, list[str]] = {}
+        for rx in _ALIAS_RES:
+            for m in rx.finditer(text):
+                self.aliases.setdefault(m.group("name"), []).append(m.group("rhs").strip())
+        # template name -> [(parameter names in order, offset of the declaration's end)]
+        self.templates: dict[str, list[tuple[list[str], int]]] = {}
+        for m in _TEMPLATE_RE.finditer(text):
+            params = [re.findall(r"\w+", p)[-1] if re.findall(r"\w+", p) else "" for p in _top_level_split(m.group(1))]
+            self.templates.setdefault(m.group(2), []).append((params, m.end()))
+        self._done: dict[tuple, set[str]] = {}
+        self._busy: set[tuple] = set()
+        self._insts: dict[str, list[list[str]]] = {}
+
+    def expand(self, t: str, bind: dict[str, str] | None = None, depth: int = 0) -> set[str]:
+        """The concrete types `t` can be: builtin names, or `Template<args>` texts."""
+        t = " ".join(_NAMESPACES_RE.sub("", t).split())
+        bind = bind or {}
+        key = (t, tuple(sorted(bind.items())))
+        if depth > 10 or not t or key in self._busy:  # `T` instantiated with another template's `T`: a cycle
+            return set()
+        if key not in self._done:
+            self._busy.add(key)
+            try:
+                self._done[key] = self._expand(t, bind, depth)
+            finally:
+                self._busy.discard(key)
+        return self._done[key]
+
+    def _expand(self, t: str, bind: dict[str, str], depth: int) -> set[str]:
+        if t in bind:
+            return self.expand(bind[t], None, depth + 1)
         if t in _DTYPES:
-            out.append(_DTYPES[t])
-        elif t in templates:
-            for owner in templates[t]:
-                for args in re.findall(rf"\b{owner}\s*<([^<>;]*)>", whole):
-                    out += [_DTYPES[a] for a in re.findall(r"\b\w+\b", args) if a in _DTYPES and a != "uint32_t"]
-    return sorted(set(out))
+            return {t}
+        m = _CONDITIONAL_RE.match(t)
+        if m:  # Conditional<cond, A, B>::type: either branch, as the instantiation decides
+            args = _top_level_split(m.group(1))
+            return set().union(*(self.expand(a, bind, depth + 1) for a in args[1:3])) if len(args) == 3 else set()
+        sep = _top_level_scope(t)
+        if sep > 0:  # X_TYPE::T: the member alias T of what X_TYPE is instantiated with
+            head, member = t[:sep], t[sep + 2 :]
+            out: set[str] = set()
+            for inst in self.expand(head, bind, depth + 1):
+                name, _, rest = inst.partition("<")
+                args = _top_level_split(rest[:-1]) if rest.endswith(">") else []
+                library = _LIBRARY_MEMBERS.get(name.strip(), {})
+                if member in library and name.strip() not in self.templates and library[member] < len(args):
+                    out |= self.expand(args[library[member]], bind, depth + 1)
+                for params, at in self.templates.get(name.strip(), []):
+                    body = self._body(at)
+                    for rx in _ALIAS_RES[:2]:
+                        for a in rx.finditer(body):
+                            if a.group("name") == member:
+                                out |= self.expand(
+                                    a.group("rhs"), dict(zip(params, args, strict=False)), depth + 1
+                                )  # defaults unbound
+            return out
+        if "<" in t:  # an instantiation: keep it (a member lookup needs its arguments), names bound substituted
+            return {re.sub(r"\b\w+\b", lambda w: bind.get(w.group(0), w.group(0)), t)}
+        out = set()
+        for rhs in self.aliases.get(t, []):
+            out |= self.expand(rhs, None, depth + 1)
+        for owner, decls in self.templates.items():
+            for params, _ in decls:
+                if t in params:
+                    k = params.index(t)
+                    for args in self._instantiations(owner):
+                        if k < len(args):
+                            out |= self.expand(args[k], None, depth + 1)
+        return out
+
+    def _instantiations(self, owner: str) -> list[list[str]]:
+        if owner in self._insts:
+            return self._insts[owner]
+        out = self._insts[owner] = []
+        for m in re.finditer(rf"\b{re.escape(owner)}\s*<", self.text):
+            got = _angle_args(self.text, m.end() - 1)
+            if got:
+                out.append(_top_level_split(got[0]))
+        return out
+
+    def _body(self, at: int) -> str:
+        i = self.text.find("{", at)
+        if i < 0 or ";" in self.text[at:i]:
+            return ""
+        depth, j = 0, i
+        while j < len(self.text):
+            depth += {"{": 1, "}": -1}.get(self.text[j], 0)
+            j += 1
+            if depth == 0:
+                break
+        return self.text[i:j]
 
 
-def claims(kernel_code: str) -> dict[str, Any]:
-    """Every claim class for one kernel source: spans (or None) and the GM data types."""
+def claims(kernel_code: str, host_code: str = "") -> dict[str, Any]:
+    """Every claim class for one kernel source: spans (or None) and the GM data types (`host_code`, e.g. the `main`
+    of a single-source sample, is read only for the template arguments it launches the kernel with)."""
     whole = blank_comments(kernel_code or "")
     code = device_part(whole)
+    if host_code:
+        whole += "\n" + blank_comments(host_code)
     return {
         "tail_branch": tail_branch(code),
         "process_loop": process_loop(code),

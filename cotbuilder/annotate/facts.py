@@ -81,7 +81,7 @@ def unit_facts(
     kernel = unit.get("kernel_code") or ""
     host = unit.get("host_code") or ""
     apis = dict(feats.get("apis") or {})
-    claims = code_claims(kernel)
+    claims = code_claims(kernel, host)
 
     inputs, outputs = _io_roles(tensor_params, kernel, spec, feats.get("op_def"))
     shapes = _shapes(files, spec)

@@ -47,6 +47,7 @@ class Extracted:
     goldens: dict[str, str] = field(default_factory=dict)
     line: int = 0  # line of the (first) golden's tofile
     reason: str = ""
+    kind: str = "numpy expression"  # or "numpy program" (goldens then hold the sliced program, statement.py)
 
 
 class _Unresolvable(Exception):
@@ -653,4 +654,291 @@ def check_allowed(expression: ast.AST, leaves: set[str]) -> str:
                     return f".{func.attr}() is not on the allow-list"
             else:
                 return f"the call {ast.unparse(func)[:40]}() is not on the allow-list"
+    return ""
+
+
+# -- program mode: the generator's own golden computation, sliced, when it is no single expression ------------------
+# A golden filled in a loop, under a data-dependent condition or changed in place is no numpy expression, but it is
+# still the generator's own code path. Program mode keeps the statements the golden depends on (a backward slice),
+# with the input arrays loaded from the files the generator wrote instead of drawn at random, and checks every node
+# against the same allow-list plus plain control flow; the gate then runs it in the sandbox and keeps it only if it
+# reproduces the golden. Nothing is vectorised by guesswork.
+
+_PROGRAM_BUILTINS = frozenset(
+    {"range", "len", "enumerate", "zip", "int", "float", "bool", "min", "max", "abs", "round", "list", "tuple", "sum"}
+    | {"ValueError", "RuntimeError", "Exception"}  # only to raise: a failed check ends the run, the gate fails
+)
+_PROGRAM_NODES = _OK_NODES + (
+    ast.Module,
+    ast.FunctionDef,
+    ast.arguments,
+    ast.arg,
+    ast.Assign,
+    ast.AugAssign,
+    ast.AnnAssign,
+    ast.For,
+    ast.If,
+    ast.Return,
+    ast.Expr,
+    ast.Pass,
+    ast.Break,
+    ast.Continue,
+    ast.Raise,
+    ast.Store,
+    ast.Del,
+    ast.BoolOp,
+    ast.boolop,
+    ast.IfExp,
+    ast.ListComp,
+    ast.comprehension,
+    ast.Starred,
+)
+_RESULT = "__golden__"
+_INPUTS = "__inputs__"
+_MAX_PROGRAM_CHARS = 6000
+
+
+@dataclass
+class Program:
+    """A sliced generator per golden: each program defines `__golden__` from `__inputs__[name]`; or why not."""
+
+    inputs: dict[str, str] = field(default_factory=dict)  # file -> array name
+    goldens: dict[str, str] = field(default_factory=dict)  # the golden's file -> the program that makes it
+    line: int = 0
+    reason: str = ""
+
+
+def _names_read(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _names_written(node: ast.AST) -> set[str]:
+    return _assigned_names([node]) if isinstance(node, ast.stmt) else set()
+
+
+def _tofile(stmt: ast.stmt) -> tuple[ast.AST, str, int] | None:
+    """(what is written, path, line) of a top-level `X.tofile(path)` / `X.reshape(-1).tofile(path)` statement."""
+    if (
+        isinstance(stmt, ast.Expr)
+        and isinstance(stmt.value, ast.Call)
+        and isinstance(stmt.value.func, ast.Attribute)
+        and stmt.value.func.attr == "tofile"
+        and stmt.value.args
+    ):
+        path = _path_text(stmt.value.args[0], {})
+        if path is not None:
+            return stmt.value.func.value, _norm(path), stmt.lineno
+    return None
+
+
+class _Rename(ast.NodeTransformer):
+    def __init__(self, names: dict[str, str]):
+        self.names = names
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.Name(id=self.names.get(node.id, node.id), ctx=node.ctx)
+
+
+def _flatten(
+    stmts: list[ast.stmt],
+    functions: dict[str, ast.FunctionDef],
+    env: dict[str, ast.AST],
+    consts: dict[str, ast.AST],
+    depth: int = 0,
+) -> list[ast.stmt] | None:
+    """The main path as one statement list. `env` holds the command line (sys.argv, argparse results) and is
+    substituted into every statement; `consts` holds names bound to constants so far, so an `if` on them keeps only
+    its branch (the scenario switch of a sample). A call statement of a module function with no `return` is replaced
+    by its body (`gen_golden_data()` in `__main__`, and the calls it makes in turn, a few levels deep): a parameter
+    passed a plain name is that name (the function fills the caller's array in place), others are assigned. The slice
+    and the gate decide whether the result still computes the golden."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        stmt = _Subst(env, frozenset()).visit(copy.deepcopy(stmt))
+        if isinstance(stmt, ast.If):
+            try:
+                test = _const(_Subst(consts, frozenset()).visit(copy.deepcopy(stmt.test)))
+            except _Unresolvable:
+                pass
+            else:
+                branch = _flatten(stmt.body if test else stmt.orelse, functions, env, consts, depth)
+                if branch is None:
+                    return None
+                out += branch
+                continue
+        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+        fn = functions.get(call.func.id) if call is not None and isinstance(call.func, ast.Name) else None
+        if fn is None or depth >= _MAX_INLINE_DEPTH:
+            out.append(stmt)
+            for name in _assigned_names([stmt]):
+                consts.pop(name, None)
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                value = _const_or_none(_Subst(consts, frozenset()).visit(copy.deepcopy(stmt.value)))
+                if isinstance(value, (int, float, str, bool)):
+                    consts[stmt.targets[0].id] = ast.Constant(value=value)
+            continue
+        if any(isinstance(n, ast.Return) for n in ast.walk(fn)) or fn.args.vararg or fn.args.kwarg:
+            return None
+        params = fn.args.args
+        defaults = [None] * (len(params) - len(fn.args.defaults)) + list(fn.args.defaults)
+        given = dict(zip([p.arg for p in params], call.args, strict=False))
+        given |= {k.arg: k.value for k in call.keywords if k.arg}
+        rebound = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        renames, assigns = {}, []
+        for p, d in zip(params, defaults, strict=True):
+            value = given.get(p.arg, d)
+            if value is None:
+                return None
+            if isinstance(value, ast.Name) and p.arg not in rebound:
+                renames[p.arg] = value.id
+            else:
+                assigns.append(ast.Assign(targets=[ast.Name(id=p.arg, ctx=ast.Store())], value=value, lineno=fn.lineno))
+        body = [_Rename(renames).visit(copy.deepcopy(b)) for b in fn.body]
+        flat = _flatten(assigns + body, functions, env, consts, depth + 1)
+        if flat is None:
+            return None
+        out += flat
+    return out
+
+
+def _command_line(module: ast.Module, argv: list[str] | None) -> dict[str, ast.AST]:
+    """The command line the harness runs the generator with, as constants: `sys.argv` and the options an argparse
+    result holds (`args.mode`)."""
+    if argv is None:
+        return {}
+    env: dict[str, ast.AST] = {_ARGV: ast.List(elts=[ast.Constant(value=a) for a in argv], ctx=ast.Load())}
+    calls = [n for n in ast.walk(module) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)]
+    options = [_option(n, {}) for n in calls if n.func.attr == "add_argument"]
+    parsed = _parse_argv(options, list(argv[1:])) if options else None
+    if parsed is not None:
+        namespace = ast.Dict(
+            keys=[ast.Constant(value=k) for k in parsed], values=[ast.Constant(value=v) for v in parsed.values()]
+        )
+        for stmt in ast.walk(module):
+            if isinstance(stmt, ast.Assign) and _is_parse_args(stmt.value):
+                env |= {_NS + t.id: namespace for t in stmt.targets if isinstance(t, ast.Name)}
+    return env
+
+
+def extract_program(source: str, argv: list[str] | None = None) -> Program:
+    """The generator's statements the golden depends on, as a program over its input files (unchecked: the gate).
+    `argv`: sys.argv as the harness runs the generator (script name first), when known."""
+    try:
+        module = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return Program(reason="generator: not valid Python")
+    functions = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
+    main_block: list[ast.stmt] = []
+    top: list[ast.stmt] = []
+    for stmt in module.body:
+        if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+            main_block = stmt.body
+        elif not isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef, ast.Import, ast.ImportFrom)):
+            top.append(stmt)
+    flat = _flatten(top + main_block, functions, _command_line(module, argv), {})
+    if flat is None:
+        return Program(reason="program: the golden is made in a function that returns or takes unknown arguments")
+    writes = [(i, w) for i, s in enumerate(flat) if (w := _tofile(s))]
+    # an input is an array written outside output/, bare or cast (`x.astype(dtype).tofile(...)`): the program gets the
+    # file's content under its name (if the cast changed the values the golden was made from, the gate says so)
+    inputs, written_at = {}, {}
+    for i, (x, path, _) in writes:
+        if _is_golden_path(path):
+            continue
+        if isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute) and x.func.attr == "astype":
+            x = x.func.value
+        if isinstance(x, ast.Name):
+            inputs[path] = x.id
+            written_at[x.id] = i
+    leaves = set(inputs.values())
+    goldens = [(i, x, path, line) for i, (x, path, line) in writes if _is_golden_path(path)]
+    if not goldens:
+        return Program(reason="program: no golden written at the top level of the generator")
+    modules = {
+        a.asname or a.name.partition(".")[0] for n in ast.walk(module) if isinstance(n, ast.Import) for a in n.names
+    }
+    aliases = _numpy_aliases(module)
+    out = Program(line=goldens[0][3])
+    for at, receiver, path, _ in goldens:
+        # backward slice from the golden; an input's assignments before its tofile are dropped (its value is the
+        # file's), later ones are kept (`x = x.astype(np.float32)` after writing x)
+        needed, kept = _names_read(receiver), []
+        for k in range(at - 1, -1, -1):
+            stmt = flat[k]
+            if _tofile(stmt) or isinstance(stmt, (ast.Import, ast.ImportFrom)):
+                continue
+            written = _names_written(stmt) - modules
+            if written and written <= leaves and all(k < written_at[n] for n in written):
+                continue
+            if written & needed:
+                kept.append(stmt)
+                needed |= _names_read(stmt) | (written if isinstance(stmt, (ast.For, ast.If)) else set())
+        kept.reverse()
+        if any(written_at[name] > at for name in leaves & needed):
+            return Program(reason="program: an input the golden uses is written after it")
+        called: set[str] = set()
+        todo = [n for s in kept for n in _names_read(s) if n in functions] + [
+            n for n in _names_read(receiver) if n in functions
+        ]
+        while todo:
+            name = todo.pop()
+            if name not in called:
+                called.add(name)
+                todo += [n for n in _names_read(functions[name]) if n in functions]
+        body: list[ast.stmt] = [functions[n] for n in sorted(called, key=lambda n: functions[n].lineno)]
+        body += [
+            ast.Assign(
+                targets=[ast.Name(id=name, ctx=ast.Store())],
+                value=ast.Subscript(value=ast.Name(id=_INPUTS, ctx=ast.Load()), slice=ast.Constant(value=name)),
+            )
+            for name in sorted(leaves & needed)
+        ]
+        body += kept
+        body.append(ast.Assign(targets=[ast.Name(id=_RESULT, ctx=ast.Store())], value=receiver))
+        program = ast.Module(body=body, type_ignores=[])
+        numpy = {a: ast.Name(id="np", ctx=ast.Load()) for a in aliases if a != "np"}
+        program = _Subst(numpy, frozenset()).visit(program)
+        ast.fix_missing_locations(program)
+        why = check_program(program, set(functions))
+        if why:
+            return Program(reason=f"program: {why}")
+        text = ast.unparse(program)
+        if len(text) > _MAX_PROGRAM_CHARS:
+            return Program(reason=f"program: longer than {_MAX_PROGRAM_CHARS} characters")
+        out.goldens[path] = text
+        out.inputs |= {p: n for p, n in inputs.items() if n in needed}
+    return out
+
+
+def check_program(program: ast.Module, functions: set[str]) -> str:
+    """Why a sliced program is not allowed ("" when it is): the expression allow-list, plus assignments, `for`, `if`
+    and the generator's own helper functions; no import, while, try, with, lambda, class, global, attribute store,
+    dunder name, or builtin other than a few pure ones."""
+    ok = allowed()
+    for node in ast.walk(program):
+        if not isinstance(node, _PROGRAM_NODES):
+            return f"uses {type(node).__name__}, which the allow-list does not accept"
+        if isinstance(node, ast.FunctionDef) and (node.decorator_list or node.name.startswith("_")):
+            return f"function {node.name} is decorated or private"
+        if isinstance(node, ast.Name) and node.id.startswith("__") and node.id not in (_INPUTS, _RESULT):
+            return f"uses the name {node.id}"
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.ctx, ast.Store):
+                return "sets an attribute"
+            if isinstance(node.value, ast.Name) and node.value.id == "np":
+                if node.attr not in ok["functions"] | ok["names"]:
+                    return f"np.{node.attr} is not on the allow-list"
+            elif node.attr.startswith("_") or node.attr not in ok["methods"] | ok["attributes"]:
+                return f".{node.attr} is not on the allow-list"
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 40:
+            return "holds a long string"
+        if isinstance(node, ast.Call):
+            func = node.func
+            if not isinstance(func, (ast.Name, ast.Attribute)):  # `[f][0](...)`: only named calls are checked
+                return "calls something other than a named function or method"
+            if isinstance(func, ast.Name) and func.id not in _PROGRAM_BUILTINS and func.id not in functions:
+                return f"the call {func.id}() is not on the allow-list"
+            if isinstance(func, ast.Attribute) and not (isinstance(func.value, ast.Name) and func.value.id == "np"):
+                if func.attr not in ok["methods"]:
+                    return f".{func.attr}() is not on the allow-list"
     return ""

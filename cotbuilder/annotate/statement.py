@@ -26,7 +26,7 @@ from ..paths import package_data
 from ..verify import compare, files, sandbox, steps
 from ..verify.harness_own import script_args
 from ..verify.units import file_by_role, unit_files
-from .reference_expr import extract
+from .reference_expr import Extracted, extract, extract_program
 
 _RUNNER = "cotbuilder_generator_runner.py"
 _MANIFEST = "cotbuilder_written.json"
@@ -60,6 +60,13 @@ def derive(
     recorded = _recorded_args(generator, verification) if args is None else None
     args = args or recorded or []
     found = extract(generator["text"], [generator["path"], *args])
+    if found.reason and found.reason != "generator: not valid Python":
+        # no single expression: the generator's own statements for the golden (a loop, a data-dependent branch, an
+        # in-place fill), sliced and allow-listed; the same gate decides whether they reproduce the golden
+        program = extract_program(generator["text"], [generator["path"], *args])
+        if program.reason:  # the program's reason: why even the generator's own statements could not be kept
+            return {"reason": program.reason}
+        found = Extracted(program.inputs, program.goldens, program.line, kind="numpy program")
     if found.reason:
         return {"reason": found.reason}
     return _gate(unit, generator, found, args, recorded is not None, workdir, ctx, seed)
@@ -211,7 +218,9 @@ def _gate(
             return {"reason": f"generator: wrote no golden {path} with a recorded dtype"}
         if info["dtype"] not in compare._table():
             return {"reason": f"no tolerance rule for the golden's dtype {info['dtype']}"}
-        check = _evaluate(expression, inputs, {"file": path, **info}, wrote, workdir / f"statement-eval-{n}", ctx)
+        check = _evaluate(
+            expression, inputs, {"file": path, **info}, wrote, workdir / f"statement-eval-{n}", ctx, found.kind
+        )
         if "reason" in check:
             return check
         name = Path(path).stem.removeprefix("golden_").removeprefix("output_") or "y"
@@ -220,7 +229,7 @@ def _gate(
     atol, rtol = compare.tolerance(outputs[0]["dtype"])
     form = {
         "source": f"{generator['path']}:{found.line}",
-        "reference_kind": "numpy expression",
+        "reference_kind": found.kind,
         "reference": outputs[0]["reference"] if len(outputs) == 1 else "",
         "inputs": inputs,
         "outputs": outputs,
@@ -238,11 +247,13 @@ def _evaluate(
     wrote: dict[str, bytes],
     eval_dir: Path,
     ctx: steps.Context,
+    kind: str = "numpy expression",
 ) -> dict[str, Any]:
     """The expression on copies of the inputs in a fresh sandbox dir (isolated Python: the generator's own files are
     not there to shadow numpy); the result compared on the host with the golden, verify's rule and tolerance."""
     eval_dir.mkdir()
     spec = {
+        "kind": kind,
         "expression": expression,
         "inputs": {
             t["name"]: {"file": f"in{i}.bin", "dtype": t["dtype"], "shape": t["shape"]} for i, t in enumerate(inputs)
@@ -280,6 +291,15 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, facts: dict[
     if form["reference_kind"] == "numpy expression":
         for o in form["outputs"]:
             out.append(f"It computes `{o['name']} = {o['reference']}` (numpy semantics).")
+    elif form["reference_kind"] == "numpy program":
+        names = ", ".join(f"`__inputs__['{t['name']}']`" for t in form["inputs"])
+        for o in form["outputs"]:
+            out.append(
+                f"It computes `{o['name']}` as `__golden__` of this numpy program (from `{form['source']}`; "
+                f"{names} {'is the input' if len(form['inputs']) == 1 else 'are the inputs'}):\n"
+                + o["reference"]
+                + "\n"
+            )
     else:
         out.append(f"It computes what this reference returns (from `{form['source']}`):\n" + form["reference"] + "\n")
 

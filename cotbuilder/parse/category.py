@@ -39,6 +39,13 @@ def _rules() -> list[tuple[str, re.Pattern[str] | None, frozenset[str]]]:
 
 
 @cache
+def _mechanism_words() -> re.Pattern[str] | None:
+    data = tomllib.loads(package_data("parse/data/categories.toml").read_text(encoding="utf-8"))
+    words = data.get("mechanism_words", [])
+    return re.compile(r"(?<![a-z])(?:" + "|".join(words) + r")(?![a-z])") if words else None
+
+
+@cache
 def _complexity() -> dict[str, int]:
     return tomllib.loads(package_data("parse/data/complexity.toml").read_text(encoding="utf-8"))
 
@@ -50,15 +57,28 @@ def snake(name: str) -> str:
     return s.replace("-", "_").lower()
 
 
+@cache
+def _helper_apis() -> frozenset[str]:
+    data = tomllib.loads(package_data("parse/data/categories.toml").read_text(encoding="utf-8"))
+    return frozenset(data.get("helper_apis", []))
+
+
 def categorize(names: list[str], apis: dict[str, int]) -> str:
+    """By the first of `names` (in priority order: op name, folder, entry names) that a rule's name pattern matches,
+    else by the APIs called (helper APIs only when nothing else decides), else "other"."""
+    mechanism = _mechanism_words()
     words = [snake(n) for n in names if n]
-    for category, pattern, _ in _rules():
-        if pattern is not None and any(pattern.search(w) for w in words):
-            return category
+    if mechanism is not None:  # `set_atomic_add_custom` names how results are accumulated, not what is computed
+        words = [mechanism.sub("", w) for w in words]
+    for w in words:
+        for category, pattern, _ in _rules():
+            if pattern is not None and pattern.search(w):
+                return category
     used = set(apis)
-    for category, _, api_set in _rules():
-        if api_set & used:
-            return category
+    for calls in (used - _helper_apis(), used):
+        for category, _, api_set in _rules():
+            if api_set & calls:
+                return category
     return "other"
 
 

@@ -109,3 +109,100 @@ def test_hand_label_file_keeps_only_provenance_and_labels():
     assert len(data["unit"]) == 50
     for unit in data["unit"]:
         assert set(unit) <= allowed and len(unit["commit"]) == 40
+
+
+# -- data types of templated kernels: read from their instantiations ------------------------------------------------
+
+TEMPLATED_ENTRY = """#include "kernel_operator.h"
+template <typename T, typename M, uint32_t LEN, uint32_t MASK_LEN>
+__global__ __vector__ void pick_custom(__gm__ uint8_t* a, __gm__ uint8_t* m, __gm__ uint8_t* out)
+{
+    AscendC::GlobalTensor<T> aGm;
+    AscendC::GlobalTensor<M> maskGm;
+    AscendC::GlobalTensor<T> outGm;
+    aGm.SetGlobalBuffer((__gm__ T*)a);
+    maskGm.SetGlobalBuffer((__gm__ M*)m);
+    outGm.SetGlobalBuffer((__gm__ T*)out);
+}
+"""
+TEMPLATED_HOST = """int32_t main() {
+    uint8_t *a, *m, *out;
+    pick_custom<half, uint8_t, 512, 64><<<8, nullptr, stream>>>(a, m, out);
+    return 0;
+}
+"""
+
+MEMBER_ALIAS = """#include "kernel_operator.h"
+template <typename ELEM, int32_t EXTENT> struct Desc { using T = ELEM; };
+template <class X_TYPE, class Y_TYPE, uint32_t MODE> class KernelMaxRows {
+    using XT = typename X_TYPE::T;
+    using YT = typename Y_TYPE::T;
+public:
+    AscendC::GlobalTensor<XT> xGm;
+    AscendC::GlobalTensor<YT> yGm;
+};
+extern "C" __global__ __vector__ void max_rows(GM_ADDR x, GM_ADDR y) {
+    typedef Desc<bfloat16_t, 2048> xDesc;
+    typedef Desc<float, 32> yDesc;
+    KernelMaxRows<xDesc, yDesc, 1> op;
+}
+"""
+
+CONDITIONAL = """#include "kernel_operator.h"
+template <uint32_t N, bool WIDE>
+__global__ __vector__ void sum_rows(__gm__ uint8_t* x, __gm__ uint8_t* z) {
+    using T = typename AscendC::Conditional<WIDE, float, half>::type;
+    AscendC::GlobalTensor<T> xGm;
+    AscendC::GlobalTensor<T> zGm;
+}
+"""
+
+MACRO_AND_MATMUL_TYPE = """#include "kernel_operator.h"
+#define DTYPE_X int16_t
+typedef AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half, false> A_TYPE;
+template <class A_TYPE> class KernelMm {
+    using aType = typename A_TYPE::T;
+public:
+    AscendC::GlobalTensor<aType> aGlobal;
+    AscendC::GlobalTensor<DTYPE_X> xGm;
+};
+extern "C" __global__ __aicore__ void mm_custom(GM_ADDR a, GM_ADDR x) { KernelMm<A_TYPE> op; }
+"""
+
+CYCLE = """#include "kernel_operator.h"
+template <typename T> class Inner { public: AscendC::GlobalTensor<T> xGm; };
+template <typename T> class Outer { Inner<T> inner; Outer<T>* self; };
+extern "C" __global__ __aicore__ void k(GM_ADDR x) { Outer<int32_t> op; }
+"""
+
+
+def test_a_templated_entry_gets_its_types_by_position_from_the_host_launch():
+    assert claims(TEMPLATED_ENTRY)["gm_dtypes"] == []  # nothing in the kernel text fixes T or M
+    # T <- half, M <- uint8_t (the mask's element type); 512 and 64 are sizes, GM_ADDR's uint8_t* is no data type
+    assert claims(TEMPLATED_ENTRY, TEMPLATED_HOST)["gm_dtypes"] == ["float16", "uint8"]
+    other_host = TEMPLATED_HOST.replace("<half, uint8_t, 512, 64>", "<float, int32_t, 512, 64>")
+    assert claims(TEMPLATED_ENTRY, other_host)["gm_dtypes"] == ["float32", "int32"]
+
+
+def test_a_member_type_of_an_instantiated_descriptor_template_is_followed_through_typedefs():
+    # X_TYPE = xDesc = Desc<bfloat16_t, 2048>, whose T is its first argument; Y_TYPE's is float
+    assert claims(MEMBER_ALIAS)["gm_dtypes"] == ["bfloat16", "float32"]
+
+
+def test_a_conditional_type_counts_both_branches():
+    assert claims(CONDITIONAL)["gm_dtypes"] == ["float16", "float32"]
+
+
+def test_a_dtype_macro_and_the_element_type_of_a_matmul_type_are_data_types():
+    assert claims(MACRO_AND_MATMUL_TYPE)["gm_dtypes"] == ["float16", "int16"]
+
+
+def test_a_template_instantiated_with_its_own_parameter_resolves_without_looping():
+    assert claims(CYCLE)["gm_dtypes"] == ["int32"]
+
+
+def test_unit_facts_read_the_template_arguments_of_the_host_launch():
+    from cotbuilder.annotate.facts import unit_facts
+
+    unit = {"name": "pick", "kernel_code": TEMPLATED_ENTRY, "host_code": TEMPLATED_HOST, "files": [], "features": {}}
+    assert unit_facts(unit)["dtypes"] == ["float16", "uint8"]

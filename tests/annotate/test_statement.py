@@ -246,3 +246,160 @@ def test_a_generator_whose_expression_doubles_each_line_is_refused_quickly():
     lines = "y = np.ones(4, dtype=np.float32)\ng = y\n" + "g = g + g\n" * 40
     got = extract(generator(lines + "y.tofile('input/y.bin')\ng.tofile('output/golden.bin')\n"))
     assert got.goldens == {} and "too large" in got.reason
+
+
+# -- program mode: a golden made by the generator's own loop or branch ----------------------------------------------
+
+BLOCK_FILL = """
+    def block_copy():
+        group = 8
+        x = np.random.uniform(-4, 4, [16]).astype(np.float16)
+        golden = np.zeros([16 * group]).astype(np.float16)
+        for i in range(len(x)):
+            golden[i * group : (i + 1) * group] = x[i]
+        os.makedirs("input", exist_ok=True)
+        os.makedirs("output", exist_ok=True)
+        x.tofile("./input/input_x.bin")
+        golden.tofile("./output/golden.bin")
+    if __name__ == "__main__":
+        block_copy()
+"""
+
+
+def test_a_golden_filled_slice_by_slice_in_a_loop_passes_the_gate_as_the_generators_own_program(tmp_path, ctx):
+    gen = generator(BLOCK_FILL)
+    assert "loop" in extract(gen).reason  # no single expression
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert "statement" in got, got
+    form = got["statement"]
+    assert form["reference_kind"] == "numpy program"
+    assert "x = __inputs__['x']" in form["reference"] and "for i in range(len(x)):" in form["reference"]
+    assert "np.random" not in form["reference"] and "tofile" not in form["reference"]  # inputs come from the files
+    assert form["inputs"] == [{"name": "x", "file": "input/input_x.bin", "dtype": "float16", "shape": [16]}]
+    assert form["outputs"][0]["shape"] == [128]
+    text = prose(form, "brcb_custom", "ascend910b")
+    assert "numpy program" in text and form["reference"] in text
+    assert prose_matches(text, form) == []
+
+
+def test_a_golden_chosen_by_a_data_dependent_branch_passes_as_a_program(tmp_path, ctx):
+    gen = generator("""
+        x = np.arange(-32, 32, dtype=np.float32) / 8
+        if x.max() > 1.0:
+            golden = np.maximum(x, 0).astype(np.float32)
+        else:
+            golden = x
+        x.tofile("input/x.bin")
+        golden.tofile("output/golden.bin")
+    """)
+    assert "condition" in extract(gen).reason
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert got["statement"]["reference_kind"] == "numpy program"
+
+
+def test_a_loop_program_whose_file_differs_from_what_it_computes_fails_the_gate(tmp_path, ctx):
+    """The loop computes one golden, the file holds another (written behind its back): the program run in the
+    sandbox does not reproduce it, so no statement."""
+    gen = generator(
+        BLOCK_FILL.replace(
+            'golden.tofile("./output/golden.bin")',
+            'golden.tofile("./output/golden.bin")\n'
+            '        fh = open("./output/golden.bin", "wb")\n        fh.write((golden * 3).tobytes())\n        fh.close()',
+        )
+    )
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert "statement" not in got
+    assert got["reason"].startswith("reference: does not reproduce the golden") or "loop" in got["reason"]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "__import__('os').system('touch {marker}')",
+        "open('{marker}', 'w').write('x')",
+        "golden[i] = np.random.uniform(0, 1)",
+        "golden[i] = x.__class__.__mro__[1]",
+        "x.tofile('{marker}')",
+        "[print][0]('escaped')",
+        "golden[i] = np.fromfile('/etc/passwd', dtype=np.uint8)[0]",
+    ],
+)
+def test_a_hostile_or_random_loop_body_is_refused_before_anything_runs(tmp_path, ctx, monkeypatch, statement):
+    monkeypatch.chdir(tmp_path)
+    marker = tmp_path / "PWNED"
+    gen = generator(f"""
+        x = np.ones(8, dtype=np.float32)
+        golden = np.zeros(8, dtype=np.float32)
+        for i in range(8):
+            golden[i] = x[i] * 2
+            {statement.format(marker=marker)}
+        x.tofile('input/x.bin')
+        golden.tofile('output/golden.bin')
+    """)
+    work = tmp_path / "w"
+    work.mkdir()
+    got = derive(unit_with(gen), work, ctx)
+    assert "statement" not in got and got["reason"]
+    assert not any(work.iterdir()), "nothing ran: no sandbox dir was even made"
+    assert not marker.exists()
+
+
+def test_a_program_follows_the_scenario_the_command_line_picks_and_each_of_several_goldens(tmp_path, ctx):
+    """Scenario 2 (from argv) fills by a loop into a function of its own; two goldens, one written reshaped; the input
+    reassigned after its write is kept in the program."""
+    gen = generator("""
+        import sys
+        def fill(x, out, n):
+            for i in range(n):
+                out[i] = x[i] * x[i] if x[i] > 0 else -x[i]
+            out.reshape(-1).tofile("./output/golden_sq.bin")
+        def main(scenario):
+            x = np.random.uniform(-2, 2, [32]).astype(np.float32)
+            x.tofile("./input/input_x.bin")
+            x = x.astype(np.float64)
+            sq = np.zeros([32], dtype=np.float32)
+            if scenario == 1:
+                sq.tofile("./output/golden_sq.bin")
+            else:
+                fill(x, sq, 32)
+            total = np.zeros([1], dtype=np.float32)
+            for i in range(4):
+                total += sq[i * 8 : (i + 1) * 8].sum()
+            total.tofile("./output/golden_total.bin")
+        if __name__ == "__main__":
+            main(int(sys.argv[1]))
+    """)
+    unit = unit_with(gen)
+    unit["files"].append({"path": "run.sh", "role": "build", "text": "python3 scripts/gen_data.py 2\n"})
+    from cotbuilder.annotate.reference_expr import extract_program
+
+    program = extract_program(gen, ["scripts/gen_data.py", "2"])
+    assert program.reason == "" and set(program.goldens) == {"output/golden_sq.bin", "output/golden_total.bin"}
+    assert "x = x.astype(np.float64)" in program.goldens["output/golden_sq.bin"]
+    assert "scenario == 1" not in program.goldens["output/golden_sq.bin"]  # folded from the command line
+    scenario_1 = extract_program(gen, ["scripts/gen_data.py", "1"]).goldens["output/golden_sq.bin"]
+    assert "for i in range" not in scenario_1 and "scenario" not in scenario_1
+    got = derive(
+        unit, tmp_path, ctx, verification={"cases": [{"generate": {"calls": [{"cmd": "python3 gen_data.py 2"}]}}]}
+    )
+    assert "statement" in got, got
+    assert [o["name"] for o in got["statement"]["outputs"]] == ["sq", "total"]
+
+
+def test_an_input_written_through_a_cast_is_the_programs_input_and_the_gate_checks_the_cast(tmp_path, ctx):
+    gen = generator("""
+        x = np.random.uniform(-5, 5, [64]).astype(np.float16)
+        golden = np.abs(x).astype(np.float16)
+        x.astype(np.float16).tofile("./input/input_x.bin")
+        golden.tofile("./output/golden.bin")
+    """)
+    assert extract(gen).goldens == {}  # x itself is not what was written
+    got = derive(unit_with(gen), tmp_path, ctx)
+    assert got["statement"]["reference_kind"] == "numpy program"
+    assert got["statement"]["inputs"][0]["name"] == "x"
+    # a cast that changes the values the golden was computed from: the program cannot reproduce it
+    lossy = gen.replace(
+        'x.astype(np.float16).tofile("./input/input_x.bin")', 'x.astype(np.int8).tofile("./input/input_x.bin")'
+    )
+    (tmp_path / "l").mkdir()
+    assert "statement" not in derive(unit_with(lossy), tmp_path / "l", ctx)
