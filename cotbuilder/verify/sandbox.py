@@ -943,11 +943,29 @@ def run(
         rc = int(status["exit"])
     else:
         rc = returncode
-    return _classify(SandboxResult(rc, stdout, stderr, wall, "ok", cpu_s=cpu), status, events, timed_out, limits)
+    result = SandboxResult(rc, stdout, stderr, wall, "ok", cpu_s=cpu)
+    return _classify(result, status, events, timed_out, limits, workdir)
+
+
+def _file_at_limit(workdir: Path, limit: int) -> bool:
+    """A file in the step's folder that RLIMIT_FSIZE stopped at the limit (symlinks not followed)."""
+    for root, _dirs, files in os.walk(workdir):
+        for name in files:
+            try:
+                if os.lstat(os.path.join(root, name)).st_size >= limit:
+                    return True
+            except OSError:
+                continue
+    return False
 
 
 def _classify(
-    result: SandboxResult, status: dict, events: dict[str, int], timed_out: bool, limits: Limits
+    result: SandboxResult,
+    status: dict,
+    events: dict[str, int],
+    timed_out: bool,
+    limits: Limits,
+    workdir: Path | None = None,
 ) -> SandboxResult:
     rc, text = result.returncode, result.stderr + "\n" + result.stdout
 
@@ -974,7 +992,9 @@ def _classify(
         return result
     if rc == -signal.SIGXCPU or (rc == -signal.SIGKILL and result.cpu_s >= limits.cpu_s * 0.9):
         return end("timeout", f"CPU-time limit {limits.cpu_s}s")
-    if rc == -signal.SIGXFSZ:
+    if rc == -signal.SIGXFSZ or (workdir is not None and _file_at_limit(workdir, limits.file_mb << 20)):
+        # Python ignores SIGXFSZ: its write fails instead and the program exits 1 with its own words (numpy says
+        # "N requested and M written"), so a file the limit cut short is the evidence
         return end("limit", f"output size limit {limits.file_mb} MB")
     sigs = _signatures()
     violation = _match(sigs["violation"], text)

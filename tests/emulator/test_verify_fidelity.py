@@ -116,3 +116,24 @@ def test_more_schedules_are_another_verification(verify_workspace, tmp_path):
         seeds = [r["timings"]["schedule_seeds"] for r in store.rows("SELECT timings FROM verifications")]
     assert again.counts["kept"] == 0 and more.counts["kept"] == 1
     assert sorted(seeds) == [[0], [0, 1, 2]]
+
+
+def test_a_variant_the_emulator_stops_on_at_run_time_is_unsupported_naming_it(verify_workspace, tmp_path):
+    """The emulator stops with `unsupported_api` on a variant it does not model (here SetLoadDataBoundary with a
+    non-zero boundary): that is a gap of cotbuilder, stored `unsupported` naming the variant - it was failed_run, a
+    verdict on code the emulator never judged. The same kernel without the call passes."""
+    unitdir.add_units(
+        verify_workspace,
+        _unit(tmp_path, "add_synced", "float", "float32", SYNC),
+        _unit(tmp_path, "add_boundary", "float", "float32", SYNC + " SetLoadDataBoundary(64);"),
+    )
+    with Store(verify_workspace) as store:
+        run(store, VerifyConfig(progress=False, jobs=2))
+        rows = {
+            r["name"]: r for r in store.rows("SELECT u.name, v.* FROM verifications v JOIN units u USING (unit_id)")
+        }
+    assert rows["add_synced"]["status"] == "passed", rows["add_synced"]["reason"]
+    gap = rows["add_boundary"]
+    assert gap["status"] == "unsupported", gap["reason"]
+    assert "SetLoadDataBoundary with a non-zero boundary" in gap["reason"]
+    assert "SetLoadDataBoundary with a non-zero boundary" in gap["missing_apis"]

@@ -160,6 +160,27 @@ def test_output_file_size_is_capped(workdir):
     assert (workdir / "big").stat().st_size <= 1 << 20
 
 
+def test_a_write_python_survives_is_still_the_output_size_limit_and_a_generator_hitting_it_is_unsupported(workdir):
+    """Python ignores SIGXFSZ, so numpy's tofile fails with its own words ('N requested and M written') and the
+    program exits 1: the file cut at the limit is what names the limit. A unit's data generator that needs more room
+    than a step gets is a gap of cotbuilder (unsupported), a kernel over it is a failed run."""
+    from cotbuilder.verify import steps
+
+    code = "import numpy as np; np.zeros(1 << 20, dtype=np.float32).tofile('big.bin')"
+    res = sandbox.run(py(code), workdir, SMALL)
+    assert "requested and" in res.stderr and res.returncode == 1, res.stderr
+    assert res.outcome == "limit" and res.reason == "output size limit 1 MB"
+    assert steps.stopped(res, "generator") == (
+        "unsupported",
+        "generator writes a file over the sandbox's output size limit 1 MB",
+    )
+    assert steps.stopped(res, "kernel")[0] == "failed_run"
+    # a program that fails for its own reason, below the limit, is not said to have hit it
+    (workdir / "big.bin").unlink()
+    small = sandbox.run(py("open('f', 'wb').write(b'0' * 1000); raise SystemExit(1)"), workdir, SMALL)
+    assert small.outcome == "exit" and steps.stopped(small, "generator")[0] == "failed_run"
+
+
 def test_stdout_capture_is_capped(workdir):
     res = sandbox.run(
         py("import sys; sys.stdout.write('y' * 600000)"),
