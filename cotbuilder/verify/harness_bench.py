@@ -89,7 +89,7 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
         work = steps.fresh_dir(unit_dir, f"golden-{i}")
         put = {**base, "case.json": case_json}
         files.write_tree(work, put)
-        gen = steps.run_step(ctx, [ctx.python, RUNNER, "golden", folder, "case.json", "g"], work)
+        gen = steps.run_step(ctx, [ctx.python, RUNNER, "golden", folder, "case.json", "g"], work, preload=steps.TORCH)
         if (stop := steps.stopped(gen, "reference")) is not None:
             status, reason = stop
             if status == "unsupported" and "torch" in reason:
@@ -170,7 +170,11 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
     put = {**base, **inputs, "case.json": json.dumps({"row": row, "seed": i}).encode(), BINARY: binary}
     files.write_tree(work, put, executable=(BINARY,))
     run = steps.run_step(
-        ctx, [ctx.python, RUNNER, "kernel", folder, "case.json", "g", "k", f"./{BINARY}"], work, env=steps.run_env(ctx)
+        ctx,
+        [ctx.python, RUNNER, "kernel", folder, "case.json", "g", "k", f"./{BINARY}"],
+        work,
+        env=steps.run_env(ctx),
+        preload=steps.TORCH,
     )
     diags, rest = diagnostics.parse_emulator_diagnostics(run.stderr)
     verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
@@ -305,6 +309,6 @@ def _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, out
         {f"k/outputs/{m['file']}": outputs[f"output_{j}.bin"] for j, m in enumerate(out_manifest.get("outputs", []))}
     )
     files.write_tree(work, put)
-    check = steps.run_step(ctx, [ctx.python, RUNNER, "check", folder, "case.json", "g", "k"], work)
+    check = steps.run_step(ctx, [ctx.python, RUNNER, "check", folder, "case.json", "g", "k"], work, preload=steps.TORCH)
     said = (check.stdout + check.stderr).strip()
     return {"custom_check_precision": said[-500:], "accepted": '"custom_check_precision": true' in said}

@@ -223,7 +223,13 @@ def _reference(
         {"code": spec.get("reference", {}).get("python", ""), "inputs": spec["inputs"], "outputs": spec["outputs"]}
     ).encode()
     files.write_tree(workdir, put)
-    ref = steps.run_step(ctx, [ctx.python, "cotbuilder_reference.py", "cotbuilder_reference.json"], workdir)
+    code = spec.get("reference", {}).get("python", "")
+    ref = steps.run_step(
+        ctx,
+        [ctx.python, "cotbuilder_reference.py", "cotbuilder_reference.json"],
+        workdir,
+        preload=steps.TORCH if re.search(r"^\s*(?:import|from)\s+torch\b", code, re.M) else (),
+    )
     sealed = goldens.Sealed()
     if ref.ok:
         for item in spec["outputs"]:

@@ -632,7 +632,7 @@ class _Zygote:
 
     START_S = 30.0
 
-    def __init__(self) -> None:
+    def __init__(self, preload: tuple[str, ...] = ()) -> None:
         _remove_orphan_zygote_homes()
         self.home = Path(tempfile.mkdtemp(prefix=f"{ZYGOTE_HOME_PREFIX}{os.getpid()}-"))
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
@@ -640,7 +640,7 @@ class _Zygote:
         env = _env(self.home, None)  # start-up variables of a step, nothing of ours (no token reaches it)
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, str(ZYGOTE), str(theirs.fileno()), str(os.getpid())],
+                [sys.executable, str(ZYGOTE), str(theirs.fileno()), str(os.getpid()), *preload],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -727,59 +727,63 @@ def _remove_orphan_zygote_homes() -> None:
             continue
 
 
-_zygote: tuple[int, _Zygote] | None = None  # (owner pid, zygote): a forked child never uses its parent's
+# preload -> (owner pid, zygote): a forked child never uses its parent's. A step that asks for torch gets a zygote
+# that imported it; every other step a plain one, so torch's 500 MB of address space never counts against the
+# memory limit of a step that does not import it.
+_zygotes: dict[tuple[str, ...], tuple[int, _Zygote]] = {}
 _zygote_deaths = 0
 _ZYGOTE_MAX_DEATHS = 3
 
 
 def _close_zygote() -> None:
-    global _zygote
-    if _zygote is not None and _zygote[0] == os.getpid():
-        _zygote[1].close()
-    _zygote = None
+    for key, (owner, zygote) in list(_zygotes.items()):
+        if owner == os.getpid():
+            zygote.close()
+        del _zygotes[key]
 
 
-def _the_zygote() -> _Zygote | None:
-    """This process's zygote, started on first use; None when it is switched off, cannot start, or the caller is
-    not the main thread (the zygote dies with the thread that started it: PR_SET_PDEATHSIG)."""
-    global _zygote, _zygote_deaths
+def _the_zygote(preload: tuple[str, ...] = ()) -> _Zygote | None:
+    """This process's zygote for `preload`, started on first use; None when it is switched off, cannot start, or the
+    caller is not the main thread (the zygote dies with the thread that started it: PR_SET_PDEATHSIG)."""
+    global _zygote_deaths
     if os.environ.get(ZYGOTE_SWITCH, "1") == "0" or _zygote_deaths >= _ZYGOTE_MAX_DEATHS:
         return None
     if threading.current_thread() is not threading.main_thread():
         return None
-    if _zygote is not None and _zygote[0] == os.getpid():
-        if _zygote[1].proc.poll() is None:
-            return _zygote[1]
-        _zygote_lost()
+    mine = _zygotes.get(preload)
+    if mine is not None and mine[0] == os.getpid():
+        if mine[1].proc.poll() is None:
+            return mine[1]
+        _zygote_lost(preload)
         if _zygote_deaths >= _ZYGOTE_MAX_DEATHS:
             return None
     try:
-        zygote = _Zygote()
+        zygote = _Zygote(preload)
     except OSError:
         _zygote_deaths += 1
         return None
-    if _zygote is None:  # first start in this process: stop it at exit (pool workers exit through multiprocessing)
+    if not any(owner == os.getpid() for owner, _ in _zygotes.values()):
+        # first start in this process: stop them at exit (pool workers exit through multiprocessing)
         import atexit
         import multiprocessing.util
 
         atexit.register(_close_zygote)
         multiprocessing.util.Finalize(None, _close_zygote, exitpriority=0)
-    _zygote = (os.getpid(), zygote)
+    _zygotes[preload] = (os.getpid(), zygote)
     return zygote
 
 
-def _zygote_lost() -> None:
-    global _zygote, _zygote_deaths
-    if _zygote is not None and _zygote[0] == os.getpid():
-        zygote = _zygote[1]
+def _zygote_lost(preload: tuple[str, ...] = ()) -> None:
+    global _zygote_deaths
+    mine = _zygotes.pop(preload, None)
+    if mine is not None and mine[0] == os.getpid():
+        zygote = mine[1]
         with contextlib.suppress(OSError):
             zygote.sock.close()
         with contextlib.suppress(OSError):
             zygote.proc.kill()
         zygote.proc.wait()
         shutil.rmtree(zygote.home, ignore_errors=True)
-        shutil.rmtree(zygote.home, ignore_errors=True)
-    _zygote = None
     _zygote_deaths += 1
 
 
@@ -787,7 +791,8 @@ class _Started:
     """A step's first process, however it was started: wait for it, kill it, collect how it ended."""
 
     def __init__(self, spec: dict, out: int, err: int, status_fd: int, workdir: Path) -> None:
-        self.zygote = _the_zygote()
+        self.key = tuple(spec.get("preload") or ())
+        self.zygote = _the_zygote(self.key)
         self.proc: subprocess.Popen | None = None
         self.cpu_s: float | None = None  # from the zygote's wait4; None: the caller measures its own children
         self.lost = False
@@ -795,7 +800,7 @@ class _Started:
             try:
                 self.zygote.request(spec, (out, err, status_fd))
             except OSError:  # it never got the request: nothing runs, start the step the old way
-                _zygote_lost()
+                _zygote_lost(self.key)
                 self.zygote = None
         if self.zygote is not None:
             try:
@@ -803,7 +808,7 @@ class _Started:
                 self.pidfd = os.pidfd_open(self.pid)  # unreaped until we say so: the pid cannot be reused
             except OSError:  # it may have forked: never start the step a second time; the caller kills the cgroups
                 self.lost, self.pid = True, 0
-                _zygote_lost()  # its child, if any, dies with it (die-with-parent)
+                _zygote_lost(self.key)  # its child, if any, dies with it (die-with-parent)
             return
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-S", str(SHIM), repr(spec)],
@@ -845,7 +850,7 @@ class _Started:
             return os.waitstatus_to_exitcode(status)
         except (OSError, ValueError):
             self.lost = True  # the zygote died with the step in flight: the step's end is unknown
-            _zygote_lost()
+            _zygote_lost(self.key)
             return None
         finally:
             os.close(self.pidfd)
@@ -860,9 +865,12 @@ def run(
     session: Session | None = None,
     ro_paths: list[str] | tuple[str, ...] = (),
     devices: list[str] | tuple[str, ...] = (),
+    preload: tuple[str, ...] = (),
 ) -> SandboxResult:
     """Run `argv` confined to `workdir` and say how it ended. Never raises for anything the command does.
-    `ro_paths`: what it may read besides the toolchain and Python (the emulator headers, the PCH)."""
+    `ro_paths`: what it may read besides the toolchain and Python (the emulator headers, the PCH). `preload`: heavy
+    libraries a Python step will import (torch), imported once by this process's zygote so the step's fork starts
+    with them (as numpy always is); the step runs as `python script.py` would either way."""
     session = session or default_session()
     caps_root = os.geteuid() == 0
     workdir = Path(workdir).resolve()
@@ -897,6 +905,7 @@ def run(
         "cgroups": [str(p) for p, _ in cgroups],
         "status_fd": write_fd,
         "parent_pid": os.getpid(),
+        "preload": list(preload),
     }
     capture = Path(tempfile.mkdtemp(prefix="capture-", dir=session.root))
     start = time.monotonic()

@@ -1,9 +1,10 @@
 """A warm sandbox starter: a long-lived Python with numpy imported that forks one confined child per step.
 
-Started by `sandbox.py` (one per worker process, from its main thread) as `PYTHON sandbox_zygote.py SOCKET_FD
-PARENT_PID`, with a clean environment (the step environment's start-up variables only: never the parent's, so it holds
-no token) and a private empty dir as cwd, HOME and TMPDIR. It is started the way a step's `python script.py` starts
-(same interpreter, no -I/-S, same start-up variables), so what it has imported is what such a step would import.
+Started by `sandbox.py` (one per worker process, from its main thread; a second one for steps that import torch) as
+`PYTHON sandbox_zygote.py SOCKET_FD PARENT_PID [PRELOAD...]`, with a clean environment (the step environment's
+start-up variables only: never the parent's, so it holds no token) and a private empty dir as cwd, HOME and TMPDIR.
+It is started the way a step's `python script.py` starts (same interpreter, no -I/-S, same start-up variables), so
+what it has imported is what such a step would import.
 
 Why: every step used to start a Python for `sandbox_shim.py`, and every Python step (the generator runner, the
 unit's checker) started another one that imported numpy: ~0.1 s of CPU per step on a 1.5 s unit. A fork of this
@@ -51,9 +52,16 @@ try:  # what nearly every generator and checker imports; a Python without numpy 
 except Exception:
     numpy = None
 
-# Environment variables that shape a Python's start (or numpy's import): a step runs in-process only when its values
-# of these equal the zygote's.
-_STARTUP_ENV = ("PYTHON", "LANG", "LC_", "OMP_", "OPENBLAS_", "MKL_", "GOTO", "NUMPY", "LD_", "MALLOC", "GLIBC")
+# Environment variables that shape a Python's start (or numpy's / torch's import): a step runs in-process only when
+# its values of these equal the zygote's.
+_STARTUP_ENV = (
+    *("PYTHON", "LANG", "LC_", "OMP_", "OPENBLAS_", "MKL_", "GOTO", "NUMPY", "LD_", "MALLOC", "GLIBC"),
+    *("TORCH", "PYTORCH", "KMP_"),
+)
+# Heavy libraries the parent may have a zygote import at start (a benchmark reference imports torch: 1.7 s per fresh
+# Python), for the steps that will import them. Only these names: a zygote imports installed libraries, never anything
+# of a unit.
+_PRELOADABLE = frozenset({"torch"})
 _MAX_MSG = 1 << 20
 _SHADOW_SUFFIXES = (".py", ".pyc", ".so", ".pyd", ".pyw")
 PR_SET_NAME = 15
@@ -267,6 +275,12 @@ def main():
     if os.getppid() != parent:
         os._exit(125)
     sock = socket.socket(fileno=sock_fd)
+    for name in sys.argv[3:]:
+        if name in _PRELOADABLE:
+            try:
+                __import__(name)
+            except Exception:  # not installed or broken: the step imports it itself and fails its own way
+                pass
     threads = len(os.listdir("/proc/self/task"))
     if threads != 1:  # forking a threaded process copies locks held by the other threads: refuse, steps fall back
         _send(sock, {"error": f"zygote has {threads} threads after start-up"})

@@ -49,7 +49,12 @@ def fresh_dir(unit_dir: Path, name: str) -> Path:
 
 
 def run_step(
-    ctx: Context, argv: list[str], workdir: Path, limits: sandbox.Limits | None = None, env: dict | None = None
+    ctx: Context,
+    argv: list[str],
+    workdir: Path,
+    limits: sandbox.Limits | None = None,
+    env: dict | None = None,
+    preload: tuple[str, ...] = (),
 ) -> sandbox.SandboxResult:
     return sandbox.run(
         argv,
@@ -59,7 +64,11 @@ def run_step(
         session=ctx.sandbox_session(),
         ro_paths=ctx.ro_paths,
         devices=ctx.devices,
+        preload=preload,
     )
+
+
+TORCH = ("torch",)  # preload for a step that imports torch (sandbox.run)
 
 
 def compile_failure(

@@ -198,7 +198,7 @@ def test_the_home_of_a_killed_processs_zygote_is_removed_by_the_next_one(tmp_pat
          "import os, signal, sys\nfrom cotbuilder.verify import sandbox\n"
          "wd = sandbox.default_session().new_dir('z-')\nopen(wd / 's.py', 'w').write('print(1)')\n"
          "assert sandbox.run([sys.executable, 's.py'], wd).ok\n"
-         "print(sandbox._zygote[1].home, flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n"],
+         "print(sandbox._zygotes[()][1].home, flush=True)\nos.kill(os.getpid(), signal.SIGKILL)\n"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert killed.returncode == -signal.SIGKILL, killed.stderr
@@ -210,3 +210,36 @@ def test_the_home_of_a_killed_processs_zygote_is_removed_by_the_next_one(tmp_pat
         assert not orphan.exists() and ours.is_dir()
     finally:
         ours.rmdir()
+
+
+def test_a_step_that_asks_for_torch_forks_from_a_zygote_that_imported_it_and_others_never_see_it(workdir):
+    """A benchmark reference imports torch (1.7 s in a fresh Python): its step forks from a second zygote that
+    imported torch at start, and computes as a fresh interpreter would. A step that does not ask gets the plain
+    zygote: torch is not in its address space (its memory limit is its own), and a name outside the allow-list is
+    never imported by a zygote."""
+    probe = script(
+        workdir,
+        "probe.py",
+        IN_ZYGOTE + "had = 'torch' in sys.modules\nimport torch\nprint(had, int(torch.arange(5).sum()))\n",
+    )
+    warm = sandbox.run(probe, workdir, SMALL, preload=("torch",))
+    assert warm.outcome == "ok" and warm.stdout.split() == ["True", "10"], warm.stderr
+    plain = sandbox.run(script(workdir, "plain.py", IN_ZYGOTE + "print('torch' in sys.modules)\n"), workdir, SMALL)
+    assert plain.outcome == "ok" and plain.stdout.strip() == "False", plain.stderr
+    assert sandbox._zygotes[("torch",)][1] is not sandbox._zygotes[()][1]
+    odd = sandbox.run(
+        script(workdir, "odd.py", IN_ZYGOTE + "print('antigravity' in sys.modules)\n"),
+        workdir,
+        SMALL,
+        preload=("antigravity",),
+    )
+    assert odd.outcome == "ok" and odd.stdout.strip() == "False", odd.stderr
+
+
+def test_a_unit_file_named_torch_shadows_the_preloaded_one_as_in_a_fresh_interpreter(workdir):
+    """`python script.py` puts the script's folder first on sys.path: a unit's own torch.py is what it imports. The
+    preloaded torch must not stand in for it, so that step runs in a fresh interpreter."""
+    (workdir / "torch.py").write_text("WHO = 'the unit'\n")
+    argv = script(workdir, "uses.py", "import torch\nprint(torch.WHO)\n")
+    res = sandbox.run(argv, workdir, SMALL, preload=("torch",))
+    assert res.outcome == "ok" and res.stdout.strip() == "the unit", res.stderr
