@@ -145,6 +145,20 @@ class Spec:
     generate: Callable[[dict], dict[str, str]] | None = None
 
 
+LOG_KEEP = 20000
+
+
+def kept_log(log: str, limit: int = LOG_KEEP) -> str:
+    """A long compile log cut to `limit` characters keeping its head and its tail: g++'s first errors (which say
+    what went wrong first, and which the status is decided from: an emulator gap named there) and the last lines
+    (where the compiler stopped). The tail alone lost a Catlass kernel's first error under 20 kB of follow-ups."""
+    if len(log) <= limit:
+        return log
+    head = limit * 2 // 5
+    cut = f"\n[... {len(log) - limit} characters of the log cut ...]\n"
+    return log[:head] + cut + log[-(limit - head) :]
+
+
 def _first_error(log: str) -> str:
     for line in log.splitlines():
         if " error: " in line or "fatal error:" in line or "undefined reference" in line:
@@ -222,7 +236,7 @@ class Builder:
     def _fail(self, stage: str, log: str, outcome: str = "exit", reason: str = "") -> OpBuild:
         self.result.ok = False
         self.result.stage = stage
-        self.result.log = log[-20000:]
+        self.result.log = kept_log(log)
         self.result.outcome = outcome
         self.result.reason = reason or _first_error(log)
         return self.result
