@@ -5,16 +5,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 
 #include "../impl/emu/diag.h"
 #include "../securec.h"  // the real register headers bring securec along (host code calls memset_s unannounced)
 #include "../graph/ascend_string.h"  // and the graph types: op headers use ge::DataType after including only this
 
-#define BEGIN_TILING_DATA_DEF(class_name) \
-    class class_name {                    \
-    public:
+#define BEGIN_TILING_DATA_DEF(class_name)                              \
+    class class_name {                                                 \
+    public:                                                            \
+        ~class_name() { ::cbemu::tiling_data_ptr_flush(this, sizeof(*this), true); }
 
 #define TILING_DATA_FIELD_DEF(data_type, field_name)                \
     data_type field_name = 0;                                       \
@@ -37,8 +40,50 @@
     void SaveToBuffer(void* buf, size_t capacity) const {                                     \
         std::memcpy(buf, (const void*)this, sizeof(*this) < capacity ? sizeof(*this) : capacity); \
     }                                                                                         \
-    size_t GetDataSize() const { return sizeof(*this); }                                     \
+    void SetDataPtr(void* buf) { ::cbemu::tiling_data_ptr_set(this, buf); }                   \
+    size_t GetDataSize() const {                                                              \
+        ::cbemu::tiling_data_ptr_flush(this, sizeof(*this), false);                           \
+        return sizeof(*this);                                                                 \
+    }                                                                                         \
     };
+
+// SetDataPtr(buf) (TilingData结构定义.md: "预留接口", no more said): the toolkit's TilingData then keeps its fields
+// in `buf`, so a tiling function that sets fields and never calls SaveToBuffer still fills the context's raw tiling
+// data. Here the class's own bytes are the layout the kernel reads (no pointer member may be added), so the object
+// remembers `buf` beside it and copies itself there when the size is asked (GetDataSize, which a tiling function
+// calls to SetDataSize) and when it is destroyed (the end of the tiling function at the latest).
+namespace cbemu {
+struct TilingDataPtrs {
+    std::mutex m;
+    std::unordered_map<const void*, void*> to;
+    size_t count = 0;  // read without the lock first: most objects never call SetDataPtr
+};
+inline TilingDataPtrs& tiling_data_ptrs() {
+    static TilingDataPtrs p;
+    return p;
+}
+inline void tiling_data_ptr_set(const void* obj, void* buf) {
+    TilingDataPtrs& p = tiling_data_ptrs();
+    std::lock_guard<std::mutex> lk(p.m);
+    if (buf)
+        p.to[obj] = buf;
+    else
+        p.to.erase(obj);
+    __atomic_store_n(&p.count, p.to.size(), __ATOMIC_RELAXED);
+}
+inline void tiling_data_ptr_flush(const void* obj, size_t n, bool forget) {
+    TilingDataPtrs& p = tiling_data_ptrs();
+    if (__atomic_load_n(&p.count, __ATOMIC_RELAXED) == 0) return;
+    std::lock_guard<std::mutex> lk(p.m);
+    auto it = p.to.find(obj);
+    if (it == p.to.end()) return;
+    if (it->second != obj) std::memcpy(it->second, obj, n);
+    if (forget) {
+        p.to.erase(it);
+        __atomic_store_n(&p.count, p.to.size(), __ATOMIC_RELAXED);
+    }
+}
+}  // namespace cbemu
 
 // Registration. Every REGISTER_TILING_DATA_CLASS adds one numbered slot (a specialisation of
 // CotbuilderTilingSlot<N>, N from __COUNTER__) in the namespace it is written in, so one header may register
