@@ -527,6 +527,17 @@ def _input_leaves(module: ast.Module) -> frozenset[str]:
     return frozenset(out)
 
 
+NOT_PYTHON = "generator: not valid Python"
+
+
+def _parse(source: str) -> ast.Module | None:
+    """The generator's syntax tree; None when it is not Python (or too deep or large for the parser)."""
+    try:
+        return ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
 def _numpy_aliases(module: ast.Module) -> set[str]:
     names = set()
     for node in ast.walk(module):
@@ -538,10 +549,9 @@ def _numpy_aliases(module: ast.Module) -> set[str]:
 def extract(source: str, argv: list[str] | None = None) -> Extracted:
     """The inputs and golden expressions a generator's text states (still unchecked: see statement.check).
     `argv`: sys.argv as the harness runs the generator (script name first), when known."""
-    try:
-        module = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return Extracted(reason="generator: not valid Python")
+    module = _parse(source)
+    if module is None:
+        return Extracted(reason=NOT_PYTHON)
     leaves = _input_leaves(module)
     walker = _Walker(module, leaves)
     env: dict[str, ast.AST] = {}
@@ -823,10 +833,9 @@ def _command_line(module: ast.Module, argv: list[str] | None) -> dict[str, ast.A
 def extract_program(source: str, argv: list[str] | None = None) -> Program:
     """The generator's statements the golden depends on, as a program over its input files (unchecked: the gate).
     `argv`: sys.argv as the harness runs the generator (script name first), when known."""
-    try:
-        module = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return Program(reason="generator: not valid Python")
+    module = _parse(source)
+    if module is None:
+        return Program(reason=NOT_PYTHON)
     functions = {n.name: n for n in module.body if isinstance(n, ast.FunctionDef)}
     main_block: list[ast.stmt] = []
     top: list[ast.stmt] = []

@@ -283,23 +283,13 @@ class _Writer:
         sliced = self.claims.get("core_slice")
         if sliced:
             if split and split.get("per_core"):
-                if split["remainder"] == 0:
-                    return [
-                        self.say(
-                            "split_even",
-                            block_dim=split["block_dim"],
-                            total=split["total_elements"],
-                            per_core=split["per_core"],
-                            per_core_bytes=split.get("per_core_bytes", "?"),
-                            line=sliced["line"],
-                        )
-                    ]
                 return [
                     self.say(
-                        "split_rem",
+                        "split_even" if split["remainder"] == 0 else "split_rem",  # a template uses what it names
                         block_dim=split["block_dim"],
                         total=split["total_elements"],
                         per_core=split["per_core"],
+                        per_core_bytes=split.get("per_core_bytes", "?"),
                         remainder=split["remainder"],
                         line=sliced["line"],
                     )
@@ -369,26 +359,16 @@ class _Writer:
             out.append(self.say("ub_total_nosoc", used=ub["used_bytes"]))
         tile, split = self.tile(), self.d.get("split") or {}
         if ub and ub.get("max_tile_elements") and tile:
-            if split.get("tiles_per_core"):
-                out.append(
-                    self.say(
-                        "ub_why",
-                        per_elem=ub["bytes_per_tile_element"],
-                        max_tile=ub["max_tile_elements"],
-                        tile=tile["elements"],
-                        per_core=split["per_core"],
-                        tiles=split["tiles_per_core"],
-                    )
+            out.append(
+                self.say(
+                    "ub_why" if split.get("tiles_per_core") else "ub_why_nosplit",
+                    per_elem=ub["bytes_per_tile_element"],
+                    max_tile=ub["max_tile_elements"],
+                    tile=tile["elements"],
+                    per_core=split.get("per_core"),
+                    tiles=split.get("tiles_per_core"),
                 )
-            else:
-                out.append(
-                    self.say(
-                        "ub_why_nosplit",
-                        per_elem=ub["bytes_per_tile_element"],
-                        max_tile=ub["max_tile_elements"],
-                        tile=tile["elements"],
-                    )
-                )
+            )
         elif tile and not listed:
             out.append(self.say("ub_whole", tile=tile["elements"], dtype=self.main_dtype(), tile_bytes=tile["bytes"]))
         return out

@@ -41,6 +41,7 @@ from ..paths import package_data
 
 SHIM = Path(__file__).resolve().parent / "sandbox_shim.py"
 ZYGOTE = Path(__file__).resolve().parent / "sandbox_zygote.py"
+OUTPUT_LIMIT = "output size limit"  # how a `limit` outcome's reason starts when RLIMIT_FSIZE stopped a write
 ZYGOTE_SWITCH = "COTBUILDER_SANDBOX_ZYGOTE"  # "0": start every step through a fresh shim (the benchmark's baseline)
 _counter = itertools.count()
 
@@ -969,12 +970,7 @@ def _file_at_limit(workdir: Path, limit: int) -> bool:
 
 
 def _classify(
-    result: SandboxResult,
-    status: dict,
-    events: dict[str, int],
-    timed_out: bool,
-    limits: Limits,
-    workdir: Path | None = None,
+    result: SandboxResult, status: dict, events: dict[str, int], timed_out: bool, limits: Limits, workdir: Path
 ) -> SandboxResult:
     rc, text = result.returncode, result.stderr + "\n" + result.stdout
 
@@ -1001,10 +997,10 @@ def _classify(
         return result
     if rc == -signal.SIGXCPU or (rc == -signal.SIGKILL and result.cpu_s >= limits.cpu_s * 0.9):
         return end("timeout", f"CPU-time limit {limits.cpu_s}s")
-    if rc == -signal.SIGXFSZ or (workdir is not None and _file_at_limit(workdir, limits.file_mb << 20)):
+    if rc == -signal.SIGXFSZ or _file_at_limit(workdir, limits.file_mb << 20):
         # Python ignores SIGXFSZ: its write fails instead and the program exits 1 with its own words (numpy says
         # "N requested and M written"), so a file the limit cut short is the evidence
-        return end("limit", f"output size limit {limits.file_mb} MB")
+        return end("limit", f"{OUTPUT_LIMIT} {limits.file_mb} MB")
     sigs = _signatures()
     violation = _match(sigs["violation"], text)
     if violation:

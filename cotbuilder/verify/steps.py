@@ -147,7 +147,7 @@ def stopped(result: sandbox.SandboxResult, what: str) -> tuple[str, str] | None:
         return "failed_run", f"{what}: sandbox could not start ({result.reason})"
     if m := _PY_MISSING.search(result.stderr):
         return "unsupported", f"{what} needs python module {m.group(1)}"
-    if what == "generator" and result.outcome == "limit" and result.reason.startswith("output size limit"):
+    if what == "generator" and result.outcome == "limit" and result.reason.startswith(sandbox.OUTPUT_LIMIT):
         # the unit's own data generator wants more room than cotbuilder gives a step: our limit, not the kernel's
         # fault (the kernel never ran)
         return "unsupported", f"generator writes a file over the sandbox's {result.reason}"

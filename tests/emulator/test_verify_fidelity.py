@@ -83,12 +83,17 @@ def _unit(root: Path, name: str, ctype: str, dtype: str, sync: str) -> dict:
     return unitdir.unit_from_dir(folder, layout="kernel_launch", name=name)
 
 
-def test_the_verify_stage_records_races_and_illegal_types_with_their_rule(verify_workspace, tmp_path):
+def test_the_verify_stage_records_races_illegal_types_and_run_time_gaps_with_their_rule(verify_workspace, tmp_path):
+    """Beside the race and the illegal type: the emulator stops with `unsupported_api` on a variant it does not model
+    (SetLoadDataBoundary with a non-zero boundary). That is a gap of cotbuilder, stored `unsupported` naming the
+    variant - it was failed_run, a verdict on code the emulator never judged; the same kernel without the call
+    (add_synced) passes."""
     unitdir.add_units(
         verify_workspace,
         _unit(tmp_path, "add_synced", "float", "float32", SYNC),
         _unit(tmp_path, "add_race", "float", "float32", ""),
         _unit(tmp_path, "add_bf16", "bfloat16_t", "bfloat16", SYNC),
+        _unit(tmp_path, "add_boundary", "float", "float32", SYNC + " SetLoadDataBoundary(64);"),
     )
     with Store(verify_workspace) as store:
         run(store, VerifyConfig(progress=False, jobs=2))
@@ -104,6 +109,10 @@ def test_the_verify_stage_records_races_and_illegal_types_with_their_rule(verify
     assert illegal["status"] == "failed_compile"
     assert "cotbuilder legality: Add" in illegal["reason"] and "T = bfloat16_t" in illegal["reason"]
     assert "基础算术/Add.md" in illegal["reason"]
+    gap = rows["add_boundary"]
+    assert gap["status"] == "unsupported", gap["reason"]
+    assert "SetLoadDataBoundary with a non-zero boundary" in gap["reason"]
+    assert "SetLoadDataBoundary with a non-zero boundary" in gap["missing_apis"]
     assert all(r["timings"]["schedule_seeds"] == [0] for r in rows.values() if r["timings"])
 
 
@@ -116,24 +125,3 @@ def test_more_schedules_are_another_verification(verify_workspace, tmp_path):
         seeds = [r["timings"]["schedule_seeds"] for r in store.rows("SELECT timings FROM verifications")]
     assert again.counts["kept"] == 0 and more.counts["kept"] == 1
     assert sorted(seeds) == [[0], [0, 1, 2]]
-
-
-def test_a_variant_the_emulator_stops_on_at_run_time_is_unsupported_naming_it(verify_workspace, tmp_path):
-    """The emulator stops with `unsupported_api` on a variant it does not model (here SetLoadDataBoundary with a
-    non-zero boundary): that is a gap of cotbuilder, stored `unsupported` naming the variant - it was failed_run, a
-    verdict on code the emulator never judged. The same kernel without the call passes."""
-    unitdir.add_units(
-        verify_workspace,
-        _unit(tmp_path, "add_synced", "float", "float32", SYNC),
-        _unit(tmp_path, "add_boundary", "float", "float32", SYNC + " SetLoadDataBoundary(64);"),
-    )
-    with Store(verify_workspace) as store:
-        run(store, VerifyConfig(progress=False, jobs=2))
-        rows = {
-            r["name"]: r for r in store.rows("SELECT u.name, v.* FROM verifications v JOIN units u USING (unit_id)")
-        }
-    assert rows["add_synced"]["status"] == "passed", rows["add_synced"]["reason"]
-    gap = rows["add_boundary"]
-    assert gap["status"] == "unsupported", gap["reason"]
-    assert "SetLoadDataBoundary with a non-zero boundary" in gap["reason"]
-    assert "SetLoadDataBoundary with a non-zero boundary" in gap["missing_apis"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -48,3 +50,16 @@ def copy_fixture(name: str, dest: Path, edits: list[tuple[str, str, str]] = ()) 
         assert old in text, f"edit target not found in {rel}: {old!r}"
         path.write_text(text.replace(old, new), encoding="utf-8")
     return dest
+
+
+def verify_in_private_mount(workspace: Path, setup: str, *args: str) -> subprocess.CompletedProcess:
+    """`cotbuilder verify ARGS` after the shell command `setup` changed the mounts it sees (a tmpfs, a read-only
+    cgroup tree): in its own mount namespace, so the change never reaches the host or the other tests."""
+    cli = " ".join([sys.executable, "-m", "cotbuilder.cli", "--workspace", str(workspace), "verify", *args])
+    return subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "sh", "-c", f"{setup} && exec {cli}"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "200", "NO_COLOR": "1", "HOME": str(workspace.parent)},
+    )

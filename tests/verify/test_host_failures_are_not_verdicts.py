@@ -10,27 +10,18 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 from cotbuilder.store import Store
 from cotbuilder.verify import diagnostics, sandbox
 
-from .conftest import copy_fixture
+from .conftest import copy_fixture, verify_in_private_mount
 from .unitdir import add_units, unit_from_dir
 
 
 def _verify_on_a_full_disk(workspace) -> subprocess.CompletedProcess:
     box = workspace / "sandbox"
     box.mkdir(exist_ok=True)
-    cli = " ".join([sys.executable, "-m", "cotbuilder.cli", "--workspace", str(workspace), "verify", "--jobs", "1"])
-    script = f"mount -t tmpfs -o size=250k tmpfs {box} && exec {cli}"
-    return subprocess.run(
-        ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PATH": "/usr/bin:/bin", "COLUMNS": "200", "NO_COLOR": "1", "HOME": str(workspace.parent)},
-    )
+    return verify_in_private_mount(workspace, f"mount -t tmpfs -o size=250k tmpfs {box}", "--jobs", "1")
 
 
 def test_a_link_that_fails_on_a_full_disk_is_an_infrastructure_error_and_stores_nothing(verify_workspace, tmp_path):

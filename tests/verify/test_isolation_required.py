@@ -9,25 +9,15 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 
 from cotbuilder.store import Store
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, verify_in_private_mount
 from .unitdir import add_units, unit_from_dir
 
 
 def _without_memory_cgroup(workspace, *args: str) -> subprocess.CompletedProcess:
-    memory = "/sys/fs/cgroup/memory"
-    cli = " ".join([sys.executable, "-m", "cotbuilder.cli", "--workspace", str(workspace), "verify", *args])
-    script = f"mount -o remount,bind,ro {memory} && exec {cli}"
-    return subprocess.run(
-        ["unshare", "--mount", "--propagation", "private", "sh", "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PATH": "/usr/bin:/bin", "COLUMNS": "200", "NO_COLOR": "1", "HOME": str(workspace.parent)},
-    )
+    return verify_in_private_mount(workspace, "mount -o remount,bind,ro /sys/fs/cgroup/memory", *args)
 
 
 def test_verify_refuses_without_a_memory_cgroup_and_runs_only_when_allowed(verify_workspace, tmp_path):
