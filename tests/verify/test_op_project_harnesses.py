@@ -146,6 +146,34 @@ def test_op_spec_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):
     assert v.status == "failed_run" and v.reason.startswith("host:"), v.reason
 
 
+SWISH_SAVE = (
+    "tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());",
+    "tiling.SetDataPtr(context->GetRawTilingData()->GetData());",
+)
+
+
+def test_op_spec_tiling_written_through_set_data_ptr_passes_and_one_over_the_buffer_is_a_failed_run_of_the_host(ctx):
+    """SetDataPtr (a reserved interface) instead of SaveToBuffer: the TilingData copies itself into the raw buffer,
+    so the op passes as before. A tiling struct larger than the framework's buffer, with a small size reported, is
+    the host's failure naming both sizes - never a kernel verdict, and never a copy past the buffer's end."""
+    _, v = verify(unit_of("SwishCustom", {SWISH_OP_TILING: SWISH_SAVE}), ctx)
+    assert v.status == "passed", v.reason
+    # the size it reports is small; only the copy SetDataPtr makes runs past the buffer
+    oversized = {
+        SWISH_OP_TILING: (
+            SWISH_SAVE[0] + "\n    context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());",
+            SWISH_SAVE[1] + "\n    context->GetRawTilingData()->SetDataSize(20);",
+        ),
+        "op_host/swish_custom_tiling.h": (
+            "TILING_DATA_FIELD_DEF(float, beta);",
+            "TILING_DATA_FIELD_DEF(float, beta);\n    TILING_DATA_FIELD_DEF_ARR(uint8_t, 70000, pad);",
+        ),
+    }
+    _, v = verify(unit_of("SwishCustom", oversized), ctx)
+    assert v.status == "failed_run" and v.reason.startswith("host:"), v.reason
+    assert "bytes exceeds the" in v.reason and "tiling buffer" in v.reason, v.reason
+
+
 def test_op_spec_with_a_kernel_bug_is_a_wrong_answer(ctx):
     broken = unit_of(
         "SwishCustom",

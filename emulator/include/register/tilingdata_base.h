@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "../impl/emu/diag.h"
+#include "../impl/host/tiling_buffer_scope.h"
 #include "../securec.h"  // the real register headers bring securec along (host code calls memset_s unannounced)
 #include "../graph/ascend_string.h"  // and the graph types: op headers use ge::DataType after including only this
 
@@ -77,7 +78,10 @@ inline void tiling_data_ptr_flush(const void* obj, size_t n, bool forget) {
     std::lock_guard<std::mutex> lk(p.m);
     auto it = p.to.find(obj);
     if (it == p.to.end()) return;
-    if (it->second != obj) std::memcpy(it->second, obj, n);
+    if (it->second != obj) {
+        TilingBufferScope* scope = TilingBufferScope::current();
+        std::memcpy(it->second, obj, scope ? scope->room(it->second, n) : n);
+    }
     if (forget) {
         p.to.erase(it);
         __atomic_store_n(&p.count, p.to.size(), __ATOMIC_RELAXED);

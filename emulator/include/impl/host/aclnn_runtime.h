@@ -8,6 +8,7 @@
 // (inputs..., outputs..., workspace, tiling) on the emulator.
 // `COTBUILDER_STAGE {"stage": ...}` lines say which half is running, so a crash is charged to the host or the kernel.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include "../../aclnn/aclnn_base.h"
 #include "../emu/rt.h"
 #include "op_def.h"
+#include "tiling_buffer_scope.h"
 
 namespace cbhost {
 
@@ -351,12 +353,13 @@ CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecuto
     node_->workspace = reinterpret_cast<gert::ContinuousVector*>(p->workspace_holder.get());
 
     gert::TilingContext ctx(node_.get());
+    cbemu::TilingBufferScope scope(node_->tiling->GetData(), node_->tiling->GetCapacity());
     ge::graphStatus st = impl.tiling(&ctx);
     if (st != ge::GRAPH_SUCCESS) {
         report_failure(op_, "TilingFunc returned " + std::to_string(st) + " (not GRAPH_SUCCESS)");
         return ACLNN_ERR_INNER_TILING_ERROR;
     }
-    size_t tiling_size = node_->tiling->GetDataSize();
+    size_t tiling_size = std::max(node_->tiling->GetDataSize(), scope.wanted());
     if (tiling_override() && tiling_size <= node_->tiling->GetCapacity()) {
         tiling_override()(node_->tiling->GetData(), tiling_size);
         std::fprintf(stderr, "COTBUILDER_STAGE {\"stage\":\"tiling_overridden\"}\n");

@@ -3,6 +3,7 @@
 // repo's own UT helpers use (gert::OpTilingContextBuilder / ContextHolder, DefaultOpImplSpaceRegistryV2): all of them
 // fill one cbhost::Node and hand out views of it.
 #pragma once
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "op_def.h"
+#include "tiling_buffer_scope.h"
 
 namespace gert {
 
@@ -106,13 +108,15 @@ inline ge::graphStatus reporting_tiling(gert::TilingContext* ctx) {
     if (it == op_impls().end() || !it->second.tiling) return ge::GRAPH_FAILED;
     std::fprintf(stderr, "COTBUILDER_STAGE {\"stage\":\"host_tiling\"}\n");
     std::fflush(stderr);
-    ge::graphStatus st = it->second.tiling(ctx);
     Node* n = ctx->CotbuilderNode();
+    cbemu::TilingBufferScope scope(n->tiling ? n->tiling->GetData() : nullptr, n->tiling ? n->tiling->GetCapacity() : 0);
+    ge::graphStatus st = it->second.tiling(ctx);
+    size_t size = n->tiling ? std::max(n->tiling->GetDataSize(), scope.wanted()) : 0;
     std::string error;
     if (st != ge::GRAPH_SUCCESS)
         error = "TilingFunc returned " + std::to_string(st) + " (not GRAPH_SUCCESS)";
-    else if (n->tiling && n->tiling->GetDataSize() > n->tiling->GetCapacity())
-        error = "tiling data of " + std::to_string(n->tiling->GetDataSize()) + " bytes exceeds the " +
+    else if (n->tiling && size > n->tiling->GetCapacity())
+        error = "tiling data of " + std::to_string(size) + " bytes exceeds the " +
                 std::to_string(n->tiling->GetCapacity()) + "-byte tiling buffer";
     else if (n->block_dim == 0)
         error = "TilingFunc did not set a block dim (SetBlockDim) or set 0";
