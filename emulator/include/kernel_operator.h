@@ -13,6 +13,7 @@
 #include "impl/emu/vec_core.h"
 #include "impl/basic_api/vec.h"
 #include "impl/basic_api/vec_cmp_reduce.h"
+#include "impl/basic_api/tensor_expr.h"
 #include "impl/basic_api/vec_extra.h"
 #include "impl/basic_api/misc.h"
 #include "impl/emu/launch.h"

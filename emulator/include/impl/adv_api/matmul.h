@@ -490,10 +490,21 @@ public:
         quant_vec_ = quantTensor.addr_;
         quant_set_ = true;
     }
+    // The library's scratch; IterateNBatch (sync) writes its C matrices here (IterateNBatch.md).
     template <typename T>
-    void SetWorkspace(GlobalTensor<T>&) {}
+    void SetWorkspace(GlobalTensor<T>& ws) {
+        ws_ = GlobalTensor<DstT>();
+        ws_.addr_ = reinterpret_cast<DstT*>(ws.addr_);
+        ws_.size_ = (uint64_t)ws.size_ * sizeof(T) / sizeof(DstT);
+        ws_.lo_ = ws.lo_, ws_.hi_ = ws.hi_, ws_.checked_ = ws.checked_;
+        ws_set_ = true;
+    }
     template <typename T>
-    void SetWorkspace(__gm__ const T*, int) {}
+    void SetWorkspace(__gm__ const T* addr, int size) {
+        ws_ = GlobalTensor<DstT>();
+        ws_.SetGlobalBuffer((__gm__ DstT*)addr, (uint64_t)size / sizeof(DstT));
+        ws_set_ = true;
+    }
     void SetLocalWorkspace(const LocalTensor<uint8_t>&) {}
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
         hf32_ = enableHF32;
@@ -518,6 +529,8 @@ public:
     template <bool sync = true>
     bool Iterate(bool enPartialSum = false, CBEMU_LOC) {
         if (!ready(loc)) return false;
+        if (!sync && partial_output())
+            cbemu::report("unsupported_api", cbemu::Sev::fatal, loc, "Matmul::Iterate<false> with isPartialOutput");
         if (!sync) {  // async: compute every block now, hand them out one per GetTensorC
             if (async_ready_) return false;
             async_blocks_.clear();
@@ -532,6 +545,15 @@ public:
         if (next_ >= order_.size()) {
             reset_iteration();
             return false;
+        }
+        if (partial_output()) {  // MatmulConfig.isPartialOutput: one baseK slice of one block per Iterate
+            if (bias_on_)
+                cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
+                              "Matmul with isPartialOutput and a bias (which slice gets the bias is not documented)");
+            uint32_t k_steps = (uint32_t)((sK_ + t_.baseK - 1) / t_.baseK);
+            compute_block(order_[next_].first, order_[next_].second, false, loc, (int32_t)k_next_);
+            if (++k_next_ >= k_steps) k_next_ = 0, next_++;
+            return true;
         }
         if (enPartialSum && (sM_ != t_.baseM || sN_ != t_.baseN))
             cbemu::report("cube_bad_params", cbemu::Sev::error, loc,
@@ -635,9 +657,22 @@ public:
     void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB, bool enSequentialWrite,
                        const uint32_t matrixStrideA = 0, const uint32_t matrixStrideB = 0,
                        const uint32_t matrixStrideC = 0, CBEMU_LOC) {
-        (void)batchLoop, (void)batchA, (void)batchB, (void)enSequentialWrite, (void)matrixStrideA,
-            (void)matrixStrideB, (void)matrixStrideC;
-        cbemu::report("unsupported_api", cbemu::Sev::fatal, loc, "Matmul::IterateNBatch");
+        // IterateNBatch.md: batchLoop IterateBatch calls, the l-th on A batches [l * batchA, (l + 1) * batchA), B
+        // batches [l * batchB, ...), C batches [l * max(batchA, batchB), ...), the C matrices going to the
+        // SetWorkspace buffer. Ours: C batch b sits where the C layout puts batch b (as IterateBatch writes it).
+        if (!sync)
+            cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
+                          "Matmul::IterateNBatch<false> (asynchronous, read back with GetBatchTensorC)");
+        if (!ws_set_) {
+            cbemu::report("cube_bad_params", cbemu::Sev::error, loc,
+                          "Matmul::IterateNBatch writes its C matrices to the SetWorkspace buffer: call SetWorkspace "
+                          "first");
+            return;
+        }
+        uint32_t nb = batchA > batchB ? batchA : batchB;
+        for (uint32_t l = 0; l < batchLoop; ++l)
+            batch_gm(ws_, batchA, batchB, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC, false, 0,
+                     loc, l * batchA, l * batchB, l * nb);
     }
 
 private:
@@ -672,6 +707,7 @@ private:
     }
     void reset_iteration() {
         next_ = 0;
+        k_next_ = 0;
         order_.clear();
         async_ready_ = false;
         async_blocks_.clear();
@@ -738,7 +774,8 @@ private:
     }
 
     // One baseM x baseN block of C (block (mi, ni) of the single-core problem) into acc_.
-    void compute_block(uint32_t mi, uint32_t ni, bool partial, const cbemu::SrcLoc& loc) {
+    // k_slice >= 0: only that baseK step (isPartialOutput).
+    void compute_block(uint32_t mi, uint32_t ni, bool partial, const cbemu::SrcLoc& loc, int32_t k_slice = -1) {
         uint32_t m0 = mi * t_.baseM, n0 = ni * t_.baseN;
         uint32_t mb = (uint32_t)std::min<int64_t>(t_.baseM, sM_ - m0), nb = (uint32_t)std::min<int64_t>(t_.baseN, sN_ - n0);
         uint32_t K = (uint32_t)sK_, bk = (uint32_t)t_.baseK;
@@ -753,6 +790,7 @@ private:
         cbemu::MmadScratch& s = cbemu::mmad_scratch();
         bool hf = std::is_same<SrcAT, float>::value && (hf32_ || cbemu::cube_regs().hf32);
         for (uint32_t k0 = 0; k0 < K; k0 += bk) {
+            if (k_slice >= 0 && k0 != (uint32_t)k_slice * bk) continue;
             uint32_t kb = std::min<uint32_t>(bk, K - k0);
             if constexpr (std::is_same<L0cT, int32_t>::value) {
                 s.ia.resize((size_t)mb * kb);
@@ -832,6 +870,12 @@ private:
             return MM_CFG.isEnableChannelSplit && std::is_same<DstT, float>::value ? 8 : 16;
         else
             return 16;
+    }
+    static constexpr bool partial_output() {
+        if constexpr (std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulConfig>::value)
+            return MM_CFG.isPartialOutput;
+        else
+            return false;
     }
     static constexpr bool MM_CFG_relu() {
         if constexpr (std::is_same<typename std::decay<decltype(MM_CFG)>::type, MatmulConfig>::value)
@@ -926,7 +970,8 @@ private:
     // Batch offsets per layout (IterateBatch.md): NORMAL is [batch][M][K] / [batch][K][N] / [batch][M][N]; the
     // BSNGD / SBNGD / BNGS1S2 layouts give the row strides and batch offsets from the tiling's layout fields.
     void batch_gm(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB, bool seq, uint32_t strideA,
-                  uint32_t strideB, uint32_t strideC, bool partial, uint8_t enAtomic, const cbemu::SrcLoc& loc) {
+                  uint32_t strideB, uint32_t strideC, bool partial, uint8_t enAtomic, const cbemu::SrcLoc& loc,
+                  uint32_t firstA = 0, uint32_t firstB = 0, uint32_t firstC = 0) {
         (void)partial;
         if (!ready(loc)) return;
         uint32_t nb = batchA > batchB ? batchA : batchB;
@@ -936,9 +981,9 @@ private:
         int64_t so[5] = {orgM_, orgN_, orgKa_, orgKb_, orgKc_};
         bool save_set = org_set_;
         for (uint32_t b = 0; b < nb; ++b) {
-            uint32_t ba = b % batchA, bb = b % batchB;
+            uint32_t ba = firstA + b % batchA, bb = firstB + b % batchB;
             int64_t offA = 0, offB = 0, offC = 0, offBias = 0;
-            batch_offsets(ba, bb, b, strideA, strideB, strideC, offA, offB, offC, offBias);
+            batch_offsets(ba, bb, firstC + b, strideA, strideB, strideC, offA, offB, offC, offBias);
             a_.base = saveA.base + offA;
             b_.base = saveB.base + offB;
             if (bias_on_ && bias_.set && MM_CFG_bias_batch()) bias_.base = saveBias.base + offBias;
@@ -1028,6 +1073,9 @@ private:
     int32_t batchA_ = 1, batchB_ = 1;
     std::vector<std::pair<uint32_t, uint32_t>> order_;
     size_t next_ = 0;
+    uint32_t k_next_ = 0;  // the baseK slice the next Iterate gives (isPartialOutput)
+    GlobalTensor<DstT> ws_;
+    bool ws_set_ = false;
     std::vector<L0cT> acc_;
     uint32_t cur_m_ = 0, cur_n_ = 0, cur_mb_ = 0, cur_nb_ = 0;
     bool async_ready_ = false;

@@ -56,6 +56,13 @@ public:
         pos_ = pos;
     }
 
+    // `dst = src0 + src1`, `dst = src0 >= src1` ...: the whole-tensor operator forms (tensor_expr.h) run on assignment
+    template <typename E, typename = typename E::cbemu_tensor_expr>
+    LocalTensor& operator=(const E& expr) {
+        expr.assign_to(*this);
+        return *this;
+    }
+
     LocalTensor operator[](uint32_t offset) const {
         LocalTensor t = *this;
         t.addr_ = addr_ + offset;

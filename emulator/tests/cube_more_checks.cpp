@@ -1,0 +1,163 @@
+// More cube-path kernels written for the emulator's tests (driven by tests/emulator/test_cube_more.py, which
+// writes the inputs and compares the outputs with numpy). Usage: cube_more_checks DIR CASE
+//
+//   expr_*      the whole-tensor operator forms of the vector APIs (`dst = x + y`, `bits = x >= y`);
+//   partial_*   a Matmul with MatmulConfig.isPartialOutput: each Iterate gives one baseK slice of one block;
+//   nbatch_*    Matmul::IterateNBatch into the SetWorkspace buffer.
+#include <cstring>
+#include <string>
+
+#include "check_io.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "tiling/tiling_api.h"
+
+using namespace AscendC;
+
+// ---- operator forms: out = x + y, x - y, x * y (three rows of n floats) and the bits of x >= y, x < y ----
+__global__ __aicore__ void expr_ops(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR bits, uint32_t n, uint32_t variant) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> xb, yb, ob, kb, sb;
+    LocalTensor<float> xl = ub_in<float>(pipe, xb, x, n), yl = ub_in<float>(pipe, yb, y, n);
+    pipe.InitBuffer(ob, n * sizeof(float));
+    pipe.InitBuffer(kb, 2 * n / 8);
+    LocalTensor<float> o = ob.Get<float>();
+    LocalTensor<uint8_t> k = kb.Get<uint8_t>();
+    if (variant == 1) {  // dst holds a quarter of the operands: the whole-tensor Add runs past it
+        pipe.InitBuffer(sb, n);
+        LocalTensor<float> small = sb.Get<float>();
+        small = xl + yl;  // @expr_short_dst
+        return;
+    }
+    o = xl + yl;
+    ub_out(out, o, n);
+    o = xl - yl;
+    ub_out(out + n * sizeof(float), o, n);
+    o = xl * yl;
+    ub_out(out + 2 * n * sizeof(float), o, n);
+    k = xl >= yl;
+    LocalTensor<uint8_t> k2 = k[n / 8];
+    k2 = xl < yl;
+    ub_out(bits, k, 2 * n / 8);
+}
+
+// ---- isPartialOutput: every Iterate's slice goes out sequentially (baseM x baseN each) with its block offset ----
+__aicore__ inline constexpr MatmulConfig PartialCfg(bool on) {
+    MatmulConfig c = CFG_MDL;
+    c.isPartialOutput = on;
+    return c;
+}
+constexpr MatmulConfig CFG_PARTIAL = PartialCfg(true);
+constexpr MatmulConfig CFG_WHOLE = PartialCfg(false);
+
+template <const MatmulConfig& CFG>
+__global__ __aicore__ void partial_mm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR offs, GM_ADDR tilingGm) {
+    TCubeTiling t;
+    std::memcpy(&t, (const void*)tilingGm, sizeof t);
+    TPipe pipe;
+    using A = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    Matmul<A, A, C, C, CFG> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> aG, bG;
+    GlobalTensor<float> cG, biasG;
+    aG.SetGlobalBuffer((__gm__ half*)a);
+    bG.SetGlobalBuffer((__gm__ half*)b);
+    cG.SetGlobalBuffer((__gm__ float*)c);
+    biasG.SetGlobalBuffer((__gm__ float*)bias);
+    mm.SetTensorA(aG);
+    mm.SetTensorB(bG);
+    if (bias) mm.SetBias(biasG);  // @partial_bias
+    int32_t* o = (int32_t*)offs;
+    uint32_t i = 0;
+    while (mm.Iterate()) {
+        mm.GetTensorC(cG[i * t.baseM * t.baseN], 0, true);
+        MatrixOffset off = mm.GetOffsetC();
+        o[4 * i] = off.row, o[4 * i + 1] = off.col, o[4 * i + 2] = off.height, o[4 * i + 3] = off.width;
+        ++i;
+    }
+    mm.End();
+}
+
+// ---- IterateNBatch: `loops` x (batch A x batch B) matrices in the NORMAL layout into the workspace, then copied out
+__global__ __aicore__ void nbatch_mm(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR tilingGm, uint32_t loops,
+                                     uint32_t batch, uint32_t variant) {
+    TCubeTiling t;
+    std::memcpy(&t, (const void*)tilingGm, sizeof t);
+    TPipe pipe;
+    using A = MatmulType<TPosition::GM, CubeFormat::ND, half, false, LayoutMode::NORMAL>;
+    using C = MatmulType<TPosition::GM, CubeFormat::ND, float, false, LayoutMode::NORMAL>;
+    Matmul<A, A, C> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> aG, bG;
+    GlobalTensor<float> wsG;
+    aG.SetGlobalBuffer((__gm__ half*)a);
+    bG.SetGlobalBuffer((__gm__ half*)b);
+    uint32_t n = loops * batch * t.M * t.N;
+    wsG.SetGlobalBuffer((__gm__ float*)ws, n);
+    mm.SetTensorA(aG);
+    mm.SetTensorB(bG);
+    if (variant != 1) mm.SetWorkspace(wsG);
+    mm.IterateNBatch(loops, batch, batch, false);  // @nbatch_no_workspace
+    mm.End();
+}
+
+static int64_t host_tiling(TCubeTiling& t, int32_t M, int32_t N, int32_t K) {
+    namespace mt = matmul_tiling;
+    mt::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
+    api.SetDim(1);
+    api.SetAType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16, false);
+    api.SetBType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT16, false);
+    api.SetCType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+    api.SetBiasType(mt::TPosition::GM, mt::CubeFormat::ND, mt::DataType::DT_FLOAT);
+    api.SetOrgShape(M, N, K);
+    api.SetShape(M, N, K);
+    api.EnableBias(false);
+    api.SetBufferSpace(-1, -1, -1);
+    return api.GetTiling(t);
+}
+
+int main(int argc, char** argv) {
+    if (argc < 3) return 2;
+    g_dir = argv[1];
+    std::string c = argv[2];
+    if (c.rfind("expr_", 0) == 0) {
+        size_t bytes = 0;
+        uint8_t *x = load("x", &bytes), *y = load("y");
+        uint32_t n = (uint32_t)(bytes / sizeof(float));
+        uint8_t *o = out(3 * bytes), *k = out(2 * n / 8);
+        ICPU_RUN_KF(expr_ops, 1, x, y, o, k, n, (uint32_t)(c == "expr_short_dst"));
+        save("c", o, 3 * bytes);
+        save("bits", k, 2 * n / 8);
+        return 0;
+    }
+    uint8_t *a = load("a"), *b = load("b");
+    int32_t* shape = (int32_t*)load("shape");  // M, N, K, loops, batch
+    int32_t M = shape[0], N = shape[1], K = shape[2], loops = shape[3], batch = shape[4];
+    TCubeTiling t;
+    if (host_tiling(t, M, N, K) != 0) {
+        std::fprintf(stderr, "GetTiling failed\n");
+        return 5;
+    }
+    std::printf("tiling single=%d,%d,%d base=%d,%d,%d order=%d\n", t.singleCoreM, t.singleCoreN, t.singleCoreK,
+                t.baseM, t.baseN, t.baseK, t.iterateOrder);
+    uint8_t* tg = (uint8_t*)GmAlloc(sizeof t);
+    std::memcpy(tg, &t, sizeof t);
+    if (c.rfind("partial_", 0) == 0) {
+        size_t slices = (size_t)((M + t.baseM - 1) / t.baseM) * ((N + t.baseN - 1) / t.baseN) *
+                        ((K + t.baseK - 1) / t.baseK);
+        size_t cbytes = slices * t.baseM * t.baseN * sizeof(float);
+        uint8_t *cbuf = out(cbytes), *offs = out(slices * 4 * sizeof(int32_t));
+        uint8_t* bias = c == "partial_bias" ? out(N * sizeof(float)) : nullptr;
+        if (c == "partial_whole") ICPU_RUN_KF(partial_mm<CFG_WHOLE>, 1, a, b, bias, cbuf, offs, tg);
+        else ICPU_RUN_KF(partial_mm<CFG_PARTIAL>, 1, a, b, bias, cbuf, offs, tg);
+        save("c", cbuf, cbytes);
+        save("offs", offs, slices * 4 * sizeof(int32_t));
+        return 0;
+    }
+    size_t cbytes = (size_t)loops * batch * M * N * sizeof(float);
+    uint8_t* ws = out(cbytes);
+    ICPU_RUN_KF(nbatch_mm, 1, a, b, ws, tg, (uint32_t)loops, (uint32_t)batch,
+                (uint32_t)(c == "nbatch_no_workspace"));
+    save("c", ws, cbytes);  // the C matrices IterateNBatch left in the workspace
+    return 0;
+}

@@ -1,0 +1,171 @@
+"""More of the cube path against numpy, with kernels written here (emulator/tests/cube_more_checks.cpp): the
+whole-tensor operator forms of the vector APIs that cube epilogues use (`dst = x + y`, `bits = x >= y`),
+MatmulConfig.isPartialOutput (one baseK slice per Iterate), and Matmul::IterateNBatch into the SetWorkspace buffer;
+each with a broken variant that must fail with its status.
+
+The Matmul cases run under three tilings (ours and two seeded random valid ones, COTBUILDER_MATMUL_TILING)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+TILINGS = ("ours", "random:1", "random:2")
+
+
+def run(exe: Path, d: Path, case: str, tiling: str | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("COTBUILDER_SOC", "COTBUILDER_MATMUL_TILING")}
+    if tiling:
+        env["COTBUILDER_MATMUL_TILING"] = tiling
+    return subprocess.run([str(exe), str(d), case], capture_output=True, text=True, timeout=60, env=env)
+
+
+def write(d: Path, **arrays: np.ndarray) -> None:
+    for name, arr in arrays.items():
+        np.ascontiguousarray(arr).tofile(d / f"{name}.bin")
+
+
+def f16(rng, *shape) -> np.ndarray:
+    return rng.uniform(-1, 1, shape).astype(np.float16)
+
+
+def mm(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return a.astype(np.float64) @ b.astype(np.float64)
+
+
+@pytest.fixture(scope="module")
+def exe(toolchain, tmp_path_factory):
+    return toolchain.build(toolchain.cpp / "cube_more_checks.cpp", tmp_path_factory.mktemp("cmore") / "cmc")
+
+
+def _tiling(proc) -> tuple[int, ...]:
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("tiling"))
+    base = line.split("base=")[1].split()[0]
+    return tuple(int(v) for v in base.split(","))
+
+
+# ---------------- whole-tensor operator forms ----------------
+
+
+def test_tensor_operator_forms_compute_the_whole_tensor(exe, tmp_path, toolchain):
+    rng = np.random.default_rng(40)
+    n = 256
+    x, y = rng.uniform(-2, 2, n).astype(np.float32), rng.uniform(-2, 2, n).astype(np.float32)
+    y[:8] = x[:8]  # equal elements: >= is true, < is false
+    write(tmp_path, x=x, y=y)
+    proc = run(exe, tmp_path, "expr_ok")
+    assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), proc.stderr
+    got = np.fromfile(tmp_path / "out_c.bin", np.float32).reshape(3, n)
+    np.testing.assert_array_equal(got[0], x + y)
+    np.testing.assert_array_equal(got[1], x - y)
+    np.testing.assert_array_equal(got[2], x * y)
+    bits = np.unpackbits(np.fromfile(tmp_path / "out_bits.bin", np.uint8), bitorder="little").reshape(2, n)
+    np.testing.assert_array_equal(bits[0], (x >= y).astype(np.uint8))
+    np.testing.assert_array_equal(bits[1], (x < y).astype(np.uint8))
+
+
+def test_tensor_operator_into_a_too_small_dst_is_reported_at_the_expression_line(exe, tmp_path, toolchain):
+    rng = np.random.default_rng(41)
+    write(tmp_path, x=rng.uniform(-1, 1, 256).astype(np.float32), y=rng.uniform(-1, 1, 256).astype(np.float32))
+    proc = run(exe, tmp_path, "expr_short_dst")
+    diags = toolchain.parse_diags(proc.stderr)
+    assert proc.returncode != 0 and diags, proc.stderr
+    assert diags[0]["severity"] == "error" and "Add" in diags[0]["message"], diags
+    assert diags[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_more_checks.cpp", "expr_short_dst"), diags
+
+
+# ---------------- isPartialOutput ----------------
+
+
+def partial(exe, d, case, M, N, K, a, b):
+    """[(tiling, proc, C slices, their offsets)] for each of the three tilings."""
+    write(d, a=a, b=b, shape=np.array([M, N, K, 0, 0], np.int32))
+    runs = []
+    for tiling in TILINGS:
+        proc = run(exe, d, case, tiling)
+        got = [
+            np.fromfile(d / f, t) if (d / f).exists() else None
+            for f, t in (("out_c.bin", np.float32), ("out_offs.bin", np.int32))
+        ]
+        runs.append((tiling, proc, *got))
+    return runs
+
+
+def _slices(proc, c, offs, M, N, K):
+    bm, bn, bk = _tiling(proc)
+    k_steps = -(-K // bk)
+    n = -(-M // bm) * -(-N // bn) * k_steps
+    return bk, k_steps, c.reshape(n, bm, bn), offs.reshape(n, 4)
+
+
+def test_partial_output_gives_each_basek_slice_of_each_block_in_turn(exe, tmp_path, toolchain):
+    rng = np.random.default_rng(42)
+    M, N, K = 48, 64, 200
+    a, b = f16(rng, M, K), f16(rng, K, N)
+    runs = partial(exe, tmp_path, "partial_ok", M, N, K, a, b)
+    for tiling, proc, raw_c, raw_offs in runs:
+        assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), (tiling, proc.stderr)
+        bk, k_steps, c, offs = _slices(proc, raw_c, raw_offs, M, N, K)
+        total = np.zeros((M, N))
+        for i, (row, col, h, w) in enumerate(offs):
+            k0 = (i % k_steps) * bk  # the K slices of one block come one after another
+            want = mm(a[row : row + h, k0 : k0 + bk], b[k0 : k0 + bk, col : col + w])
+            np.testing.assert_allclose(c[i, :h, :w], want, rtol=1e-5, atol=1e-5, err_msg=f"{tiling} slice {i}")
+            total[row : row + h, col : col + w] += c[i, :h, :w]
+        np.testing.assert_allclose(total, mm(a, b), rtol=1e-4, atol=1e-4, err_msg=tiling)
+    assert len({_tiling(p) for _, p, _, _ in runs}) > 1
+
+
+def test_without_partial_output_the_slices_are_whole_k_sums_and_the_slice_check_fails(exe, tmp_path):
+    """The broken twin: the same slice-reading kernel on a Matmul without isPartialOutput gets whole-K blocks."""
+    rng = np.random.default_rng(43)
+    M, N, K = 32, 32, 256
+    a, b = f16(rng, M, K), f16(rng, K, N)
+    (tiling, proc, raw, _), *_ = partial(exe, tmp_path, "partial_whole", M, N, K, a, b)
+    assert proc.returncode == 0, proc.stderr
+    bm, bn, bk = _tiling(proc)
+    assert (bm, bn) == (M, N)  # our tiling: one block
+    got = raw[: bm * bn].reshape(bm, bn)
+    assert not np.allclose(got, mm(a[:, :bk], b[:bk, :]), rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(got, mm(a, b), rtol=1e-5, atol=1e-5)
+
+
+def test_partial_output_with_a_bias_is_an_unsupported_api_naming_it(exe, tmp_path, toolchain):
+    rng = np.random.default_rng(44)
+    (tiling, proc, _, _), *_ = partial(exe, tmp_path, "partial_bias", 32, 32, 128, f16(rng, 32, 128), f16(rng, 128, 32))
+    diags = toolchain.parse_diags(proc.stderr)
+    assert proc.returncode != 0 and diags[0]["kind"] == "unsupported_api", proc.stderr
+    assert "isPartialOutput" in diags[0]["message"]
+
+
+# ---------------- IterateNBatch ----------------
+
+
+def test_iterate_n_batch_runs_every_loop_into_the_workspace(exe, tmp_path, toolchain):
+    rng = np.random.default_rng(45)
+    loops, batch, M, N, K = 2, 3, 32, 48, 64
+    a, b = f16(rng, loops * batch, M, K), f16(rng, loops * batch, K, N)
+    write(tmp_path, a=a, b=b, shape=np.array([M, N, K, loops, batch], np.int32))
+    for tiling in TILINGS:
+        proc = run(exe, tmp_path, "nbatch_ok", tiling)
+        assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), (tiling, proc.stderr)
+        got = np.fromfile(tmp_path / "out_c.bin", np.float32).reshape(loops * batch, M, N)
+        for i in range(loops * batch):
+            np.testing.assert_allclose(got[i], mm(a[i], b[i]), rtol=1e-5, atol=1e-5, err_msg=f"{tiling} batch {i}")
+
+
+def test_iterate_n_batch_without_set_workspace_is_an_error_at_the_call(exe, tmp_path, toolchain):
+    rng = np.random.default_rng(46)
+    M, N, K = 32, 32, 32
+    write(tmp_path, a=f16(rng, 2, M, K), b=f16(rng, 2, K, N), shape=np.array([M, N, K, 2, 1], np.int32))
+    proc = run(exe, tmp_path, "nbatch_no_workspace")
+    diags = toolchain.parse_diags(proc.stderr)
+    assert proc.returncode != 0 and diags[0]["kind"] == "cube_bad_params", proc.stderr
+    assert "SetWorkspace" in diags[0]["message"]
+    assert diags[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_more_checks.cpp", "nbatch_no_workspace"), (
+        diags
+    )
