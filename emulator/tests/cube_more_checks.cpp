@@ -3,7 +3,8 @@
 //
 //   expr_*      the whole-tensor operator forms of the vector APIs (`dst = x + y`, `bits = x >= y`);
 //   partial_*   a Matmul with MatmulConfig.isPartialOutput: each Iterate gives one baseK slice of one block;
-//   nbatch_*    Matmul::IterateNBatch into the SetWorkspace buffer.
+//   nbatch_*    Matmul::IterateNBatch into the SetWorkspace buffer;
+//   layout      Coord / Layout (MakeCoord, MakeShape, MakeStride, MakeLayout, layout(coord)) and the integer Ceil.
 #include <cstring>
 #include <string>
 
@@ -101,6 +102,25 @@ __global__ __aicore__ void nbatch_mm(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR t
     mm.End();
 }
 
+// ---- layouts: the element index of coordinate (i, j, k) under a row-major 3-D layout given by dims (and a
+// nested 2-D one), and the tile counts Ceil(dim, tile) ----
+__global__ __aicore__ void layout_idx(GM_ADDR dims, GM_ADDR out) {
+    const int64_t* d = (const int64_t*)dims;  // d0, d1, d2, tile
+    int64_t* o = (int64_t*)out;
+    auto layout = MakeLayout(MakeShape(d[0], d[1], d[2]), MakeStride(d[1] * d[2], d[2], (int64_t)1));
+    auto nested = MakeLayout(MakeShape(d[0], MakeShape(d[1], d[2])), MakeStride(d[1] * d[2], MakeStride(d[2], 1)));
+    int64_t n = 0;
+    for (int64_t i = 0; i < d[0]; i += 3)
+        for (int64_t j = 0; j < d[1]; j += 2)
+            for (int64_t k = 0; k < d[2]; k += 5) {
+                Coord<int64_t, int64_t, int64_t> c = MakeCoord(i, j, k);
+                o[n++] = layout(c);
+                o[n++] = nested(MakeCoord(i, MakeCoord(j, k)));
+            }
+    for (int64_t x = 0; x < 3; ++x) o[n++] = Ceil(d[x], d[3]);
+    o[n++] = Ceil(d[0], (int64_t)0);
+}
+
 static int64_t host_tiling(TCubeTiling& t, int32_t M, int32_t N, int32_t K) {
     namespace mt = matmul_tiling;
     mt::MultiCoreMatmulTiling api(*platform_ascendc::PlatformAscendCManager::GetInstance());
@@ -128,6 +148,12 @@ int main(int argc, char** argv) {
         ICPU_RUN_KF(expr_ops, 1, x, y, o, k, n, (uint32_t)(c == "expr_short_dst"));
         save("c", o, 3 * bytes);
         save("bits", k, 2 * n / 8);
+        return 0;
+    }
+    if (c == "layout") {
+        uint8_t *dims = load("dims"), *o = out(4096 * sizeof(int64_t));
+        ICPU_RUN_KF(layout_idx, 1, dims, o);
+        save("c", o, 4096 * sizeof(int64_t));
         return 0;
     }
     uint8_t *a = load("a"), *b = load("b");

@@ -1,5 +1,6 @@
 """More of the cube path against numpy, with kernels written here (emulator/tests/cube_more_checks.cpp): the
-whole-tensor operator forms of the vector APIs that cube epilogues use (`dst = x + y`, `bits = x >= y`),
+whole-tensor operator forms of the vector APIs that cube epilogues use (`dst = x + y`, `bits = x >= y`), Coord /
+Layout offsets and the integer Ceil that tiled matmul kernels compute block offsets with,
 MatmulConfig.isPartialOutput (one baseK slice per Iterate), and Matmul::IterateNBatch into the SetWorkspace buffer;
 each with a broken variant that must fail with its status.
 
@@ -169,3 +170,35 @@ def test_iterate_n_batch_without_set_workspace_is_an_error_at_the_call(exe, tmp_
     assert diags[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_more_checks.cpp", "nbatch_no_workspace"), (
         diags
     )
+
+
+# ---------------- Coord / Layout / Ceil ----------------
+
+
+def test_layout_maps_coordinates_to_row_major_indices_and_ceil_counts_tiles(exe, tmp_path, toolchain):
+    d0, d1, d2, tile = 7, 6, 11, 4
+    write(tmp_path, dims=np.array([d0, d1, d2, tile], np.int64))
+    proc = run(exe, tmp_path, "layout")
+    assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), proc.stderr
+    want = []
+    for i in range(0, d0, 3):
+        for j in range(0, d1, 2):
+            for k in range(0, d2, 5):
+                idx = int(np.ravel_multi_index((i, j, k), (d0, d1, d2)))
+                want += [idx, idx]
+    want += [-(-d0 // tile), -(-d1 // tile), -(-d2 // tile), 0]
+    got = np.fromfile(tmp_path / "out_c.bin", np.int64)[: len(want)]
+    np.testing.assert_array_equal(got, want)
+
+
+def test_a_coordinate_of_the_wrong_rank_does_not_compile(toolchain, tmp_path):
+    src = tmp_path / "bad_rank.cpp"
+    src.write_text(
+        '#include "kernel_operator.h"\n'
+        "int64_t f() {\n"
+        "    auto l = AscendC::MakeLayout(AscendC::MakeShape(4, 4), AscendC::MakeStride(4, 1));\n"
+        "    return l(AscendC::MakeCoord(1, 2, 3));\n"
+        "}\n"
+    )
+    proc = toolchain.compile(src, tmp_path / "bad_rank.o", after_pch=["-fsyntax-only"])
+    assert proc.returncode != 0 and "different ranks" in proc.stderr, proc.stderr[-2000:]

@@ -13,4 +13,5 @@
 #include "sort.h"
 #include "transpose.h"
 #include "../utils/std.h"
+#include "../utils/layout.h"
 #include "matmul.h"
