@@ -4,6 +4,7 @@
 //   expr_*      the whole-tensor operator forms of the vector APIs (`dst = x + y`, `bits = x >= y`);
 //   partial_*   a Matmul with MatmulConfig.isPartialOutput: each Iterate gives one baseK slice of one block;
 //   nbatch_*    Matmul::IterateNBatch into the SetWorkspace buffer;
+//   tri_*       Matmul with TrianUpper / TrianLowerMatmulPolicy: the base blocks off the kept triangle are left alone;
 //   layout      Coord / Layout (MakeCoord, MakeShape, MakeStride, MakeLayout, layout(coord)) and the integer Ceil.
 #include <cstring>
 #include <string>
@@ -102,6 +103,27 @@ __global__ __aicore__ void nbatch_mm(GM_ADDR a, GM_ADDR b, GM_ADDR ws, GM_ADDR t
     mm.End();
 }
 
+// ---- triangular policies: IterateAll into a C the host filled with a sentinel ----
+template <template <const auto&, typename...> class POLICY>
+__global__ __aicore__ void tri_mm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilingGm) {
+    TCubeTiling t;
+    std::memcpy(&t, (const void*)tilingGm, sizeof t);
+    TPipe pipe;
+    using A = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    Matmul<A, A, C, C, CFG_NORM, MatmulCallBackFunc<nullptr, nullptr, nullptr>, POLICY> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    GlobalTensor<half> aG, bG;
+    GlobalTensor<float> cG;
+    aG.SetGlobalBuffer((__gm__ half*)a);
+    bG.SetGlobalBuffer((__gm__ half*)b);
+    cG.SetGlobalBuffer((__gm__ float*)c);
+    mm.SetTensorA(aG);
+    mm.SetTensorB(bG);
+    mm.IterateAll(cG);
+    mm.End();
+}
+
 // ---- layouts: the element index of coordinate (i, j, k) under a row-major 3-D layout given by dims (and a
 // nested 2-D one), and the tile counts Ceil(dim, tile) ----
 __global__ __aicore__ void layout_idx(GM_ADDR dims, GM_ADDR out) {
@@ -178,6 +200,15 @@ int main(int argc, char** argv) {
         else ICPU_RUN_KF(partial_mm<CFG_PARTIAL>, 1, a, b, bias, cbuf, offs, tg);
         save("c", cbuf, cbytes);
         save("offs", offs, slices * 4 * sizeof(int32_t));
+        return 0;
+    }
+    if (c.rfind("tri_", 0) == 0) {
+        uint8_t* cbuf = load("c0");  // the sentinel-filled C
+        using namespace AscendC::Impl::Detail;
+        if (c == "tri_upper") ICPU_RUN_KF(tri_mm<TrianUpperMatmulPolicy>, 1, a, b, cbuf, tg);
+        else if (c == "tri_lower") ICPU_RUN_KF(tri_mm<TrianLowerMatmulPolicy>, 1, a, b, cbuf, tg);
+        else ICPU_RUN_KF(tri_mm<MatmulPolicy>, 1, a, b, cbuf, tg);
+        save("c", cbuf, (size_t)M * N * sizeof(float));
         return 0;
     }
     size_t cbytes = (size_t)loops * batch * M * N * sizeof(float);

@@ -1,7 +1,7 @@
 """More of the cube path against numpy, with kernels written here (emulator/tests/cube_more_checks.cpp): the
 whole-tensor operator forms of the vector APIs that cube epilogues use (`dst = x + y`, `bits = x >= y`), Coord /
 Layout offsets and the integer Ceil that tiled matmul kernels compute block offsets with,
-MatmulConfig.isPartialOutput (one baseK slice per Iterate), and Matmul::IterateNBatch into the SetWorkspace buffer;
+MatmulConfig.isPartialOutput (one baseK slice per Iterate), the triangular MatmulPolicy templates, and Matmul::IterateNBatch into the SetWorkspace buffer;
 each with a broken variant that must fail with its status.
 
 The Matmul cases run under three tilings (ours and two seeded random valid ones, COTBUILDER_MATMUL_TILING)."""
@@ -202,3 +202,41 @@ def test_a_coordinate_of_the_wrong_rank_does_not_compile(toolchain, tmp_path):
     )
     proc = toolchain.compile(src, tmp_path / "bad_rank.o", after_pch=["-fsyntax-only"])
     assert proc.returncode != 0 and "different ranks" in proc.stderr, proc.stderr[-2000:]
+
+
+# ---------------- TrianUpper / TrianLowerMatmulPolicy ----------------
+
+
+@pytest.mark.parametrize("case", ["tri_upper", "tri_lower"])
+def test_triangular_policy_leaves_the_base_blocks_off_its_triangle_untouched(exe, tmp_path, toolchain, case):
+    rng = np.random.default_rng(47)
+    M, N, K = 96, 80, 64
+    a, b = f16(rng, M, K), f16(rng, K, N)
+    sentinel = np.full((M, N), -7.0, np.float32)
+    write(tmp_path, a=a, b=b, c0=sentinel, shape=np.array([M, N, K, 0, 0], np.int32))
+    full = mm(a, b)
+    skipped = 0
+    for tiling in TILINGS:
+        proc = run(exe, tmp_path, case, tiling)
+        assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), (tiling, proc.stderr)
+        bm, bn, _ = _tiling(proc)
+        rows, cols = np.arange(M)[:, None] // bm, np.arange(N)[None, :] // bn
+        kept = rows <= cols if case == "tri_upper" else rows >= cols
+        got = np.fromfile(tmp_path / "out_c.bin", np.float32).reshape(M, N)
+        np.testing.assert_allclose(got[kept], full[kept], rtol=1e-5, atol=1e-5, err_msg=tiling)
+        assert (got[~kept] == -7.0).all(), tiling
+        skipped += int((~kept).sum())
+    assert skipped  # some tiling has more than one base block (ours is one 96 x 80 block)
+
+
+def test_the_default_policy_writes_every_block_so_a_triangle_golden_fails_it(exe, tmp_path):
+    """The broken twin: a kernel that forgets the policy overwrites the blocks a triangular golden keeps."""
+    rng = np.random.default_rng(48)
+    M, N, K = 96, 80, 64
+    a, b = f16(rng, M, K), f16(rng, K, N)
+    write(tmp_path, a=a, b=b, c0=np.full((M, N), -7.0, np.float32), shape=np.array([M, N, K, 0, 0], np.int32))
+    proc = run(exe, tmp_path, "tri_none", "random:1")
+    assert proc.returncode == 0, proc.stderr
+    got = np.fromfile(tmp_path / "out_c.bin", np.float32).reshape(M, N)
+    np.testing.assert_allclose(got, mm(a, b), rtol=1e-5, atol=1e-5)
+    assert not (got == -7.0).any()

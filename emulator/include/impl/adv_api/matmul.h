@@ -300,16 +300,19 @@ namespace Detail {
 template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
 struct MatmulPolicy {
     constexpr static bool skips_blocks = false;
+    constexpr static int triangle = 0;  // MatmulPolicy.md: 1 keeps the upper triangle of base blocks, 2 the lower
 };
 template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
 struct NBuffer33MatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
 template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
 struct TrianUpperMatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {
     constexpr static bool skips_blocks = true;
+    constexpr static int triangle = 1;
 };
 template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
 struct TrianLowerMatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {
     constexpr static bool skips_blocks = true;
+    constexpr static int triangle = 2;
 };
 }  // namespace Detail
 }  // namespace Impl
@@ -434,9 +437,6 @@ public:
     // ---- set-up ----
     void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr, CBEMU_LOC) {
         (void)tpipe;
-        if (Policy::skips_blocks)
-            cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
-                          "Matmul with a triangular MatmulPolicy (TrianUpper/TrianLowerMatmulPolicy)");
         if (MM_CB::custom)
             cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
                           "Matmul with custom MatmulCallBackFunc copy functions");
@@ -736,12 +736,19 @@ private:
         }
         if (order_.empty()) {
             uint32_t mt = (uint32_t)((sM_ + t_.baseM - 1) / t_.baseM), nt = (uint32_t)((sN_ + t_.baseN - 1) / t_.baseN);
+            // MatmulPolicy.md: TrianUpper skips (neither computes nor writes) the base blocks below the diagonal of
+            // the single-core C, TrianLower those above it
+            auto kept = [](uint32_t m, uint32_t n) {
+                return Policy::triangle == 1 ? m <= n : Policy::triangle == 2 ? m >= n : true;
+            };
             if (t_.iterateOrder == 1) {
                 for (uint32_t m = 0; m < mt; ++m)
-                    for (uint32_t n = 0; n < nt; ++n) order_.push_back({m, n});
+                    for (uint32_t n = 0; n < nt; ++n)
+                        if (kept(m, n)) order_.push_back({m, n});
             } else {
                 for (uint32_t n = 0; n < nt; ++n)
-                    for (uint32_t m = 0; m < mt; ++m) order_.push_back({m, n});
+                    for (uint32_t m = 0; m < mt; ++m)
+                        if (kept(m, n)) order_.push_back({m, n});
             }
         }
         return true;
