@@ -5,6 +5,8 @@
 //   partial_*   a Matmul with MatmulConfig.isPartialOutput: each Iterate gives one baseK slice of one block;
 //   nbatch_*    Matmul::IterateNBatch into the SetWorkspace buffer;
 //   tri_*       Matmul with TrianUpper / TrianLowerMatmulPolicy: the base blocks off the kept triangle are left alone;
+//   cb_*        Matmul with MatmulCallBackFunc copy-in functions (CopyA1 / CopyB1) that fetch each base block from a
+//               buffer of their own (the operands given to SetTensorA / SetTensorB are decoys);
 //   layout      Coord / Layout (MakeCoord, MakeShape, MakeStride, MakeLayout, layout(coord)) and the integer Ceil.
 #include <cstring>
 #include <string>
@@ -124,6 +126,57 @@ __global__ __aicore__ void tri_mm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tilin
     mm.End();
 }
 
+// ---- copy-in callbacks: the real A / B live in a buffer whose address comes through SetSelfDefineData, their row
+// length through SetUserDefInfo; each call copies one base block ND -> Nz into L1. g_cb_wrong_stride: the Nz column
+// stride is the block's height instead of its 16-aligned height (wrong when a block's height is not a multiple of 16).
+static bool g_cb_wrong_stride = false;
+struct CbData {
+    uint64_t a, b;  // GM addresses of the real A (M x K) and B (K x N), half
+    uint64_t baseM, baseK, baseN;
+};
+static void cb_copy(const LocalTensor<int8_t>& l1, uint64_t src, int row, int col, int h, int w, uint64_t ld,
+                    uint64_t bh, uint64_t bw) {
+    GlobalTensor<half> g;
+    g.SetGlobalBuffer((__gm__ half*)src);
+    LocalTensor<half> dst = l1.ReinterpretCast<half>();
+    uint16_t c0stride = g_cb_wrong_stride ? (uint16_t)h : (uint16_t)((h + 15) / 16 * 16);
+    DataCopy(dst, g[(uint64_t)row * bh * ld + (uint64_t)col * bw],
+             Nd2NzParams{1, (uint16_t)h, (uint16_t)w, 0, (uint16_t)ld, c0stride, 1, 0});
+}
+static void cb_a1(const LocalTensor<int8_t>& aMatrix, const __gm__ void*, int row, int col, int useM, int useK,
+                  const uint64_t tilingPtr, const uint64_t dataPtr) {
+    const CbData* d = (const CbData*)dataPtr;
+    cb_copy(aMatrix, d->a, row, col, useM, useK, tilingPtr >> 32, d->baseM, d->baseK);
+}
+static void cb_b1(const LocalTensor<int8_t>& bMatrix, const __gm__ void*, int row, int col, int useK, int useN,
+                  const uint64_t tilingPtr, const uint64_t dataPtr) {
+    const CbData* d = (const CbData*)dataPtr;
+    cb_copy(bMatrix, d->b, row, col, useK, useN, tilingPtr & 0xFFFFFFFFu, d->baseK, d->baseN);
+}
+template <class CB>
+__global__ __aicore__ void cb_mm(GM_ADDR a, GM_ADDR b, GM_ADDR decoy, GM_ADDR c, GM_ADDR data, GM_ADDR tilingGm) {
+    TCubeTiling t;
+    std::memcpy(&t, (const void*)tilingGm, sizeof t);
+    TPipe pipe;
+    using A = MatmulType<TPosition::GM, CubeFormat::ND, half>;
+    using C = MatmulType<TPosition::GM, CubeFormat::ND, float>;
+    Matmul<A, A, C, C, CFG_NORM, CB> mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &t);
+    CbData* d = (CbData*)data;
+    d->baseM = t.baseM, d->baseK = t.baseK, d->baseN = t.baseN;
+    GlobalTensor<half> aG, bG;
+    GlobalTensor<float> cG;
+    aG.SetGlobalBuffer((__gm__ half*)(CB::copy_a1 != nullptr ? decoy : a));  // an operand with a callback: a decoy
+    bG.SetGlobalBuffer((__gm__ half*)(CB::copy_b1 != nullptr ? decoy : b));
+    cG.SetGlobalBuffer((__gm__ float*)c);
+    mm.SetUserDefInfo(((uint64_t)t.Ka << 32) | (uint64_t)t.N);  // the row lengths of A and B
+    mm.SetSelfDefineData((uint64_t)(uintptr_t)d);
+    mm.SetTensorA(aG);
+    mm.SetTensorB(bG);
+    mm.IterateAll(cG);
+    mm.End();
+}
+
 // ---- layouts: the element index of coordinate (i, j, k) under a row-major 3-D layout given by dims (and a
 // nested 2-D one), and the tile counts Ceil(dim, tile) ----
 __global__ __aicore__ void layout_idx(GM_ADDR dims, GM_ADDR out) {
@@ -200,6 +253,19 @@ int main(int argc, char** argv) {
         else ICPU_RUN_KF(partial_mm<CFG_PARTIAL>, 1, a, b, bias, cbuf, offs, tg);
         save("c", cbuf, cbytes);
         save("offs", offs, slices * 4 * sizeof(int32_t));
+        return 0;
+    }
+    if (c.rfind("cb_", 0) == 0) {
+        uint8_t* decoy = load("decoy");  // zeros: a Matmul that ignored the callbacks would give C = 0
+        CbData d{(uint64_t)(uintptr_t)a, (uint64_t)(uintptr_t)b, 0, 0, 0};
+        uint8_t* data = (uint8_t*)GmAlloc(sizeof d);
+        std::memcpy(data, &d, sizeof d);
+        uint8_t* cbuf = out((size_t)M * N * sizeof(float));
+        g_cb_wrong_stride = c == "cb_wrong_stride";
+        if (c == "cb_b") ICPU_RUN_KF((cb_mm<MatmulCallBackFunc<nullptr, nullptr, cb_b1>>), 1, a, b, decoy, cbuf, data, tg);
+        else if (c == "cb_ab") ICPU_RUN_KF((cb_mm<MatmulCallBackFunc<nullptr, cb_a1, cb_b1>>), 1, a, b, decoy, cbuf, data, tg);
+        else ICPU_RUN_KF((cb_mm<MatmulCallBackFunc<nullptr, cb_a1, nullptr>>), 1, a, b, decoy, cbuf, data, tg);
+        save("c", cbuf, (size_t)M * N * sizeof(float));
         return 0;
     }
     if (c.rfind("tri_", 0) == 0) {

@@ -1,7 +1,8 @@
 """More of the cube path against numpy, with kernels written here (emulator/tests/cube_more_checks.cpp): the
 whole-tensor operator forms of the vector APIs that cube epilogues use (`dst = x + y`, `bits = x >= y`), Coord /
 Layout offsets and the integer Ceil that tiled matmul kernels compute block offsets with,
-MatmulConfig.isPartialOutput (one baseK slice per Iterate), the triangular MatmulPolicy templates, and Matmul::IterateNBatch into the SetWorkspace buffer;
+MatmulConfig.isPartialOutput (one baseK slice per Iterate), the triangular MatmulPolicy templates, the MatmulCallBackFunc
+copy-in functions, and Matmul::IterateNBatch into the SetWorkspace buffer;
 each with a broken variant that must fail with its status.
 
 The Matmul cases run under three tilings (ours and two seeded random valid ones, COTBUILDER_MATMUL_TILING)."""
@@ -240,3 +241,30 @@ def test_the_default_policy_writes_every_block_so_a_triangle_golden_fails_it(exe
     got = np.fromfile(tmp_path / "out_c.bin", np.float32).reshape(M, N)
     np.testing.assert_allclose(got, mm(a, b), rtol=1e-5, atol=1e-5)
     assert not (got == -7.0).any()
+
+
+# ---------------- MatmulCallBackFunc copy-in ----------------
+
+
+def callback(exe, d, case, M, N, K, tilings=TILINGS):
+    rng = np.random.default_rng(49)
+    a, b = f16(rng, M, K), f16(rng, K, N)
+    decoy = np.zeros(max(M, N) * K + 4096, np.float16)  # what SetTensorA / SetTensorB get
+    write(d, a=a, b=b, decoy=decoy, shape=np.array([M, N, K, 0, 0], np.int32))
+    for tiling in tilings:
+        proc = run(exe, d, case, tiling)
+        yield tiling, proc, np.fromfile(d / "out_c.bin", np.float32).reshape(M, N), mm(a, b)
+
+
+@pytest.mark.parametrize("case", ["cb_a", "cb_b", "cb_ab"])
+def test_copy_in_callbacks_supply_every_base_block_of_their_operand(exe, tmp_path, toolchain, case):
+    for tiling, proc, got, want in callback(exe, tmp_path, case, 40, 48, 96):
+        assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), (tiling, proc.stderr)
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=tiling)
+
+
+def test_a_copy_in_callback_with_the_wrong_nz_stride_gives_a_wrong_matrix(exe, tmp_path):
+    """M = 40 is no multiple of 16: a column stride of 40 rows instead of 48 misplaces the block in L1."""
+    ((tiling, proc, got, want),) = callback(exe, tmp_path, "cb_wrong_stride", 40, 48, 96, tilings=("ours",))
+    assert proc.returncode == 0, proc.stderr
+    assert not np.allclose(got, want, rtol=1e-3, atol=1e-3)

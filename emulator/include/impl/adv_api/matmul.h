@@ -317,7 +317,9 @@ struct TrianLowerMatmulPolicy : MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYP
 }  // namespace Detail
 }  // namespace Impl
 
-// Custom copy-in / copy-out callbacks (MatmulCallBackFunc.md): accepted; calling them is not modelled.
+// Custom copy-in / copy-out callbacks (MatmulCallBackFunc.md). CopyA1 / CopyB1 are called once per base block of A
+// (baseM x baseK, at block row / K-step col) / B (baseK x baseN) to fill an L1 buffer, which the Matmul then reads in
+// the Nz layout a GM->L1 ND2NZ copy gives; a custom DataCopyOut is not modelled (unsupported_api).
 template <void (*DataCopyOut)(const __gm__ void*, const LocalTensor<int8_t>&, const void*, const uint64_t,
                               const uint64_t) = nullptr,
           void (*CopyA1)(const LocalTensor<int8_t>&, const __gm__ void*, int, int, int, int, const uint64_t,
@@ -326,6 +328,9 @@ template <void (*DataCopyOut)(const __gm__ void*, const LocalTensor<int8_t>&, co
                          const uint64_t) = nullptr>
 struct MatmulCallBackFunc {
     constexpr static bool custom = DataCopyOut != nullptr || CopyA1 != nullptr || CopyB1 != nullptr;
+    constexpr static bool custom_out = DataCopyOut != nullptr;
+    constexpr static auto copy_a1 = CopyA1;
+    constexpr static auto copy_b1 = CopyB1;
 };
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
@@ -437,9 +442,12 @@ public:
     // ---- set-up ----
     void Init(const TCubeTiling* cubeTiling, TPipe* tpipe = nullptr, CBEMU_LOC) {
         (void)tpipe;
-        if (MM_CB::custom)
+        if (MM_CB::custom_out)
             cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
-                          "Matmul with custom MatmulCallBackFunc copy functions");
+                          "Matmul with a custom MatmulCallBackFunc DataCopyOut (C from L0C to GM)");
+        if ((MM_CB::copy_a1 != nullptr && A_TYPE::isTrans) || (MM_CB::copy_b1 != nullptr && B_TYPE::isTrans))
+            cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
+                          "Matmul with a custom MatmulCallBackFunc copy-in of a transposed operand");
         if (!cubeTiling && !cbemu::mm::is_static_tiling<decltype(MM_CFG)>::value) {
             cbemu::report("tiling_null", cbemu::Sev::fatal, loc, "Matmul Init with a null TCubeTiling");
             return;
@@ -512,9 +520,13 @@ public:
     }
     void SetSubBlockIdx(uint8_t subBlockIdx) { sub_block_ = subBlockIdx; }
     uint8_t GetSubBlockIdx() { return sub_block_; }
+    // What the copy callbacks receive as dataPtr / tilingPtr.
     template <typename T>
-    void SetSelfDefineData(const T) {}
-    void SetUserDefInfo(const uint64_t) {}
+    void SetSelfDefineData(const T dataPtr) {
+        if constexpr (std::is_pointer<T>::value) self_data_ = (uint64_t)(uintptr_t)dataPtr;
+        else self_data_ = (uint64_t)dataPtr;
+    }
+    void SetUserDefInfo(const uint64_t tilingPtr) { user_info_ = tilingPtr; }
     void SetBatchNum(int32_t batchA, int32_t batchB) {
         batchA_ = batchA;
         batchB_ = batchB;
@@ -799,16 +811,30 @@ private:
         for (uint32_t k0 = 0; k0 < K; k0 += bk) {
             if (k_slice >= 0 && k0 != (uint32_t)k_slice * bk) continue;
             uint32_t kb = std::min<uint32_t>(bk, K - k0);
+            const SrcAT* a1 = nullptr;
+            const SrcBT* b1 = nullptr;
+            if constexpr (MM_CB::copy_a1 != nullptr) a1 = callback_a1(mi, k0 / bk, mb, kb, loc);
+            if constexpr (MM_CB::copy_b1 != nullptr) b1 = callback_b1(k0 / bk, ni, kb, nb, loc);
+            auto a_at = [&](uint32_t i, uint32_t k) -> SrcAT {
+                constexpr uint32_t C0 = cbemu::mm::c0_elems<SrcAT>();
+                if (a1) return a1[(size_t)(k / C0) * cbemu::mm::align_up(mb, 16) * C0 + i * C0 + k % C0];
+                return fetch(a_, a_index(m0 + i, k0 + k), loc);
+            };
+            auto b_at = [&](uint32_t k, uint32_t j) -> SrcBT {
+                constexpr uint32_t C0 = cbemu::mm::c0_elems<SrcBT>();
+                if (b1) return b1[(size_t)(j / C0) * cbemu::mm::align_up(kb, 16) * C0 + k * C0 + j % C0];
+                return fetch(b_, b_index(k0 + k, n0 + j), loc);
+            };
             if constexpr (std::is_same<L0cT, int32_t>::value) {
                 s.ia.resize((size_t)mb * kb);
                 s.ib.resize((size_t)kb * nb);
                 s.ic.resize((size_t)mb * nb);
                 for (uint32_t i = 0; i < mb; ++i)
                     for (uint32_t k = 0; k < kb; ++k)
-                        s.ia[(size_t)i * kb + k] = (int32_t)fetch(a_, a_index(m0 + i, k0 + k), loc);
+                        s.ia[(size_t)i * kb + k] = (int32_t)a_at(i, k);
                 for (uint32_t k = 0; k < kb; ++k)
                     for (uint32_t j = 0; j < nb; ++j)
-                        s.ib[(size_t)k * nb + j] = (int32_t)fetch(b_, b_index(k0 + k, n0 + j), loc);
+                        s.ib[(size_t)k * nb + j] = (int32_t)b_at(k, j);
                 cbemu::gemm_i64(s.ia.data(), s.ib.data(), s.ic.data(), mb, nb, kb);
                 for (size_t x = 0; x < acc_.size(); ++x)
                     acc_[x] = (int32_t)(uint32_t)((uint64_t)(int64_t)acc_[x] + (uint64_t)s.ic[x]);
@@ -818,12 +844,12 @@ private:
                 s.fc.resize((size_t)mb * nb);
                 for (uint32_t i = 0; i < mb; ++i)
                     for (uint32_t k = 0; k < kb; ++k) {
-                        float v = (float)fetch(a_, a_index(m0 + i, k0 + k), loc);
+                        float v = (float)a_at(i, k);
                         s.fa[(size_t)i * kb + k] = hf ? cbemu::to_hf32(v, hf32_zero_) : v;
                     }
                 for (uint32_t k = 0; k < kb; ++k)
                     for (uint32_t j = 0; j < nb; ++j) {
-                        float v = (float)fetch(b_, b_index(k0 + k, n0 + j), loc);
+                        float v = (float)b_at(k, j);
                         s.fb[(size_t)k * nb + j] = hf ? cbemu::to_hf32(v, hf32_zero_) : v;
                     }
                 cbemu::gemm_f64(s.fa.data(), s.fb.data(), s.fc.data(), mb, nb, kb);
@@ -832,6 +858,33 @@ private:
         }
         if (partial && prev.size() == acc_.size())
             for (size_t x = 0; x < acc_.size(); ++x) acc_[x] = (L0cT)((double)acc_[x] + (double)prev[x]);
+    }
+
+    // A custom copy-in fills an L1 buffer at the top of L1 (away from the kernel's own L1 buffers, which TPipe places
+    // from the bottom); the block is read back once the copy is done. The library orders its copies into the buffer
+    // (it waits for each block's MTE1 loads before the next copy in): an MTE2 barrier after each call stands for that.
+    template <typename T>
+    LocalTensor<int8_t> callback_l1(TPosition pos, uint32_t rows, uint32_t cols, const cbemu::SrcLoc& loc) {
+        uint64_t bytes = (uint64_t)cbemu::mm::align_up(rows, 16) * cbemu::mm::align_up(cols, cbemu::mm::c0_elems<T>()) *
+                         sizeof(T);
+        // A's block ends at the middle of L1, B's at its top: both are alive while the block is computed
+        uint64_t cap = cbemu::mem_capacity(cbemu::Mem::L1) / (pos == TPosition::A1 ? 2 : 1);
+        uint64_t at = bytes <= cap ? (cap - bytes) / 512 * 512 : 0;
+        return LocalTensor<int8_t>(pos, (uint32_t)at, (uint32_t)bytes, loc);
+    }
+    const SrcAT* callback_a1(uint32_t row, uint32_t col, uint32_t useM, uint32_t useK, const cbemu::SrcLoc& loc) {
+        LocalTensor<int8_t> l1 = callback_l1<SrcAT>(TPosition::A1, useM, useK, loc);
+        MM_CB::copy_a1(l1, (const __gm__ void*)a_.base, (int)row, (int)col, (int)useM, (int)useK, user_info_,
+                       self_data_);
+        cbemu::hz::barrier(cbemu::hz::P_MTE2);
+        return reinterpret_cast<const SrcAT*>(l1.addr_);
+    }
+    const SrcBT* callback_b1(uint32_t row, uint32_t col, uint32_t useK, uint32_t useN, const cbemu::SrcLoc& loc) {
+        LocalTensor<int8_t> l1 = callback_l1<SrcBT>(TPosition::B1, useK, useN, loc);
+        MM_CB::copy_b1(l1, (const __gm__ void*)b_.base, (int)row, (int)col, (int)useK, (int)useN, user_info_,
+                       self_data_);
+        cbemu::hz::barrier(cbemu::hz::P_MTE2);
+        return reinterpret_cast<const SrcBT*>(l1.addr_);
     }
 
     bool take_block(bool sync, const cbemu::SrcLoc& loc) {
@@ -1083,6 +1136,7 @@ private:
     uint32_t k_next_ = 0;  // the baseK slice the next Iterate gives (isPartialOutput)
     GlobalTensor<DstT> ws_;
     bool ws_set_ = false;
+    uint64_t user_info_ = 0, self_data_ = 0;  // SetUserDefInfo / SetSelfDefineData, for the copy callbacks
     std::vector<L0cT> acc_;
     uint32_t cur_m_ = 0, cur_n_ = 0, cur_mb_ = 0, cur_nb_ = 0;
     bool async_ready_ = false;
