@@ -157,3 +157,30 @@ def test_elements_left_unwritten_where_the_golden_counts_on_zeroed_memory_leave_
     fp_out = np.frombuffer(b"\xff" * 64, dtype=np.float32).copy()
     fp_out[0] = fp[0]
     assert goldens.judge_case(_sealed(golden=(fp, "float32")), {"output/o.bin": fp_out.tobytes()})["ok"] is False
+
+
+def _nz(nd: np.ndarray, c0: int) -> np.ndarray:
+    """ND (rows x cols) -> fractal Nz: column fractals of 16 x c0, each fractal row-major."""
+    rows, cols = nd.shape
+    return nd.reshape(rows // 16, 16, cols // c0, c0).transpose(2, 0, 1, 3).reshape(-1)
+
+
+def test_an_nz_output_of_the_nd_golden_passes_only_when_the_samples_checker_passed():
+    """asc-devkit fixpipe_l0c2l1 writes C in Nz and its checker converts it to ND before comparing."""
+    rng = np.random.default_rng(7)
+    golden = rng.uniform(-4, 4, (48, 64)).astype(np.float16)
+    sealed = _sealed(golden=(golden.reshape(-1), "float16"))
+    nz = _nz(golden, 16)
+    case = goldens.judge_case(sealed, {"output/output.bin": nz.tobytes()}, checker_passed=True)
+    assert case["ok"] is True and "48 x 64" in case["outputs"][0]["layout"], case
+    assert goldens.judge_case(sealed, {"output/output.bin": nz.tobytes()}, checker_passed=False)["ok"] is False
+    one_off = nz.copy()
+    one_off[1000] += np.float16(1)  # a kernel that got one element wrong is not rescued by the layout
+    assert goldens.judge_case(sealed, {"output/output.bin": one_off.tobytes()}, checker_passed=True)["ok"] is not True
+    shuffled = golden.reshape(-1)[rng.permutation(golden.size)]  # the golden's values, in no cube layout
+    assert goldens.judge_case(sealed, {"output/output.bin": shuffled.tobytes()}, checker_passed=True)["ok"] is False
+    i8 = rng.integers(-128, 128, (32, 64)).astype(np.int8)  # int8 fractals are 16 x 32
+    case = goldens.judge_case(
+        _sealed(golden=(i8.reshape(-1), "int8")), {"output/o.bin": _nz(i8, 32).tobytes()}, checker_passed=True
+    )
+    assert case["ok"] is True, case
