@@ -125,7 +125,7 @@ def test_partial_output_gives_each_basek_slice_of_each_block_in_turn(exe, tmp_pa
 def test_without_partial_output_the_slices_are_whole_k_sums_and_the_slice_check_fails(exe, tmp_path):
     """The broken twin: the same slice-reading kernel on a Matmul without isPartialOutput gets whole-K blocks."""
     rng = np.random.default_rng(43)
-    M, N, K = 32, 32, 256
+    M, N, K = 32, 32, 1024  # our baseK for a 32 x 32 block is 512: two slices
     a, b = f16(rng, M, K), f16(rng, K, N)
     (tiling, proc, raw, _), *_ = partial(exe, tmp_path, "partial_whole", M, N, K, a, b)
     assert proc.returncode == 0, proc.stderr

@@ -207,7 +207,11 @@ inline int64_t build_tiling(const TilingSpec& sp, AscendC::tiling::TCubeTiling& 
     } else {
         bm = std::min<int64_t>(128, bm_cap);
         bn = std::min<int64_t>(256, bn_cap);
-        bk = std::min<int64_t>(std::max<int64_t>(kal, 128 / ty.sA), bk_cap);
+        // ours: baseK as deep as double-buffered L0A and L0B allow. With TCubeTiling.md's recommended base
+        // (128, 256) that is its recommended baseK (64 for half, 128 for int8, 32 for float); a narrower block
+        // goes deeper (asc-devkit matmul_callback's CopyA1 assumes a 128 x 512 half A block is copied in 4 K steps)
+        int64_t by_l0 = std::min(mem_capacity(Mem::L0A) / (2 * bm * ty.sA), mem_capacity(Mem::L0B) / (2 * bn * ty.sB));
+        bk = std::min<int64_t>(std::max<int64_t>(kal, by_l0 / kal * kal), bk_cap);
     }
     bm = std::max<int64_t>(16, align_up(bm, 16));
     bn = std::max<int64_t>(16, align_up(bn, 16));
