@@ -94,6 +94,15 @@ def compile_failure(
             compile_log=result.log,
             timings=timings,
         )
+    if result.outcome == "limit":  # our sandbox's memory or output cap stopped the compiler: no verdict on the code
+        return Verdict(
+            "unsupported",
+            f"compiler stopped by the sandbox's {result.reason} (the code may build where more is allowed)",
+            harness,
+            compile_ok=False,
+            compile_log=result.log,
+            timings=timings,
+        )
     if result.outcome == "violation":
         return Verdict(
             "sandbox_violation",

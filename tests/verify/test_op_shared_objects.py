@@ -10,6 +10,7 @@ from pathlib import Path
 from cotbuilder.parse.units import extract_units
 from cotbuilder.verify import build as buildmod
 from cotbuilder.verify import steps
+from cotbuilder.verify.opproject import build as opbuild
 from cotbuilder.verify.opproject import run as oprun
 
 OPS = Path(__file__).resolve().parents[2] / "examples" / "op_project"
@@ -58,3 +59,45 @@ def test_the_describe_main_is_compiled_once_for_every_op_and_a_unit_cannot_slip_
     types, compiled, cached = describe(op_unit("MulAddCustom"), ctx)
     assert types == ["MulAddCustom"]
     assert (compiled, cached) == (1, 1)  # its own host TU; the describe main from the cache
+
+
+def build(unit: dict, ctx: steps.Context) -> tuple[int, int]:
+    """(objects compiled, kernel variants) of one build of the unit's aclnn example."""
+    spec = opbuild.Spec(sources=[MAIN])
+    result = oprun.build(unit, ctx.sandbox_session().new_dir("scoped-obj-"), ctx, spec, "example")
+    assert result.ok, result.reason + result.log[-2000:]
+    return result.compiled_objects, len(result.variants)
+
+
+MAIN = "examples/AclNNInvocationNaive/main.cpp"
+KERNEL = "op_kernel/hard_swish_custom.cpp"
+
+
+def edited(unit: dict, path: str, text: str) -> dict:
+    """`unit` with `text` appended to the file at `path` (a real edit: the file's text, and so its digest, changes)."""
+    files = [dict(f, text=f["text"] + text) if f["path"] == path else f for f in unit["files"]]
+    assert files != unit["files"], path
+    return dict(unit, files=files)
+
+
+def test_an_objects_cache_key_is_the_files_it_can_include_so_a_kernel_fix_rebuilds_the_kernel_not_the_example(
+    fresh_verify_cache,
+):
+    """Objects: the host TU (and the describe main, first build only), one per kernel variant, the generated aclnn
+    TU, the example's main. A kernel edit rebuilds only the kernel variants; a main that `#include`s the kernel TU
+    rebuilds with it; a header edit rebuilds everything that could include it."""
+    cache = fresh_verify_cache
+    ctx = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
+    ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+    unit = op_unit("HardSwishCustom")
+    first, variants = build(unit, ctx)
+    assert variants >= 1 and first == 1 + 1 + variants + 2  # host, describe main, kernels, aclnn, main
+    kernel_fix = "\n// a kernel fix\n"
+    assert build(edited(unit, KERNEL, kernel_fix), ctx) == (variants, variants)
+    # the main now names the kernel source in an #include: the kernel TU is includable, so the main and the aclnn
+    # TU (it could include it too) are rebuilt, and from then on a kernel edit rebuilds them with the kernels
+    including = edited(unit, MAIN, '\n#if 0\n#include "../../op_kernel/hard_swish_custom.cpp"\n#endif\n')
+    assert build(including, ctx)[0] == 2
+    assert build(edited(including, KERNEL, "\n// another fix\n"), ctx)[0] == variants + 2
+    # the tiling header: read by the host and the kernels, and includable by the rest (the describe main is shared)
+    assert build(edited(unit, "op_host/hard_swish_custom_tiling.h", "\n// a header edit\n"), ctx)[0] == first - 1

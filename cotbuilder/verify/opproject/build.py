@@ -62,8 +62,24 @@ def digest(parts: list[tuple[str, bytes]]) -> str:
     return h.hexdigest()[:24]
 
 
-def unit_digest(unit: dict[str, Any]) -> str:
-    return digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in unit["files"]])
+def includable_files(files: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every file a compiler run can read through `#include`: all but the translation units no `#include` in the
+    unit names (matched by file name, so a TU included from anywhere counts). A macro-named include could name any
+    file, so then every file counts."""
+    from ...parse import includes
+
+    named: set[str] = set()
+    for f in files:
+        if f["path"].endswith(includes.SOURCE_SUFFIXES + includes.HEADER_SUFFIXES):
+            if _MACRO_INCLUDE.search(f["text"]):
+                return files
+            named.update(posixpath.basename(name) for name, _ in includes.includes_of(f["text"]))
+    return [
+        f for f in files if not f["path"].endswith(includes.SOURCE_SUFFIXES) or posixpath.basename(f["path"]) in named
+    ]
+
+
+_MACRO_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[^\s<"]', re.M)
 
 
 def include_dirs(unit: dict[str, Any], lay: layout.OpLayout) -> list[str]:
@@ -179,7 +195,6 @@ class Builder:
     ):
         self.unit, self.workdir, self.run, self.cache = unit, workdir, run, cache
         self.soc, self.opt, self.pch = soc, opt, pch
-        self.unit_key = unit_digest(unit)
         self.lay = layout.layout(unit)
         # objects are keyed by the files they can see: an edit to the example or the kernel recompiles only that
         root = self.lay.root + "/" if self.lay and self.lay.root else ""
@@ -188,17 +203,24 @@ class Builder:
         self.scope_keys = {
             "host": digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in host_files]),
             "kernel": digest([(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in kernel_files]),
+            "includable": digest(
+                [(f["path"], f["text"].encode("utf-8", "surrogatepass")) for f in includable_files(unit["files"])]
+            ),
         }
         self.dirs = include_dirs(unit, self.lay) if self.lay else []
         self.result = OpBuild(False, layout=self.lay)
+        self._stopped_by = ""  # the sandbox's reason for stopping the last compiler run, if it stopped it
 
     # -- one compiler run, cached --------------------------------------------------------------------------------
     def _compile(
-        self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "unit"
+        self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "includable"
     ) -> tuple[bool, str, str]:
-        """`scope`: the files the object can see, its cache key - host, kernel or unit (every file)."""
+        """`scope`: the files the object can see, its cache key - host, kernel, or includable (every file but the
+        other translation units: a kernel fix does not rebuild the example's main). The source compiled is part of
+        the key whatever the scope: a generated copy of a unit file is keyed by what it says."""
         argv = ["g++", *flags(self.soc, self.opt, self.dirs), *self._runtime_define(), *extra, "-c", source, "-o", out]
-        seen = self.scope_keys.get(scope, self.unit_key)
+        text = (self.workdir / source).read_bytes()
+        seen = self.scope_keys[scope] + hashlib.sha256(source.encode() + b"\0" + text).hexdigest()
         return self._cached_run(argv, self.workdir, out, seen, salt)
 
     def _compile_shared(self, source: str, text: str, out: str) -> tuple[bool, str, str]:
@@ -227,6 +249,7 @@ class Builder:
         res = self.run(argv, where)
         self.result.compiled_objects += 1
         log = (res.stderr + res.stdout).strip()
+        self._stopped_by = res.reason if res.outcome not in ("ok", "exit") else ""
         path = where / out
         if res.ok and path.is_file():
             self.cache.put(key, path.read_bytes())
@@ -238,7 +261,8 @@ class Builder:
         self.result.stage = stage
         self.result.log = kept_log(log)
         self.result.outcome = outcome
-        self.result.reason = reason or _first_error(log)
+        # a run the sandbox stopped (a limit, a violation) is described by the sandbox, not by the log it cut short
+        self.result.reason = reason or (self._stopped_by if outcome not in ("ok", "exit") else "") or _first_error(log)
         return self.result
 
     def _pch_args(self) -> list[str]:
