@@ -997,14 +997,14 @@ def _classify(
         return result
     if rc == -signal.SIGXCPU or (rc == -signal.SIGKILL and result.cpu_s >= limits.cpu_s * 0.9):
         return end("timeout", f"CPU-time limit {limits.cpu_s}s")
+    sigs = _signatures()
+    violation = _match(sigs["violation"], text)
+    if violation:  # before the output limit: a step that also fills a file to the limit is still the violation
+        return end("violation", violation)
     if rc == -signal.SIGXFSZ or _file_at_limit(workdir, limits.file_mb << 20):
         # Python ignores SIGXFSZ: its write fails instead and the program exits 1 with its own words (numpy says
         # "N requested and M written"), so a file the limit cut short is the evidence
         return end("limit", f"{OUTPUT_LIMIT} {limits.file_mb} MB")
-    sigs = _signatures()
-    violation = _match(sigs["violation"], text)
-    if violation:
-        return end("violation", violation)
     limit = _match(sigs["limit"], text)
     if limit:
         return end("limit", limit)

@@ -181,6 +181,17 @@ def test_a_write_python_survives_is_still_the_output_size_limit_and_a_generator_
     assert small.outcome == "exit" and steps.stopped(small, "generator")[0] == "failed_run"
 
 
+def test_a_step_that_fills_a_file_to_the_limit_and_writes_outside_is_the_violation_not_the_limit(workdir):
+    """Hostile: a generator at the output limit is `unsupported` (no verdict), so one that also tries to escape must
+    not hide its escape behind the limit."""
+    outside = Path("/tmp") / f"cotbuilder-limit-escape-{os.getpid()}"
+    code = f"open('big', 'wb').write(b'0' * (1 << 20)); open({str(outside)!r}, 'w')"
+    res = sandbox.run(py(code), workdir, SMALL)
+    assert (workdir / "big").stat().st_size == 1 << 20  # at the limit: what alone would be the output size limit
+    assert res.outcome == "violation" and res.reason == "write outside sandbox", (res.outcome, res.reason)
+    assert not outside.exists()
+
+
 def test_stdout_capture_is_capped(workdir):
     res = sandbox.run(
         py("import sys; sys.stdout.write('y' * 600000)"),
