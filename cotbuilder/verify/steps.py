@@ -71,6 +71,12 @@ def run_step(
 TORCH = ("torch",)  # preload for a step that imports torch (sandbox.run)
 
 
+def limit_reason(reason: str) -> str:
+    """Why a compiler run stopped at one of the sandbox's caps; the sandbox may not say which (an empty reason)."""
+    stopped = f"by the sandbox's {reason}" if reason else "without a message at a sandbox limit"
+    return f"compiler stopped {stopped} (the code may build where more is allowed)"
+
+
 def compile_failure(
     result: buildmod.BuildResult,
     timings: dict[str, Any],
@@ -97,7 +103,7 @@ def compile_failure(
     if result.outcome == "limit":  # our sandbox's memory or output cap stopped the compiler: no verdict on the code
         return Verdict(
             "unsupported",
-            f"compiler stopped by the sandbox's {result.reason} (the code may build where more is allowed)",
+            limit_reason(result.reason),
             harness,
             compile_ok=False,
             compile_log=result.log,

@@ -94,8 +94,7 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
     if result.outcome == "violation":
         return Verdict("sandbox_violation", f"{result.stage}: {result.reason}", **common)
     if result.outcome == "limit":  # our sandbox's memory or output cap stopped the compiler: no verdict on the code
-        why = result.reason or "a limit"
-        return Verdict("unsupported", f"{result.stage}: compiler stopped by the sandbox's {why}", **common)
+        return Verdict("unsupported", f"{result.stage}: {steps.limit_reason(result.reason)}", **common)
     if result.stage == "layout":
         return Verdict("unsupported", f"op project: {result.reason}", **common)
     if result.stage == "aclnn":  # cotbuilder's own generated layer: never the unit's error
