@@ -158,29 +158,36 @@ def tasks(
     folder: Path = typer.Argument(..., help="A folder of task.toml files (searched recursively), e.g. examples/tasks"),
     check: bool = typer.Option(False, "--check", help="Only read and validate the files; store nothing."),
     kind: str = typer.Option(
-        "toml", "--from", help="toml: a folder of task.toml files; npukernelbench: an NPUKernelBench tree."
+        "toml",
+        "--from",
+        help="toml: a folder of task.toml files; npukernelbench: an NPUKernelBench tree; multikernelbench: a "
+        "MultiKernelBench tree.",
     ),
     mode: str = typer.Option("full", "--mode", help="npukernelbench: full (answer = op project) or kernel_only."),
 ) -> None:
     """Import tasks ("a kernel to write": statement, cases, reference, tolerance, layout) from a folder of task.toml
-    files, or an NPUKernelBench tree (--from npukernelbench), into the `tasks` table (format: docs/tasks.md). A bad file is named with its problem and not stored; the
+    files, or an NPUKernelBench or MultiKernelBench tree (--from npukernelbench | multikernelbench), into the `tasks` table (format: docs/tasks.md). A bad file is named with its problem and not stored; the
     others are (exit 1). Re-importing an unchanged task writes the same row."""
     from rich.markup import escape
 
     from .cli_common import console, out
     from .tasks.toml_loader import TaskError, load_folder
 
-    if kind not in ("toml", "npukernelbench"):
-        raise usage_error(f"--from must be toml or npukernelbench (got {kind!r})")
+    if kind not in ("toml", "npukernelbench", "multikernelbench"):
+        raise usage_error(f"--from must be toml, npukernelbench or multikernelbench (got {kind!r})")
     try:
         if kind == "toml":
             loaded, errors = load_folder(folder)
         else:
+            from .tasks.multikernelbench import load_multikernelbench
             from .tasks.npukernelbench import load_npukernelbench
 
             if not folder.is_dir():
                 raise TaskError(f"{folder}: not a folder")
-            loaded, errors = load_npukernelbench(folder, mode)
+            if kind == "multikernelbench":
+                loaded, errors = load_multikernelbench(folder)
+            else:
+                loaded, errors = load_npukernelbench(folder, mode)
     except (TaskError, ValueError) as exc:
         raise usage_error(str(exc)) from exc
     for err in errors:

@@ -226,17 +226,25 @@ def load_npukernelbench(root: Path, git_dir: Path | None = None) -> tuple[list[B
     return tasks, shared
 
 
+def multikernelbench_references(root: Path) -> list[tuple[str, str, str]]:
+    """MultiKernelBench's tasks as its own dataset.py finds them: every `reference/<category>/<op>.py` (names starting
+    with `_` are not tasks), as (task id `<category>/<op>`, path relative to root, text). The one reader of the
+    layout: decontamination and the task loader (tasks/multikernelbench.py) both take it from here."""
+    out = []
+    for ref in sorted(Path(root).glob("reference/*/*.py")):
+        if not ref.name.startswith("_"):
+            out.append((f"{ref.parent.name}/{ref.stem}", str(ref.relative_to(root)), _read(ref)))
+    return out
+
+
 def load_multikernelbench(root: Path, git_dir: Path | None = None) -> tuple[list[BenchTask], list[tuple[str, str]]]:
     """MultiKernelBench: `reference/<category>/<op>.py` is each task's PyTorch reference (the architecture the prompt
     shows and the implementation outputs are checked against); `prompts/*` are the one-shot examples every prompt
     embeds, so they are shared text, not task text."""
-    tasks = []
-    for ref in sorted(root.glob("reference/*/*.py")):
-        if ref.name.startswith("_"):
-            continue
-        rel = str(ref.relative_to(root))
-        text = _read(ref)
-        tasks.append(BenchTask(f"{ref.parent.name}/{ref.stem}", answers=[(rel, text)], prompt_code=[(rel, text)]))
+    tasks = [
+        BenchTask(task_id, answers=[(rel, text)], prompt_code=[(rel, text)])
+        for task_id, rel, text in multikernelbench_references(root)
+    ]
     shared = [(str(p.relative_to(root)), _read(p)) for p in _files(root / "prompts", CODE_SUFFIXES)]
     return tasks, shared
 

@@ -14,7 +14,9 @@ class EvalConfig:
     table, and reported as parse / compile / correct pass@k (unbiased estimator) per task, level and category in
     <workspace>/reports/eval-<teacher>.{md,json}.
 
-    Tasks: --benchmark npukernelbench=PATH (an NPUKernelBench tree), --tasks DIR (task.toml folders), else the
+    Tasks: --benchmark npukernelbench=PATH (an NPUKernelBench tree) or multikernelbench=PATH (a MultiKernelBench tree:
+    it has no reference answers, and its pybind answer layout has no harness yet, so its answers are parsed, stored
+    and scored unsupported), --tasks DIR (task.toml folders), else the
     workspace's `tasks` table. Teachers: `reference` (each task's own reference answer: a sanity run of the harness),
     `static` (offline), or a model on an OpenAI-compatible server. Resumable: a sample already stored is skipped, an
     answer already received comes from the response cache, a verdict already computed from the score cache (a kill
@@ -31,7 +33,9 @@ class EvalConfig:
     samples: int = option(1, "--samples", "-n", min=1, help="Answers per task (n of pass@k).")
     k: str = option("1", "-k", metavar="K[,K...]", help="The k of pass@k, comma-separated (e.g. 1,10); k <= n.")
     benchmark: list[str] = list_option(
-        "--benchmark", metavar="NAME=PATH", help="A benchmark tree to take tasks from: npukernelbench=PATH."
+        "--benchmark",
+        metavar="NAME=PATH",
+        help="A benchmark tree to take tasks from: npukernelbench=PATH or multikernelbench=PATH.",
     )
     task_dirs: list[str] = list_option("--tasks", metavar="DIR", help="A folder of task.toml files (repeatable).")
     mode: str = option("full", "--mode", help="Benchmark answer layout: full (op project) or kernel_only.")

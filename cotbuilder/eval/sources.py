@@ -9,7 +9,7 @@ from pathlib import Path
 from ..stages.base import StageRefused
 from ..tasks.task import Task
 
-BENCHMARK_LOADERS = ("npukernelbench",)
+BENCHMARK_LOADERS = ("npukernelbench", "multikernelbench")
 
 
 def select_tasks(
@@ -34,9 +34,14 @@ def select_tasks(
         root = Path(path)
         if not root.is_dir():
             raise StageRefused(f"--benchmark {name}: {path} is not a folder")
-        from ..tasks.npukernelbench import load_npukernelbench
+        if name == "multikernelbench":
+            from ..tasks.multikernelbench import load_multikernelbench
 
-        loaded, errors = load_npukernelbench(root, mode)
+            loaded, errors = load_multikernelbench(root)
+        else:
+            from ..tasks.npukernelbench import load_npukernelbench
+
+            loaded, errors = load_npukernelbench(root, mode)
         tasks += loaded
         problems += [e.message for e in errors]
     for folder in task_dirs:

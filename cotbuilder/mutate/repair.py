@@ -68,8 +68,9 @@ def feedback_text(verdict: dict[str, Any], max_diagnostics: int = 3) -> str:
 
 
 def rationale(mutant: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str, str]]:
-    """Named steps from the feedback to the fix (the annotation rationale shape: [{step, title, text}])."""
-    kind = kinds_table()[mutant["kind"]]
+    """Named steps from the feedback to the fix (the annotation rationale shape: [{step, title, text}]). A mutant of
+    kind None gets the feedback step only (teacher_rationale writes the rest)."""
+    kind = kinds_table()[mutant["kind"]] if mutant["kind"] is not None else None
     status = verdict.get("status")
     symptom = {
         "failed_compile": "the kernel does not compile",
@@ -87,6 +88,9 @@ def rationale(mutant: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str,
     worst = _worst_output(verdict)
     if worst:
         read += f" Worst case: {worst}."
+    feedback = {"step": "feedback", "title": "What the verifier says", "text": readable(read)}
+    if kind is None:
+        return [feedback]
     after = mutant.get("after") or ""
     where = f"In `{mutant['path']}`, line {mutant['line']}"
     located = (
@@ -95,7 +99,7 @@ def rationale(mutant: dict[str, Any], verdict: dict[str, Any]) -> list[dict[str,
         else f"{where} should hold `{mutant['before']}`, which is missing: {kind['bug']}."
     )
     return [
-        {"step": "feedback", "title": "What the verifier says", "text": readable(read)},
+        feedback,
         {"step": "where_to_look", "title": "Where such a failure comes from", "text": kind["look"]},
         {"step": "locate", "title": "The bug", "text": located},
         {
@@ -113,3 +117,48 @@ def repair_request(task: str, mutant: dict[str, Any], feedback: str, fence: str 
         f"{task.strip()}\n\nThis implementation fails verification. Find the bug and give the corrected kernel.\n\n"
         f"```{fence}\n// {mutant['path']}\n{mutant['broken_code'].strip()}\n```\n\nVerifier feedback:\n{feedback}"
     )
+
+
+# -- repair pairs from other producers ------------------------------------------------------------------------------
+# `synthesize` publishes a teacher's repair chain (a failing answer, the verifier's feedback, a fix that passed) through
+# the same `mutants` row and the same publish path as a mutant: these two functions give it the row's site and
+# rationale, so a repair row reads alike whatever made the broken code.
+TEACHER_ANSWER = "teacher_answer"  # the kind of a repair pair whose broken code a model wrote itself (no planted bug)
+
+
+def changed_site(broken: dict[str, str], fixed: dict[str, str]) -> dict[str, Any] | None:
+    """The one file a fix changed and its first change: {path, line (1-based, in the broken file), before (the fixed
+    line), after (the broken line, '' when the broken code lacks it), broken_code, changed_lines}; None when the fix
+    changes no file or more than one (a repair row shows one broken file)."""
+    import difflib
+
+    changed = sorted(p for p in set(broken) | set(fixed) if broken.get(p) != fixed.get(p))
+    if len(changed) != 1 or changed[0] not in broken or changed[0] not in fixed:
+        return None
+    path = changed[0]
+    old, new = fixed[path].splitlines(), broken[path].splitlines()
+    ops = [op for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if not ops:  # only line endings differ
+        return None
+    _, i1, i2, j1, j2 = ops[0]
+    return {
+        "path": path,
+        "line": j1 + 1,
+        "before": old[i1].strip() if i1 < i2 else "",
+        "after": new[j1].strip() if j1 < j2 else "",
+        "broken_code": broken[path],
+        "changed_lines": sum(max(b - a, d - c) for _, a, b, c, d in ops),
+    }
+
+
+def teacher_rationale(site: dict[str, Any], verdict: dict[str, Any], explanation: str) -> list[dict[str, str]]:
+    """Named steps for a model's own failing answer and its passing fix: the verifier's words (as for a mutant), where
+    the fix starts (from the diff), and the teacher's own explanation of its fix (the prose of its repair reply)."""
+    steps = rationale({**site, "kind": None}, verdict)
+    n = site.get("changed_lines") or 1
+    where = f"In `{site['path']}`, line {site['line']}"
+    located = f"{where} reads `{site['after']}`" if site["after"] else f"{where} lacks `{site['before']}`"
+    located += "." if n == 1 else f"; the fix changes {n} lines from there on."
+    fix = explanation.strip() or "The corrected kernel below passes verification."
+    return [steps[0], {"step": "locate", "title": "The bug", "text": located},
+            {"step": "fix", "title": "The fix", "text": fix}]  # fmt: skip

@@ -185,6 +185,8 @@ def mutant_row(r: MutateResult, version: str, soc: str) -> dict[str, Any]:
     fails = really_fails(verdict)
     return {
         "mutant_id": r.mutant_id,
+        "origin": "mutate",
+        "sample_id": None,
         "unit_id": r.parent_id,
         "mutant_unit_id": r.mutant_unit_id,
         **{k: r.mutant[k] for k in ("kind", "path", "line", "before", "after")},
@@ -207,10 +209,13 @@ def kind_summary(store: Store, soc: str | None = None) -> dict[str, Counter]:
     emulator version and SoC only when given)."""
     if not store.has_table("mutants"):
         return {}
-    sql = "SELECT kind, status, really_fails FROM mutants"
+    # synthesize's repair pairs share the table; they are not this stage's mutants (a store older than the origin
+    # column holds mutate's alone)
+    mine = "coalesce(origin, 'mutate') = 'mutate'"
+    sql = f"SELECT kind, status, really_fails FROM mutants WHERE {mine}"
     params: list[Any] = []
     if soc:
-        sql += " WHERE soc = ? AND backend_version = (SELECT max(backend_version) FROM mutants WHERE soc = ?)"
+        sql += f" AND soc = ? AND backend_version = (SELECT max(backend_version) FROM mutants WHERE soc = ? AND {mine})"
         params = [soc, soc]
     out: dict[str, Counter] = {}
     for row in store.rows(sql, params):

@@ -195,7 +195,10 @@ def render(
         lines += [
             "Rows of kind `repair` show a broken kernel with the verifier's feedback and the fix. When the teacher is "
             "`cotbuilder`/`mutation`, the broken code is a bug mutation of a verified kernel that the verifier really "
-            "failed (`repair.mutation` names the kind) and the fix is the verified kernel itself.",
+            "failed (`repair.mutation` names the kind) and the fix is the verified kernel itself. When it is "
+            "`cotbuilder`/`synthesize-repair`, the broken code is a teacher's answer the verifier really failed "
+            "(`repair.mutation` is the bug the static teacher planted, or `teacher_answer`) and the fix is the "
+            "teacher's repair, which passed and is the row's verified kernel.",
             "",
         ]
     if kinds.get("doc"):

@@ -197,9 +197,10 @@ def _with_training_columns(
 
 
 def repair_annotations(store: Store, unit_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
-    """unit_id -> its mutants that really fail (`cotbuilder mutate`), as annotation-shaped samples of kind repair
-    without their task (the unit's own task statement goes in front of them, see build_rows). A mutant the verifier
-    did not fail is never read here."""
+    """unit_id -> its repair pairs that really fail (`mutants`: a planted mutant from `cotbuilder mutate`, or a
+    teacher's failing answer whose repair is the unit, from `cotbuilder synthesize`), as annotation-shaped samples of
+    kind repair without their task (the unit's own task statement goes in front of them, see build_rows). A mutant the
+    verifier did not fail is never read here."""
     if not unit_ids or not store.has_table("mutants"):
         return {}
     from ..mutate.repair import REPAIR_VERSION
@@ -216,7 +217,11 @@ def repair_annotations(store: Store, unit_ids: list[str]) -> dict[str, list[dict
                 "kind": "repair",
                 "lang": "en",  # the mutation rationale is written in English
                 "rationale": m["rationale"],
-                "teacher": {"provider": "cotbuilder", "model": "mutation", "prompt_version": REPAIR_VERSION},
+                "teacher": {
+                    "provider": "cotbuilder",
+                    "model": "synthesize-repair" if m.get("origin") == "synthesize" else "mutation",
+                    "prompt_version": REPAIR_VERSION,
+                },
                 "mutant": m,
             }
         )

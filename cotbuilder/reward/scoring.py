@@ -34,6 +34,10 @@ from .extract import extract_code
 from .shaping import reward_for
 
 LOG_TAIL = 4000
+MKB_GAP = (
+    "no harness for MultiKernelBench's answer layout yet (op project from project_json_src, a torch binding with "
+    "EXEC_NPU_CMD and a ModelNew through custom_ops_lib, checked against the reference Model on get_inputs())"
+)
 CASE_FIELDS = ("case", "seed", "ok", "check", "why", "outputs", "goldens", "wrote_golden_names", "unsafe_files")
 
 
@@ -125,6 +129,9 @@ class Scorer:
     def _compute(self, files: dict[str, str], task: Task, key: str) -> Score:
         from ..verify import harness_bench, harness_op_spec, harness_spec, sandbox, steps
         from ..verify.verdict import redact
+
+        if task.reference["kind"] == "multikernelbench":  # a harness gap, named: no reward, never a wrong verdict
+            return Score("unsupported", None, reason=MKB_GAP, errors=[MKB_GAP])
 
         ctx = steps.Context(
             cache_dir=self.cache_root / "verify",

@@ -43,8 +43,14 @@ def unit_record(task: Task, sample: dict[str, Any], license_: str) -> dict[str, 
     sid = source_id(sample["teacher_key"])
     root = f"synthesized/{task.name}"
     code: dict[str, str] = sample["code"]
-    # the answer with the files the task gives (an op project's op_host/ for kernel_only): the whole buildable unit
+    # the answer with the files the task gives (an op project's op_host/ for kernel_only) and the spec of the task's
+    # first case (what it was verified with): the whole buildable unit, which `verify` re-runs and whose statement
+    # annotate derives from the spec (without one, annotate's exact-statement gate refused every synthesized unit)
     given = {f["path"]: f["text"] for f in task.given_files if not f["path"].startswith("validation/")}
+    if task.reference["kind"] != "benchmark" and task.cases:
+        from ..tasks.specs import SPEC_NAME, spec_text
+
+        given[SPEC_NAME] = spec_text(task, task.cases[0])
     files = [{"path": p, "text": t, "file_id": None, "license": license_} for p, t in sorted({**given, **code}.items())]
     units, _ = extract_units(sid, files, time_limit=None)
     unit = max(units, key=lambda u: len(u["kernel_code"])) if units else None

@@ -35,6 +35,8 @@ class SynthResult:
     verifications: list[dict[str, Any]] = field(default_factory=list)
     dropped_similar: int = 0
     dropped_cap: int = 0
+    repairs: list[dict[str, Any]] = field(default_factory=list)  # repair pairs: `mutants` rows of origin synthesize
+    repairs_not_published: dict[str, int] = field(default_factory=dict)
     mutants_passing: int = 0  # the static teacher's mutants the verifier did not catch: dropped, counted
 
 
@@ -127,14 +129,14 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
         c, task = self.config, item.task
         messages = prompts.task_messages(task, c.lang)
         rows: list[dict[str, Any]] = []
-        planted: set[str] = set()
+        planted: dict[str, str] = {}  # the static teacher's mutant samples -> the mutation kind planted
         for i in range(c.samples):
             sid = sample_id(task.task_id, self.key, "synthesize", 0, i, None)
             reply = self._teacher.answer(task, i, messages)
             row = {**base_row(task, sid, "synthesize", self.identity, self.key, i, 0, None),
                    **verdict_row(reply, task, self._scorer)}  # fmt: skip
             if reply.mutant:
-                planted.add(sid)
+                planted[sid] = reply.mutant
             rows.append(row)
             parent = row
             for r in range(1, c.repair_rounds + 1):
@@ -149,9 +151,10 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
                 rows.append(parent)
         return self._keep(task, rows, planted)
 
-    def _keep(self, task: Task, rows: list[dict[str, Any]], planted: set[str]) -> SynthResult:
+    def _keep(self, task: Task, rows: list[dict[str, Any]], planted: dict[str, str]) -> SynthResult:
         from .distinct import distinct_indices
         from .records import unit_record, verification_record
+        from .repairs import repair_pairs
 
         # a planted bug that passes is the emulator's blind spot, not a right answer: never kept
         blind = [r for r in rows if r["sample_id"] in planted and r["status"] == "passed"]
@@ -164,6 +167,9 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
             unit = unit_record(task, r, self.config.license)
             result.units.append(unit)
             result.verifications.append(verification_record(unit, r, task, self.config.soc))
+        pairs, skipped = repair_pairs(task, rows, list(zip(kept, result.units, strict=True)), planted,
+                                      self.config.soc, self.config.license)  # fmt: skip
+        result.repairs, result.repairs_not_published = pairs, dict(skipped)
         return result
 
     # -- driver --------------------------------------------------------------------------------------------------
@@ -177,6 +183,7 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
             store.insert("samples", [{**r, "created_at": now} for r in res.samples])
             store.insert("units", [{**u, "created_at": now} for u in res.units])
             store.insert("verifications", [{**v, "created_at": now} for v in res.verifications])
+            store.insert("mutants", [{**m, "created_at": now} for m in res.repairs])
             first = [s for s in res.samples if s["round"] == 0]
             repairs = [s for s in res.samples if s["round"] > 0]
             stats.kept(len(res.units))
@@ -184,6 +191,9 @@ class SynthesizeStage(Stage[SynthesizeConfig, SynthItem, SynthResult]):
             stats.add("candidates passed", sum(s["status"] == "passed" for s in first))
             stats.add("repairs asked", len(repairs))
             stats.add("repairs that pass", sum(s["status"] == "passed" for s in repairs))
+            stats.add("repair pairs (kind=repair rows)", len(res.repairs))
+            for why, n in res.repairs_not_published.items():
+                stats.add(why, n)
             stats.add("dropped: same solution", res.dropped_similar)
             stats.add("dropped: over --max-per-task", res.dropped_cap)
             if res.mutants_passing:

@@ -193,3 +193,16 @@ def test_the_feedback_names_the_kernel_file_as_the_sample_shows_it_not_as_the_ha
     }
     text = feedback_text(verdict) + "".join(s["text"] for s in rationale(_by_kind()["missing_sync"].as_dict(), verdict))
     assert "cotbuilder_kernel_" not in text and "op_kernel/scaled_add.cpp:54" in text
+
+
+def test_changed_site_names_the_one_file_a_fix_changed_and_refuses_a_multi_file_fix():
+    from cotbuilder.mutate.repair import changed_site
+
+    fixed = {"k.cpp": "a\nAdd(z, x, y);\nb\n", "h.h": "int n;\n"}
+    site = changed_site({**fixed, "k.cpp": "a\nSub(z, x, y);\nb\n"}, fixed)
+    assert site == {"path": "k.cpp", "line": 2, "before": "Add(z, x, y);", "after": "Sub(z, x, y);",
+                    "broken_code": "a\nSub(z, x, y);\nb\n", "changed_lines": 1}  # fmt: skip
+    missing = changed_site({**fixed, "k.cpp": "a\nb\n"}, fixed)
+    assert (missing["line"], missing["before"], missing["after"]) == (2, "Add(z, x, y);", "")
+    assert changed_site({"k.cpp": "x\n", "h.h": "long n;\n"}, fixed) is None  # two files changed
+    assert changed_site(fixed, fixed) is None

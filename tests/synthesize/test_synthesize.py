@@ -69,8 +69,10 @@ def test_keeps_exactly_the_verified_candidates_and_repairs_that_really_pass(cli,
     ]
     passing_code = {json.dumps(s["code"], sort_keys=True) for s in samples if s["status"] == "passed"}
     failing_code = {json.dumps(s["code"], sort_keys=True) for s in samples if s["status"] != "passed" and s["code"]}
-    for u in units:
-        code = json.dumps({f["path"]: f["text"] for f in u["files"]}, sort_keys=True)
+    for u in units:  # the answer, and the spec of the task's case it was verified with (so verify can re-run it)
+        files = {f["path"]: f["text"] for f in u["files"]}
+        assert "[reference]" in files.pop("verify_spec.toml")
+        code = json.dumps(files, sort_keys=True)
         assert code in passing_code and code not in failing_code
     # their source is the teacher: one sources row the dataset card can list, naming the model and its server
     sources = _query(cli, workspace, "SELECT DISTINCT s.kind, s.url, s.status FROM units u "
@@ -115,3 +117,64 @@ def test_refuses_tasks_loaded_from_a_benchmark_tree(cli, workspace, tmp_path):
     result = cli("synthesize", "-n", "1", workspace=store_ws)
     assert result.returncode == 2
     assert "loaded from the benchmark npukernelbench" in result.stdout + result.stderr
+
+
+def test_repair_chains_publish_as_repair_rows_whose_fix_is_a_verified_unit(cli, workspace, task_folder, tmp_path):
+    """synthesize's repair chains go through the mutants' kind="repair" shape: one row per failing answer whose repair
+    passed and is a kept unit; relu_fp16's "fix" that is still wrong is never emitted. `push` (local) publishes them
+    beside the cot rows, the broken code and the verifier's feedback in the user turn, the verified fix in the
+    answer."""
+    import polars as pl
+
+    with ScriptedTeacher(SCRIPT, repairs=REPAIRS) as server:
+        result = cli("synthesize", "--teacher", "scripted-model", "--base-url", server.base_url, "--tasks",
+                     str(task_folder), "-n", "4", "--repair-rounds", "1", "-b", f"mini={MINI}", workspace=workspace)  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "repair pairs (kind=repair rows)" in result.stdout + result.stderr
+    pairs = _query(cli, workspace, "SELECT m.*, s.status AS fix_status, s.parent_sample_id, s.code AS fix_code, "
+                                   "b.status AS broken_sample_status, b.code AS broken_sample_code, u.name, u.files, "
+                                   "v.status AS unit_status FROM mutants m JOIN samples s USING (sample_id) "
+                                   "JOIN samples b ON b.sample_id = s.parent_sample_id JOIN units u ON u.unit_id = m.unit_id "
+                                   "JOIN verifications v ON v.unit_id = m.unit_id "
+                                   "WHERE m.origin = 'synthesize' ORDER BY m.status")  # fmt: skip
+    assert [(p["name"], p["status"], p["kind"]) for p in pairs] == [
+        ("add_fp16", "failed_compile", "teacher_answer"),
+        ("add_fp16", "wrong_answer", "teacher_answer"),
+    ]
+    tasks = {t.name: t for t in load_folder(task_folder)[0]}
+    fresh = Scorer(tmp_path / "fresh-cache")
+    for p in pairs:
+        assert p["fix_status"] == p["unit_status"] == "passed" and p["really_fails"]
+        assert p["status"] == p["broken_sample_status"]
+        # the fixed code is the unit's code, and it really passes (scored again from scratch)
+        assert {f["path"]: f["text"] for f in p["files"] if f["path"] != "verify_spec.toml"} == p["fix_code"]
+        assert fresh.score(p["fix_code"], tasks["add_fp16"]).status == "passed"
+        # the broken file and the line the fix changes come from the failing answer
+        assert p["broken_code"] in p["broken_sample_code"].values()
+        assert ("Addd(" if p["status"] == "failed_compile" else "Sub(") in p["after"]
+        assert p["before"].startswith("Add(") and p["feedback"].startswith(f"status: {p['status']}")
+        assert [s["step"] for s in p["rationale"]] == ["feedback", "locate", "fix"]
+        # the teacher's own words about its fix, without its code
+        assert p["rationale"][2]["text"] == "The Add call was wrong; fixed:\nHere is the kernel."
+    assert _query(cli, workspace, "SELECT count(*) AS n FROM mutants WHERE unit_id IN "
+                                  "(SELECT unit_id FROM units WHERE name = 'relu_fp16')") == [{"n": 0}]  # fmt: skip
+
+    for verb in (("annotate", "--teacher", "static"), ("dedup",), ("decontaminate", "-b", f"mini={MINI}")):
+        done = cli(*verb, workspace=workspace)
+        assert done.returncode == 0, done.stdout + done.stderr
+    out = tmp_path / "dataset"
+    pushed = cli("push", "--local-dir", str(out), workspace=workspace)
+    assert pushed.returncode == 0, pushed.stdout + pushed.stderr
+    rows = pl.read_parquet(sorted((out / "data" / "messages").glob("*.parquet"))).to_dicts()
+    repairs = sorted((r for r in rows if r["kind"] == "repair"), key=lambda r: r["repair"]["broken_status"])
+    assert [(r["name"], r["repair"]["mutation"], r["repair"]["broken_status"]) for r in repairs] == [
+        ("add_fp16", "teacher_answer", "failed_compile"),
+        ("add_fp16", "teacher_answer", "wrong_answer"),
+    ]
+    for row, pair in zip(repairs, pairs, strict=True):
+        assert row["id"] == pair["unit_id"] and row["verification"]["status"] == "passed"
+        assert row["teacher"]["model"] == "synthesize-repair"
+        user, answer = row["messages"][0]["content"], row["messages"][1]["content"]
+        assert pair["broken_code"].strip() in user and f"status: {pair['status']}" in user
+        assert row["kernel_code"].strip() in answer and pair["broken_code"].strip() not in answer
+    assert "Abs(yLocal" not in "\n".join(str(r["messages"]) for r in rows)  # relu's still-wrong "fix": nowhere
