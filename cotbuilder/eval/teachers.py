@@ -1,5 +1,5 @@
 """Where answers come from: `reference` (each task's known right answer), `static` (offline: the right answer, and
-verified-failing mutants of it when the mutation module is installed), or a model on an OpenAI-compatible server
+bug mutants of it from the mutation module), or a model on an OpenAI-compatible server
 (annotate's client and response cache: a re-run, or a run resumed after a kill, sends no request it already has an
 answer for).
 

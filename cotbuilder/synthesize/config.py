@@ -12,13 +12,15 @@ class SynthesizeConfig:
     """Grow verified data by rejection sampling: per task, N candidate answers from a teacher, each verified on the
     CPU emulator. Passing, distinct ones become units of layout `synthesized` (with a `verifications` row: the
     verdict that kept them); failing ones get --repair-rounds repair requests with their diagnostics, and each
-    repair whose fixed code passes is an error-correction sample (samples.parent_sample_id -> the broken one).
+    repair whose fixed code passes is an error-correction sample (samples.parent_sample_id -> the broken one) and,
+    when the fix is a kept unit, a repair pair in `mutants` (origin synthesize) that push publishes as a
+    kind="repair" row, as it does mutate's.
     Every candidate and repair is in `samples` (purpose = synthesize).
 
     Tasks that are benchmark tasks (loaded from a benchmark, or matched by decontamination to a --benchmark) are
     refused: the evaluation set must never become training data (--allow-benchmark overrides). Teachers: `static`
-    (offline: the task's known answer, and mutants of it once the mutation module is installed — it cannot write
-    new kernels; real synthesis needs an LLM teacher) or a model on an OpenAI-compatible server. Resumable per task:
+    (offline: the task's known answer, and bug mutants of it (cotbuilder/mutate) — it cannot write new kernels;
+    real synthesis needs an LLM teacher) or a model on an OpenAI-compatible server. Resumable per task:
     answers come from the response cache and verdicts from the score cache after a kill.
     """
 

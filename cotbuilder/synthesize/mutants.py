@@ -1,7 +1,6 @@
-"""The seam to the mutation module (issue 13, `cotbuilder/mutate/`: bug mutations of verified kernels). That module
-is written in another branch; until it is on main this seam finds no mutator and returns no mutants, so the static
-teacher writes only right answers and the offline demo's repair path has nothing to repair (an LLM teacher's
-failures still go through it: tests/synthesize).
+"""The seam to the mutation module (`cotbuilder/mutate/`: bug mutations of verified kernels): the static teacher's
+wrong answers. Without that module (an install that leaves it out) the seam finds no mutator and returns no mutants,
+so the static teacher writes only right answers.
 
 What this package needs, and nothing more: `mutants_of(files, task) -> [(kind, files')]`, each mutant a whole answer
 ({path: text}) with the kind of bug it plants. The mutation module works on unit records (`make_mutants(unit)`, each
