@@ -126,9 +126,12 @@ def test_repair_chains_publish_as_repair_rows_whose_fix_is_a_verified_unit(cli, 
     answer."""
     import polars as pl
 
+    config = tmp_path / "synthesize.toml"  # the licence of what the teacher writes (push publishes allowed ones only)
+    config.write_text('license = "Apache-2.0"\n', encoding="utf-8")
     with ScriptedTeacher(SCRIPT, repairs=REPAIRS) as server:
         result = cli("synthesize", "--teacher", "scripted-model", "--base-url", server.base_url, "--tasks",
-                     str(task_folder), "-n", "4", "--repair-rounds", "1", "-b", f"mini={MINI}", workspace=workspace)  # fmt: skip
+                     str(task_folder), "-n", "4", "--repair-rounds", "1", "-b", f"mini={MINI}", "--config", str(config),
+                     workspace=workspace)  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "repair pairs (kind=repair rows)" in result.stdout + result.stderr
     pairs = _query(cli, workspace, "SELECT m.*, s.status AS fix_status, s.parent_sample_id, s.code AS fix_code, "
