@@ -37,14 +37,17 @@ CLAIMS = {
     "no_block_idx": (r"does not read its core index", "reads_block_idx", False),
     "block_idx": (r"reads its core index", "reads_block_idx", True),
 }
-_DTYPE_RE = re.compile(r"(?:works on|data type it handles is|data types it handles are) (.+?)(?: data)?\.")
+# the data-type sentence: "it works on float16 and float32 data" (new wording) or "The data type(s) it handles is/are
+# ..." (old); a list of type words only, so "`Adds` at line 40 works on 512 elements in count mode" is not one
+_TYPES = r"([\w`]+(?:(?:,\s*|\s+and\s+)[\w`]+)*)"
+_DTYPE_RE = re.compile(rf"works on {_TYPES} data\b|data types? it handles (?:is|are) {_TYPES}")
 _NORM = {"half": "float16", "float": "float32", "uint8_t": "uint8", "int8_t": "int8", "int32_t": "int32"}
 
 
 def stated_dtypes(text: str) -> set[str]:
     out: set[str] = set()
     for m in _DTYPE_RE.finditer(text):
-        for d in re.split(r",\s*|\s+and\s+", m.group(1)):
+        for d in re.split(r",\s*|\s+and\s+", m.group(1) or m.group(2)):
             d = d.strip().strip("`")
             if d:
                 out.add(_NORM.get(d, d))

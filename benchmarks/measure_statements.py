@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
                 reasons[f"prose gate: {wrong[0]}"] += 1
                 continue
             passed += 1
-            rows.append((unit, facts, text))
+            rows.append((unit, verification, got["statement"], text))
             if args.verbose:
                 form = got["statement"]
                 shown = " | ".join(form["reference"].splitlines())[:110]
@@ -88,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_examples(path: Path, rows: list) -> None:
     seen, picked = set(), []
-    for unit, facts, text in rows:
+    for unit, verification, form, text in rows:
+        # the facts the annotate stage gives the teacher: the verdict and the derived statement with the unit's own
+        facts = unit_facts(unit, verification, statement={"form": form})
         cat = facts.get("category") or "other"
         if cat not in seen:
             seen.add(cat)

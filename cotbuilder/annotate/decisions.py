@@ -35,7 +35,22 @@ _QUE_DECL_RE = re.compile(
 )
 _CAST_RE = re.compile(r"\bCast(?:<[^>]*>)?\s*\([^;]*?RoundMode::(\w+)")
 _LOCAL_FLOAT_RE = re.compile(r"\bLocalTensor\s*<\s*float\s*>|\bAllocTensor\s*<\s*float\s*>|\bGet\s*<\s*float\s*>")
-_SYNC_RE = re.compile(r"\b(PipeBarrier\s*<\s*(PIPE_\w+)\s*>|SetFlag\s*<\s*HardEvent::(\w+)\s*>|SyncAll\b)")
+_SYNC_RE = re.compile(
+    r"\b(PipeBarrier\s*<\s*(?:AscendC::)?(?:pipe_t::)?(PIPE_\w+)\s*>"
+    r"|SetFlag\s*<\s*(?:AscendC::)?HardEvent::(\w+)\s*>|SyncAll\b)"
+)
+# statically placed local buffers: `LocalMemAllocator<Hardware::UB> ub;` then `x = ub.Alloc<half, 256>();`
+_ALLOCATOR_RE = re.compile(r"\bLocalMemAllocator\s*<\s*(?:AscendC::)?(?:Hardware::)?(\w+)\s*>\s+(\w+)")
+_ALLOC_RE = re.compile(
+    r"\b(\w+)\s*=\s*(\w+)\s*\.\s*(?:template\s+)?Alloc\s*<\s*([\w:]+)\s*,\s*([^<>;]+?)\s*>\s*\(\s*\)"
+)
+_ALLOC_MEMORY = {"UB": "UB", "L1": "L1", "L0A": "L0A", "L0B": "L0B", "L0C": "L0C", "BIAS": "BT"}
+# SIMT kernels (asc-devkit 03_simt_api): a thread's global index, its bound check, a grid-stride loop, the launch
+_SIMT_INDEX_RE = re.compile(r"\b(\w+)\s*=\s*blockIdx\.x\s*\*\s*blockDim\.x\s*\+\s*threadIdx\.x\b")
+_SIMT_STRIDE_RE = re.compile(
+    r"\b(\w+)\s*\+=\s*(blockDim\.x\s*\*\s*gridDim\.x|gridDim\.x\s*\*\s*blockDim\.x|blockDim\.x)\b"
+)
+_LAUNCH_RE = re.compile(r"<<<([^<>;]*)>>>")
 _PAD_RE = re.compile(r"\bDataCopyPad\s*[<(]")
 # the Cube's work, in the order a kernel writes it: the high-level Matmul object's calls, then the basic cube API
 _CUBE_CALL_RE = re.compile(
@@ -101,6 +116,8 @@ def read(
             count, size = 1, fold(rest[0], env)
         else:
             continue
+        # 0 is a member's default before Init sets it (`uint32_t tileLength = 0;`), not the buffer's size
+        count, size = count or None, size or None
         buffers.append(
             {
                 "name": name,
@@ -113,6 +130,7 @@ def read(
                 "line": _line(code, m.start()),
             }
         )
+    buffers += _allocated(code, env, main_dtype)
     if buffers:
         out["buffers"] = buffers
     table = socs().get((soc or "").lower(), {})
@@ -195,7 +213,74 @@ def read(
     pads = [_line(code, m.start()) for m in _PAD_RE.finditer(code)]
     if pads:
         out["pad_lines"] = pads[:6]
+    simt = _simt(code, blank_comments(kernel or ""), env)
+    if simt:
+        out["simt"] = simt
     return out
+
+
+def _allocated(code: str, env: dict[str, int | None], main_dtype: str | None) -> list[dict[str, Any]]:
+    """Buffers placed by a LocalMemAllocator: element type and count are template arguments, fixed at compile time.
+    A type that is a template parameter of the kernel has no size here (its buffer is listed by element count)."""
+    memory = {name: _ALLOC_MEMORY.get(hw.upper(), hw) for hw, name in _ALLOCATOR_RE.findall(code)}
+    out = []
+    for m in _ALLOC_RE.finditer(code):
+        var, allocator, ctype, count_expr = m.groups()
+        if allocator not in memory:
+            continue
+        count = fold(count_expr, env)
+        dtype = _C_DTYPES.get(ctype.removeprefix("AscendC::"))
+        size = _FLOAT_BYTES.get(dtype or "")
+        out.append(
+            {
+                "name": var,
+                "position": None,
+                "memory": memory[allocator],
+                "kind": "LocalMemAllocator",
+                "count": 1,
+                "elements": count,
+                "element_type": ctype.removeprefix("AscendC::"),
+                "bytes": count * size if count and size else None,
+                "total": count * size if count and size else None,
+                "line": _line(code, m.start()),
+            }
+        )
+    return out
+
+
+def _simt(code: str, whole: str, env: dict[str, int | None]) -> dict[str, Any] | None:
+    """The thread mapping of a SIMT kernel: the global index (block index x threads per block + thread index), the
+    bound check that stops threads past the data, a grid-stride loop, the launch's blocks x threads, and the lines
+    where threads index global memory directly through the entry's pointer parameters (no UB staging)."""
+    if not re.search(r"\bthreadIdx\.[xyz]\b", code):
+        return None
+    out: dict[str, Any] = {}
+    m = _SIMT_INDEX_RE.search(code)
+    if m:
+        var = m.group(1)
+        out["index"] = {"var": var, "line": _line(code, m.start())}
+        g = re.search(rf"\bif\s*\(\s*{var}\s*>=\s*([\w.]+)\s*\)\s*\{{?\s*return\b", code)
+        if g:
+            out["guard"] = {"bound": g.group(1), "line": _line(code, g.start())}
+    s = _SIMT_STRIDE_RE.search(code)
+    if s:
+        out["stride"] = {"var": s.group(1), "step": " ".join(s.group(2).split()), "line": _line(code, s.start())}
+    for launch in _LAUNCH_RE.finditer(whole):
+        args = _args(launch.group(1))
+        if len(args) == 4:  # <<<blocks, threads per block, dynamic UB bytes, stream>>>
+            blocks, threads = fold(args[0], env), fold(args[1], env)
+            out["launch"] = {"blocks": blocks, "threads": threads, "line": _line(whole, launch.start())}
+            if blocks and threads:
+                out["launch"]["total_threads"] = blocks * threads
+            break
+    params = []
+    for entry in re.finditer(r"\b__global__\b[^;{]*?\(([^)]*)\)", code):
+        params += re.findall(r"\*\s*(?:__restrict__\s+)?(\w+)\s*(?:,|$)", entry.group(1))
+    if params and not re.search(r"\bDataCopy|\b__ubuf__\b|\bLocalTensor\b|\bAlloc\s*<", code):  # no local staging
+        lines = sorted({_line(code, a.start()) for a in re.finditer(rf"\b(?:{'|'.join(params)})\s*\[", code)})
+        if lines:
+            out["direct_gm_lines"] = lines[:4]
+    return out or None
 
 
 def _var(arg: str) -> str:

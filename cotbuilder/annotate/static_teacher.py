@@ -278,6 +278,30 @@ class _Writer:
 
     def multi_core_split(self) -> list[str]:
         f = self.f
+        simt = self.d.get("simt") or {}
+        launch = simt.get("launch") or {}
+        if simt.get("index") or simt.get("stride") or launch.get("total_threads"):
+            # a SIMT kernel: the work is split over blocks of threads, not by a core-index offset
+            out = []
+            if simt.get("index"):
+                out.append(
+                    self.say("simt_index", entry=f["entry_name"], var=simt["index"]["var"], line=simt["index"]["line"])
+                )
+            else:
+                out.append(self.say("simt_threads", entry=f["entry_name"]))
+            if launch.get("total_threads"):
+                out.append(
+                    self.say(
+                        "simt_launch",
+                        blocks=launch["blocks"],
+                        threads=launch["threads"],
+                        total=launch["total_threads"],
+                        line=launch["line"],
+                    )
+                )
+            if simt.get("stride"):
+                out.append(self.say("simt_stride", **simt["stride"]))
+            return out
         block_dim = f.get("block_dim")
         split = self.d.get("split")
         sliced = self.claims.get("core_slice")
@@ -334,7 +358,19 @@ class _Writer:
         listed = []
         for b in buffers[:8]:
             where = f"{b['position']}, " if b.get("position") else ""
-            if b.get("bytes") and b.get("count"):
+            if b.get("kind") == "LocalMemAllocator" and b.get("elements"):
+                key = "buffer_alloc" if b.get("bytes") else "buffer_alloc_type"
+                listed.append(
+                    self.say(
+                        key,
+                        name=b["name"],
+                        elements=b["elements"],
+                        type=b["element_type"],
+                        bytes=b.get("bytes"),
+                        line=b["line"],
+                    )
+                )
+            elif b.get("bytes") and b.get("count"):
                 listed.append(
                     self.say("buffer", name=b["name"], where=where, count=b["count"], bytes=b["bytes"], line=b["line"])
                 )
@@ -371,6 +407,17 @@ class _Writer:
             )
         elif tile and not listed:
             out.append(self.say("ub_whole", tile=tile["elements"], dtype=self.main_dtype(), tile_bytes=tile["bytes"]))
+        direct = (self.d.get("simt") or {}).get("direct_gm_lines")
+        if direct and not all_buffers:
+            lines = self.listing([str(n) for n in direct])
+            out.append(
+                self.say(
+                    "simt_direct",
+                    entry=self.f["entry_name"],
+                    at=("line " if len(direct) == 1 else "lines ") + lines,
+                    lines=lines,
+                )
+            )
         return out
 
     def pipeline(self) -> list[str]:
@@ -380,8 +427,13 @@ class _Writer:
         queue = [f"`{a}`" for a in _QUEUE_APIS if a in apis]
         queues = [b for b in self.d.get("buffers") or [] if b.get("kind") == "TQue"]
         if len(stages) == 3 and queue:
-            ins = self.listing([f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("IN")][:4])
-            outs = self.listing([f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("OUT")][:4])
+            # a name once, also when two kernel classes of the file declare the same queue
+            ins = self.listing(
+                list(dict.fromkeys(f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("IN")))[:4]
+            )
+            outs = self.listing(
+                list(dict.fromkeys(f"`{b['name']}`" for b in queues if (b.get("position") or "").endswith("OUT")))[:4]
+            )
             if ins and outs:
                 carried = self.say("carried_both", ins=ins, outs=outs)
             elif ins or outs:
@@ -411,7 +463,7 @@ class _Writer:
             out.append(self.say("no_stages", entry=f["entry_name"], queue_apis=self.listing(queue)))
         n = f.get("buffer_num")
         same = [b for b in queues if b.get("count") == n]
-        names = self.listing([f"`{b['name']}`" for b in same][:6])
+        names = self.listing(list(dict.fromkeys(f"`{b['name']}`" for b in same))[:6])
         if n and names:
             sizes = {b.get("bytes") for b in same}
             each = self.say("each_bytes", bytes=sizes.pop()) if len(sizes) == 1 and None not in sizes else ""
@@ -513,6 +565,9 @@ class _Writer:
                     line=self.claims["core_slice"]["line"],
                 )
             )
+        guard = (self.d.get("simt") or {}).get("guard")
+        if guard:
+            out.append(self.say("simt_guard", var=self.d["simt"]["index"]["var"], **guard))
         pads = self.d.get("pad_lines") or []
         if pads:
             lines = self.listing([str(n) for n in pads[:3]])
