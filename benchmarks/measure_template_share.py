@@ -70,19 +70,34 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--share", type=float, default=0.10, help="a sentence in more than this share of units is template")
     ap.add_argument("--top", type=int, default=8, help="how many of the most shared sentences to print")
     ap.add_argument("--teacher", default="static", help="teacher provider to measure (default: static)")
+    ap.add_argument(
+        "--prompt-version",
+        help="only annotations of this teacher prompt version (default: the newest one per language and kind, so a "
+        "workspace re-annotated after a generator change is measured on the new text only)",
+    )
     args = ap.parse_args(argv)
     if not (args.workspace / "store.duckdb").is_file():
         print(f"error: no cotbuilder store in {args.workspace}", file=sys.stderr)
         return 2
     store = Store(args.workspace, read_only=True)
     rows = store.rows(
-        "SELECT unit_id, lang, kind, rationale, teacher FROM annotations WHERE status = 'ok' ORDER BY annotation_id"
+        "SELECT unit_id, lang, kind, rationale, teacher, created_at FROM annotations WHERE status = 'ok' "
+        "ORDER BY annotation_id"
     )
-    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    by_version: dict[tuple[str, str], dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    newest: dict[tuple[str, str], tuple] = {}
     for r in rows:
         teacher = r["teacher"] if isinstance(r["teacher"], dict) else json.loads(r["teacher"] or "{}")
         if teacher.get("provider") == args.teacher:
-            groups[(r["lang"], r["kind"])].append(r)
+            key, version = (r["lang"], r["kind"]), teacher.get("prompt_version") or ""
+            by_version[key][version].append(r)
+            newest[key] = max(newest.get(key, (r["created_at"], version)), (r["created_at"], version))
+    groups: dict[tuple[str, str], list[dict]] = {}
+    for key, versions in by_version.items():
+        version = args.prompt_version or newest[key][1]
+        if versions.get(version):
+            groups[key] = versions[version]
+            print(f"[{key[0]}/{key[1]}] prompt version {version} ({len(versions)} in the workspace)")
     if not groups:
         print(f"no '{args.teacher}' annotations in {args.workspace}")
         return 1

@@ -54,7 +54,8 @@ _LAUNCH_RE = re.compile(r"<<<([^<>;]*)>>>")
 _PAD_RE = re.compile(r"\bDataCopyPad\s*[<(]")
 # the Cube's work, in the order a kernel writes it: the high-level Matmul object's calls, then the basic cube API
 _CUBE_CALL_RE = re.compile(
-    r"\.\s*(SetTensorA|SetTensorB|SetBias|SetTail|SetOrgShape|Iterate|IterateAll|GetTensorC|End)\s*(?:<[^;()]*>)?\s*\("
+    r"\.\s*(SetTensorA|SetTensorB|SetBias|SetTail|SetOrgShape|Iterate|IterateAll|IterateBatch|IterateNBatch|GetTensorC|End)"
+    r"\s*(?:<[^;()]*>)?\s*\("
     r"|\b(LoadData|LoadDataWithTranspose|Mmad|Fixpipe)\s*(?:<[^;()]*>)?\s*\("
 )
 _SPLIT_ARGS_RE = re.compile(r",(?![^()<>]*[)>])")
@@ -213,6 +214,10 @@ def read(
     pads = [_line(code, m.start()) for m in _PAD_RE.finditer(code)]
     if pads:
         out["pad_lines"] = pads[:6]
+    m = re.search(r"\bTCubeTiling\s+\w+\s*;", code)
+    if m and cube:  # a Matmul object's tiling: a TCubeTiling the host filled, registered with the pipe
+        reg = re.search(r"\bREGIST_MATMUL_OBJ\s*\(", code)
+        out["cube_tiling"] = {"line": _line(code, m.start()), "regist_line": _line(code, reg.start()) if reg else None}
     simt = _simt(code, blank_comments(kernel or ""), env)
     if simt:
         out["simt"] = simt

@@ -607,6 +607,10 @@ class _Writer:
 
     def host_tiling(self) -> list[str]:
         f, out = self.f, []
+        cube = self.d.get("cube_tiling")
+        if cube:
+            regist = self.say("cube_regist", line=cube["regist_line"]) if cube.get("regist_line") else ""
+            out.append(self.say("cube_tiling", line=cube["line"], regist=regist))
         if f.get("tiling_fields"):
             macro = self.s["macro"] if f.get("reads_tiling_macro") else ""
             out.append(self.say("fields", fields=self.listing([f"`{x}`" for x in f["tiling_fields"]]), macro=macro))

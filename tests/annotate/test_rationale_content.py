@@ -217,3 +217,41 @@ def test_a_buffer_sized_from_a_member_set_at_run_time_is_not_stated_as_zero_byte
     assert "0 bytes" not in " ".join(steps.values())
     results, passed = run_gates("", answer["rationale"], unit, facts, "en")
     assert passed, {k: v for k, v in results.items() if not v["passed"]}
+
+
+BATCH_MATMUL_KERNEL = """\
+#include "kernel_operator.h"
+#include "lib/matmul_intf.h"
+using A_T = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>;
+using C_T = AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>;
+
+__global__ __aicore__ void bmm(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR workspace, GM_ADDR tilingGm)
+{
+    TCubeTiling tiling;
+    CopyTiling(&tiling, tilingGm);
+    AscendC::GlobalTensor<half> aGm;
+    AscendC::GlobalTensor<half> bGm;
+    AscendC::GlobalTensor<float> cGm;
+    aGm.SetGlobalBuffer((__gm__ half*)a, tiling.M * tiling.Ka * 4);
+    bGm.SetGlobalBuffer((__gm__ half*)b, tiling.Kb * tiling.N * 4);
+    cGm.SetGlobalBuffer((__gm__ float*)c, tiling.M * tiling.N * 4);
+    AscendC::Matmul<A_T, A_T, C_T> mm;
+    AscendC::TPipe pipe;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    mm.SetTensorA(aGm);
+    mm.SetTensorB(bGm);
+    mm.IterateBatch(cGm, 4, 4, false);
+}
+"""
+
+
+def test_a_batched_matmul_names_its_batch_call_and_the_cube_tiling_it_is_registered_with():
+    unit = _unit("cube/bmm", "bmm.asc", BATCH_MATMUL_KERNEL)
+    facts, steps, answer = _annotate(unit)
+    assert "`IterateBatch` (line 21)" in steps["api_choice"]
+    assert (
+        "a `TCubeTiling` the host filled (line 8), registered with the pipe by REGIST_MATMUL_OBJ at line 18"
+        in (steps["host_tiling"])
+    )
+    results, passed = run_gates("", answer["rationale"], unit, facts, "en")
+    assert passed, {k: v for k, v in results.items() if not v["passed"]}
