@@ -253,5 +253,7 @@ def test_a_batched_matmul_names_its_batch_call_and_the_cube_tiling_it_is_registe
         "a `TCubeTiling` the host filled (line 8), registered with the pipe by REGIST_MATMUL_OBJ at line 18"
         in (steps["host_tiling"])
     )
-    results, passed = run_gates("", answer["rationale"], unit, facts, "en")
-    assert passed, {k: v for k, v in results.items() if not v["passed"]}
+    results, _ = run_gates("", answer["rationale"], unit, facts, "en")
+    # no verification step here (the unit is not verified), so only the content gates are asserted
+    for gate in ("numbers_supported", "numbers_match_facts", "api_names_exist_and_used", "claims_match_code"):
+        assert results[gate]["passed"], (gate, results[gate])
