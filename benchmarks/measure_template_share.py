@@ -22,21 +22,25 @@ from pathlib import Path
 from cotbuilder.store import Store
 
 # sentence ends: ". " / "! " / "? " followed by a capital, a backtick or a digit (so "e.g. x" and "1.5" stay whole);
-# Chinese full stops end a sentence too
-_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\d])|(?<=[。！？；])")
+# Chinese 。！？ end a sentence too. A semicolon (; or ；) joins clauses of one sentence in both languages; with
+# --clauses the clauses are counted one by one instead (a stricter measure: a fixed clause inside a varied sentence
+# counts as shared)
+_SPLIT_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(\d])|(?<=[。！？])")
+_CLAUSE_RE = re.compile(r"(?<=[.!?;])\s+(?=[A-Za-z`(\d])|(?<=[。！？；])")
 
 
-def sentences(text: str) -> list[str]:
-    return [s for s in (" ".join(p.split()) for p in _SPLIT_RE.split(text or "")) if s]
+def sentences(text: str, clauses: bool = False) -> list[str]:
+    rx = _CLAUSE_RE if clauses else _SPLIT_RE
+    return [s for s in (" ".join(p.split()) for p in rx.split(text or "")) if s]
 
 
-def measure(rows: list[dict], share: float) -> dict:
+def measure(rows: list[dict], share: float, clauses: bool = False) -> dict:
     units_of: dict[str, set[str]] = defaultdict(set)
     total = 0
     for r in rows:
         steps = r["rationale"] if isinstance(r["rationale"], list) else json.loads(r["rationale"] or "[]")
         for step in steps:
-            for s in sentences(step.get("text", "")):
+            for s in sentences(step.get("text", ""), clauses):
                 units_of[s].add(r["unit_id"])
                 total += 1
     units = {r["unit_id"] for r in rows}
@@ -45,7 +49,7 @@ def measure(rows: list[dict], share: float) -> dict:
     for r in rows:
         steps = r["rationale"] if isinstance(r["rationale"], list) else json.loads(r["rationale"] or "[]")
         for step in steps:
-            for s in sentences(step.get("text", "")):
+            for s in sentences(step.get("text", ""), clauses):
                 counts[s] += 1
     limit = share * n_units
 
@@ -70,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--share", type=float, default=0.10, help="a sentence in more than this share of units is template")
     ap.add_argument("--top", type=int, default=8, help="how many of the most shared sentences to print")
     ap.add_argument("--teacher", default="static", help="teacher provider to measure (default: static)")
+    ap.add_argument("--clauses", action="store_true", help="count clauses (split also at ; and ；), not sentences")
     ap.add_argument(
         "--prompt-version",
         help="only annotations of this teacher prompt version (default: the newest one per language and kind, so a "
@@ -102,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no '{args.teacher}' annotations in {args.workspace}")
         return 1
     for (lang, kind), group in sorted(groups.items()):
-        m = measure(group, args.share)
+        m = measure(group, args.share, args.clauses)
         print(
             f"[{lang}/{kind}] {m['units']} units, {m['sentences']} rationale sentences ({m['distinct']} distinct): "
             f"template share (in > {args.share:.0%} of units) {m['template_share']:.1%} (goal < 5%); "

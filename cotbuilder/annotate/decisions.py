@@ -63,11 +63,13 @@ _CONSTEXPR_RE = re.compile(r"\b(?:constexpr|const)\s+(?:static\s+)?[\w:]+\s+([A-
 _LOCAL_DECL_RE = re.compile(r"\bLocalTensor\s*<\s*(?:AscendC::)?(\w+)\s*>\s+(\w+)")
 _C_DTYPES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "int8_t": "int8", "uint8_t": "uint8"}
 _C_DTYPES |= {"int16_t": "int16", "int32_t": "int32", "int64_t": "int64", "float16_t": "float16"}
+_C_DTYPES |= {"uint16_t": "uint16", "uint32_t": "uint32", "uint64_t": "uint64", "float32_t": "float32"}
 # which on-chip memory a TPosition lives in (TBuf without a position: VECCALC, the UB)
 _MEMORY = {"VECIN": "UB", "VECOUT": "UB", "VECCALC": "UB", "A1": "L1", "B1": "L1", "C1": "L1", "A2": "L0A"}
 _MEMORY |= {"B2": "L0B", "CO1": "L0C", "C2": "BT"}
 _REDUCE_COUNT_AT_3 = {"ReduceMax", "ReduceMin", "ReduceSum"}
 _FLOAT_BYTES = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "uint8": 1, "int16": 2, "int32": 4, "int64": 8}
+_FLOAT_BYTES |= {"uint16": 2, "uint32": 4, "uint64": 8}
 
 
 @functools.cache
@@ -245,6 +247,7 @@ def _allocated(code: str, env: dict[str, int | None], main_dtype: str | None) ->
                 "count": 1,
                 "elements": count,
                 "element_type": ctype.removeprefix("AscendC::"),
+                "template_type": bool(re.search(rf"\b(?:typename|class)\s+{re.escape(ctype)}\b", code)),
                 "bytes": count * size if count and size else None,
                 "total": count * size if count and size else None,
                 "line": _line(code, m.start()),

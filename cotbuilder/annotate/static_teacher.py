@@ -359,7 +359,13 @@ class _Writer:
         for b in buffers[:8]:
             where = f"{b['position']}, " if b.get("position") else ""
             if b.get("kind") == "LocalMemAllocator" and b.get("elements"):
-                key = "buffer_alloc" if b.get("bytes") else "buffer_alloc_type"
+                key = (
+                    "buffer_alloc"
+                    if b.get("bytes")
+                    else "buffer_alloc_type"
+                    if b.get("template_type")
+                    else "buffer_alloc_other"
+                )
                 listed.append(
                     self.say(
                         key,

@@ -132,14 +132,19 @@ def test_allocator_buffers_and_namespaced_event_syncs_are_read_from_the_code():
 
 
 def test_a_template_typed_allocation_states_its_element_count_not_a_made_up_size():
-    templated = ALLOCATOR_KERNEL.replace("ub.Alloc<float, 512>()", "ub.Alloc<T, 512>()")
+    templated = ALLOCATOR_KERNEL.replace("ub.Alloc<float, 512>()", "ub.Alloc<T, 512>()").replace(
+        "__global__ __aicore__ void neg_copy", "template <typename T>\n__global__ __aicore__ void neg_copy"
+    )
     unit = _unit("vec/neg_copy", "neg_copy.asc", templated)
     _, steps, _ = _annotate(unit)
-    assert (
-        "`xLocal` (512 elements of the template type `T`, placed by LocalMemAllocator at line 10)"
-        in (steps["ub_budget_and_tile"])
-    )
-    assert "bytes" not in steps["ub_budget_and_tile"]
+    text = steps["ub_budget_and_tile"]
+    assert "`xLocal` (512 elements of the template type `T`, placed by LocalMemAllocator at line 11)" in text
+    assert "bytes" not in text
+    # a concrete type is never called a template type (uint16_t was, before it was in the size table)
+    concrete = ALLOCATOR_KERNEL.replace("ub.Alloc<float, 512>()", "ub.Alloc<uint16_t, 512>()")
+    _, steps, _ = _annotate(_unit("vec/neg_copy", "neg_copy.asc", concrete))
+    text = steps["ub_budget_and_tile"]
+    assert "`xLocal` (512 uint16_t elements = 1024 bytes, placed by LocalMemAllocator at line 10)" in text
 
 
 def test_claims_benchmark_reads_the_stated_data_types_not_the_element_counts_of_a_repeat_sentence():
