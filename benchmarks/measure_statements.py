@@ -21,6 +21,7 @@ from pathlib import Path
 from cotbuilder.annotate.facts import unit_facts
 from cotbuilder.annotate.statement import derive, prose, prose_matches
 from cotbuilder.annotate.static_teacher import write_annotation
+from cotbuilder.parse.category import categorize
 from cotbuilder.store import Store
 from cotbuilder.verify import sandbox, steps
 
@@ -91,7 +92,11 @@ def write_examples(path: Path, rows: list) -> None:
     for unit, verification, form, text in rows:
         # the facts the annotate stage gives the teacher: the verdict and the derived statement with the unit's own
         facts = unit_facts(unit, verification, statement={"form": form})
-        cat = facts.get("category") or "other"
+        # the category by the rules of this code (a store crawled earlier holds the crawl's, maybe older)
+        names = [unit["name"], (unit.get("root") or "").rsplit("/", 1)[-1]] + [
+            e["name"] for e in unit.get("entry") or []
+        ]
+        cat = facts["category"] = categorize(names, (unit.get("features") or {}).get("apis") or {})
         if cat not in seen:
             seen.add(cat)
             picked.append((unit, facts, text))

@@ -26,9 +26,14 @@ _MOVES_DATA_RE = re.compile(r"\b(?:DataCopy\w*|CopyIn\w*|CopyOut\w*|Compute\w*|A
 _TAIL_WORD = r"\w*(?:[tT]ail|[rR]emain|[lL]ast[A-Z_]\w*|[lL]eft[A-Z_]?\w*)\w*"
 _TAIL_IF_RE = re.compile(r"\bif\s*\(([^(){};]*(?:\([^(){};]*\)[^(){};]*)*)\)")
 _LOOP_RE = re.compile(r"\b(?:for|while)\s*\(")
-_BLOCK_IDX_RE = re.compile(r"\bGetBlockIdx\s*\(\s*\)|\bblock_idx\b|\bblockIdx\b")
+# the core index: C++ API, a kernel's own variable, SIMT, and the C API (asc-devkit 02_simd_c_api)
+_BLOCK_IDX_RE = re.compile(r"\bGetBlockIdx\s*\(\s*\)|\bblock_idx\b|\bblockIdx\b|\basc_get_block_idx\s*\(")
 _ASSIGN_RE = re.compile(r"\b(\w+)\s*=\s*([^;=][^;]*);")
-_GM_USE_RE = re.compile(r"SetGlobalBuffer\s*\(([^;]*)\)\s*;|\w+(?:Gm|GM|Global|_gm|_global)\w*\s*\[([^\]]*)\]")
+# where a GM address is formed: a GlobalTensor's base, a GM tensor's index, a C-API copy's GM argument
+_GM_USE_RE = re.compile(
+    r"SetGlobalBuffer\s*\(([^;]*)\)\s*;|\w+(?:Gm|GM|Global|_gm|_global)\w*\s*\[([^\]]*)\]"
+    r"|\basc_copy_(?:gm2ub|ub2gm)\w*\s*\(([^;]*)\)\s*;"
+)
 _GT_RE = re.compile(r"\bGlobalTensor\s*<\s*([\w:]+)\s*>\s*(\w+)")
 # GM tensors that hold bookkeeping, not the operator's data: their type is not a data type of the operator
 _BOOKKEEPING_RE = re.compile(r"shape|tiling|sync|work|flag|info", re.I)
@@ -157,13 +162,13 @@ def reads_block_idx(code: str) -> dict[str, Any] | None:
 def core_slice(code: str) -> dict[str, Any] | None:
     """A global-memory offset that depends on the core index: GetBlockIdx() (or a variable computed from it, one
     assignment deep) inside a SetGlobalBuffer argument or a GM tensor index."""
-    tainted = {"GetBlockIdx", "block_idx"}
+    tainted = {"GetBlockIdx", "block_idx", "asc_get_block_idx"}
     for _ in range(2):  # x = GetBlockIdx(); off = x * len; -> both tainted
         for name, rhs in _ASSIGN_RE.findall(code):
             if any(re.search(rf"\b{t}\b", rhs) for t in tainted):
                 tainted.add(name)
     for m in _GM_USE_RE.finditer(code):
-        arg = m.group(1) or m.group(2) or ""
+        arg = m.group(1) or m.group(2) or m.group(3) or ""
         if any(re.search(rf"\b{t}\b", arg) for t in tainted):
             return _span(code, m.start())
     return None

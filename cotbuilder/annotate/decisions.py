@@ -133,7 +133,7 @@ def read(
                 "line": _line(code, m.start()),
             }
         )
-    buffers += _allocated(code, env, main_dtype)
+    buffers += _allocated(code, env, main_dtype) + _ubuf_arrays(code, env)
     if buffers:
         out["buffers"] = buffers
     table = socs().get((soc or "").lower(), {})
@@ -247,6 +247,33 @@ def _allocated(code: str, env: dict[str, int | None], main_dtype: str | None) ->
                 "count": 1,
                 "elements": count,
                 "element_type": ctype.removeprefix("AscendC::"),
+                "dtype": dtype,
+                "template_type": bool(re.search(rf"\b(?:typename|class)\s+{re.escape(ctype)}\b", code)),
+                "bytes": count * size if count and size else None,
+                "total": count * size if count and size else None,
+                "line": _line(code, m.start()),
+            }
+        )
+    return out
+
+
+def _ubuf_arrays(code: str, env: dict[str, int | None]) -> list[dict[str, Any]]:
+    """UB arrays of the C API (`__ubuf__ float xLocal[TILE_LENGTH];`): element type and count fixed in the code."""
+    out = []
+    for m in re.finditer(r"\b__ubuf__\s+([\w:]+)\s+(\w+)\s*\[([^\]]+)\]\s*;", code):
+        ctype, name, count_expr = m.groups()
+        count = fold(count_expr, env)
+        size = _FLOAT_BYTES.get(_C_DTYPES.get(ctype, ""))
+        out.append(
+            {
+                "name": name,
+                "position": None,
+                "memory": "UB",
+                "kind": "ubuf_array",
+                "count": 1,
+                "elements": count,
+                "element_type": ctype,
+                "dtype": _C_DTYPES.get(ctype),
                 "template_type": bool(re.search(rf"\b(?:typename|class)\s+{re.escape(ctype)}\b", code)),
                 "bytes": count * size if count and size else None,
                 "total": count * size if count and size else None,

@@ -309,7 +309,10 @@ class _Writer:
             if split and split.get("per_core"):
                 return [
                     self.say(
-                        "split_even" if split["remainder"] == 0 else "split_rem",  # a template uses what it names
+                        # a template uses what it names; a core's bytes only where the element size is known
+                        ("split_even" if split.get("per_core_bytes") else "split_even_nobytes")
+                        if split["remainder"] == 0
+                        else "split_rem",
                         block_dim=split["block_dim"],
                         total=split["total_elements"],
                         per_core=split["per_core"],
@@ -358,7 +361,18 @@ class _Writer:
         listed = []
         for b in buffers[:8]:
             where = f"{b['position']}, " if b.get("position") else ""
-            if b.get("kind") == "LocalMemAllocator" and b.get("elements"):
+            if b.get("kind") == "ubuf_array" and b.get("elements"):
+                listed.append(
+                    self.say(
+                        "buffer_array" if b.get("bytes") else "buffer_array_type",
+                        name=b["name"],
+                        elements=b["elements"],
+                        type=b.get("dtype") or b["element_type"],
+                        bytes=b.get("bytes"),
+                        line=b["line"],
+                    )
+                )
+            elif b.get("kind") == "LocalMemAllocator" and b.get("elements"):
                 key = (
                     "buffer_alloc"
                     if b.get("bytes")
@@ -371,7 +385,7 @@ class _Writer:
                         key,
                         name=b["name"],
                         elements=b["elements"],
-                        type=b["element_type"],
+                        type=(b.get("dtype") if b.get("bytes") else None) or b["element_type"],
                         bytes=b.get("bytes"),
                         line=b["line"],
                     )

@@ -121,7 +121,7 @@ def test_allocator_buffers_and_namespaced_event_syncs_are_read_from_the_code():
     unit = _unit("vec/neg_copy", "neg_copy.asc", ALLOCATOR_KERNEL)
     facts, steps, answer = _annotate(unit)
     assert (
-        "`xLocal` (512 float elements = 2048 bytes, placed by LocalMemAllocator at line 10)"
+        "`xLocal` (512 float32 elements = 2048 bytes, placed by LocalMemAllocator at line 10)"
         in (steps["ub_budget_and_tile"])
     )
     assert "Together the buffers take 4096 bytes" in steps["ub_budget_and_tile"]
@@ -144,7 +144,7 @@ def test_a_template_typed_allocation_states_its_element_count_not_a_made_up_size
     concrete = ALLOCATOR_KERNEL.replace("ub.Alloc<float, 512>()", "ub.Alloc<uint16_t, 512>()")
     _, steps, _ = _annotate(_unit("vec/neg_copy", "neg_copy.asc", concrete))
     text = steps["ub_budget_and_tile"]
-    assert "`xLocal` (512 uint16_t elements = 1024 bytes, placed by LocalMemAllocator at line 10)" in text
+    assert "`xLocal` (512 uint16 elements = 1024 bytes, placed by LocalMemAllocator at line 10)" in text
 
 
 def test_claims_benchmark_reads_the_stated_data_types_not_the_element_counts_of_a_repeat_sentence():
@@ -262,3 +262,35 @@ def test_a_batched_matmul_names_its_batch_call_and_the_cube_tiling_it_is_registe
     # no verification step here (the unit is not verified), so only the content gates are asserted
     for gate in ("numbers_supported", "numbers_match_facts", "api_names_exist_and_used", "claims_match_code"):
         assert results[gate]["passed"], (gate, results[gate])
+
+
+C_API_KERNEL = """\
+#include "c_api/asc_simd.h"
+constexpr uint32_t TILE = 1024;
+
+__vector__ __global__ __aicore__ void sub_rows(__gm__ float* a, __gm__ float* b, __gm__ float* out)
+{
+    asc_init();
+    __ubuf__ float aLocal[TILE];
+    __ubuf__ float bLocal[TILE];
+    asc_copy_gm2ub_sync(aLocal, (a + asc_get_block_idx() * TILE), TILE * sizeof(float));
+    asc_copy_gm2ub_sync(bLocal, (b + asc_get_block_idx() * TILE), TILE * sizeof(float));
+    asc_sub_sync(aLocal, aLocal, bLocal, TILE);
+    asc_copy_ub2gm_sync((out + asc_get_block_idx() * TILE), aLocal, TILE * sizeof(float));
+}
+"""
+
+
+def test_a_c_api_kernel_reads_its_core_index_and_its_ubuf_arrays_in_both_languages():
+    unit = _unit("capi/sub_rows", "sub_rows.asc", C_API_KERNEL)
+    facts, steps, answer = _annotate(unit)
+    # asc_get_block_idx() offsets every GM copy: it was read as "does not read its core index", a false claim
+    assert facts["claims"]["core_slice"] and facts["claims"]["reads_block_idx"]
+    assert "does not read its core index" not in steps["multi_core_split"]
+    assert "`aLocal` (a `__ubuf__` array of 1024 float32 elements = 4096 bytes, line 7)" in steps["ub_budget_and_tile"]
+    for lang in ("en", "zh"):
+        answer = write_annotation(facts, lang)
+        results, _ = run_gates("", answer["rationale"], unit, facts, lang)
+        # `ub` inside `__ubuf__` is not a statement about the UB's size (the zh ub_bytes pattern read it as one)
+        for gate in ("numbers_supported", "numbers_match_facts", "claims_match_code", "api_names_exist_and_used"):
+            assert results[gate]["passed"], (lang, gate, results[gate])
