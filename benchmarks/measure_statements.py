@@ -87,8 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def write_examples(path: Path, rows: list) -> None:
-    seen, picked = set(), []
+def write_examples(path: Path, rows: list, count: int = 5) -> None:
+    """`count` rows of different categories ("other" last): per category the unit whose rationale walks the most
+    decisions (then the first by name), so the rows show what the generator writes when a kernel has content."""
+    best: dict[str, tuple] = {}
     for unit, verification, form, text in rows:
         # the facts the annotate stage gives the teacher: the verdict and the derived statement with the unit's own
         facts = unit_facts(unit, verification, statement={"form": form})
@@ -97,12 +99,12 @@ def write_examples(path: Path, rows: list) -> None:
             e["name"] for e in unit.get("entry") or []
         ]
         cat = facts["category"] = categorize(names, (unit.get("features") or {}).get("apis") or {})
-        if cat not in seen:
-            seen.add(cat)
-            picked.append((unit, facts, text))
-    lines = ["# Task statements that pass the solvability gate (issue 13, item 1)", ""]
-    for unit, facts, text in picked[:5]:
         ann = write_annotation(facts, "en")
+        if cat not in best or len(ann["rationale"]) > len(best[cat][3]["rationale"]):
+            best[cat] = (unit, facts, text, ann)
+    picked = sorted(best.values(), key=lambda r: (r[1]["category"] == "other", -len(r[3]["rationale"])))[:count]
+    lines = ["# Task statements that pass the solvability gate (issue 13, item 1)", ""]
+    for unit, facts, text, ann in picked:
         reasoning = [f"{s['title']}: {s['text']}" for s in ann["rationale"]]
         lines += [f"## {unit['name']} ({facts.get('category')})", "", "**Statement**", "", text, "", "**Reasoning**"]
         lines += ["", "```text", *"\n".join(reasoning).splitlines()[:15], "```", ""]
