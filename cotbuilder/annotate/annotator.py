@@ -181,7 +181,8 @@ def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
             gates_passed=False,
         )
     else:
-        prose = (conv.facts.get("statement") or {}).get("prose")
+        st = conv.facts.get("statement") or {}
+        prose = (st.get("prose_zh") if conv.lang == "zh" else None) or st.get("prose")
         if prose and new_unit is None:  # the unit's exact statement is its task, whatever a teacher wrote there
             fields = {**fields, "task": prose}
         gate_facts = conv.facts

@@ -165,12 +165,14 @@ def _statement_fact(statement: dict[str, Any] | None, entry: str, soc: str | Non
     if not form:
         return {"reason": statement.get("reason") or "no statement"}
     from .statement import prose, prose_matches
+    from .statement_zh import prose_matches_zh, prose_zh
 
-    text = prose(form, entry, soc)
-    wrong = prose_matches(text, form)
+    text, text_zh = prose(form, entry, soc), prose_zh(form, entry, soc)
+    wrong = prose_matches(text, form) + prose_matches_zh(text_zh, form)
     if wrong:
         return {"reason": f"prose gate: {wrong[0]}"}
-    return {"form": form, "prose": text, "soc": soc}
+    # the task of an annotation in that language (a --lang zh row's user turn is Chinese)
+    return {"form": form, "prose": text, "prose_zh": text_zh, "soc": soc}
 
 
 def _tensor_sizes(form: dict[str, Any] | None, inputs: list[dict], outputs: list[dict]) -> list[dict[str, Any]]:

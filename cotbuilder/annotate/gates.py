@@ -43,8 +43,8 @@ def rationale_text(rationale: list[dict[str, str]] | None) -> str:
 def is_exact_statement(task: str, facts: dict) -> bool:
     """The task is the unit's exact statement (prose generated from the form that passed the solvability gate):
     its formula, shapes and SoC limits were checked there, so the code and number gates do not read it."""
-    prose = (facts.get("statement") or {}).get("prose")
-    return bool(prose) and (task or "").strip() == prose.strip()
+    st = facts.get("statement") or {}
+    return any(p and (task or "").strip() == p.strip() for p in (st.get("prose"), st.get("prose_zh")))
 
 
 def without_statement_spans(text: str, facts: dict) -> str:

@@ -32,6 +32,7 @@ _CODE_FILES = (
     "apis.py",
     "task.py",
     "facts.py",
+    "statement_zh.py",
     "decisions.py",
     "data/static_en.toml",
     "data/static_zh.toml",
@@ -169,7 +170,7 @@ class _Writer:
     def task(self) -> str:
         """The exact statement's prose, or nothing: a unit whose semantics are not derived gets no vague task."""
         st = self.f.get("statement") or {}
-        return st.get("prose") or ""
+        return (st.get("prose_zh") if self.lang == "zh" else None) or st.get("prose") or ""
 
     # -- rationale steps ---------------------------------------------------------------------------------------
     def operator_analysis(self) -> list[str]:

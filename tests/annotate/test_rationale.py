@@ -64,8 +64,10 @@ def test_add_kernel_rationale_shows_the_split_ub_budget_and_repeat_arithmetic():
 def test_exact_statement_is_the_task_and_every_gate_passes(lang):
     unit, facts = _leaky()
     answer = write_annotation(facts, lang)
-    assert answer["task"] == facts["statement"]["prose"]
-    assert "shape [8, 1024]" in answer["task"] and "atol = 0.0001" in answer["task"]
+    # the task is the statement in the annotation's language (a Chinese row does not ask in English)
+    assert answer["task"] == facts["statement"]["prose_zh" if lang == "zh" else "prose"]
+    assert ("形状 [8, 1024]" if lang == "zh" else "shape [8, 1024]") in answer["task"]
+    assert "atol = 0.0001" in answer["task"]
     results, passed = run_gates(answer["task"], answer["rationale"], unit, facts, lang)
     assert passed, {k: v for k, v in results.items() if not v["passed"]}
     assert results["exact_statement"]["detail"] == "exact statement from verify_spec.toml"

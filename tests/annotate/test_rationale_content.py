@@ -294,3 +294,22 @@ def test_a_c_api_kernel_reads_its_core_index_and_its_ubuf_arrays_in_both_languag
         # `ub` inside `__ubuf__` is not a statement about the UB's size (the zh ub_bytes pattern read it as one)
         for gate in ("numbers_supported", "numbers_match_facts", "claims_match_code", "api_names_exist_and_used"):
             assert results[gate]["passed"], (lang, gate, results[gate])
+
+
+def test_the_chinese_statement_says_what_the_english_one_says_and_its_gate_catches_a_wrong_shape():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from units import leaky_relu_op_unit
+
+    from cotbuilder.annotate.statement import from_spec
+    from cotbuilder.annotate.statement_zh import prose_matches_zh, prose_zh
+
+    unit = leaky_relu_op_unit()
+    form = from_spec(next(f for f in unit["files"] if f["path"] == "verify_spec.toml"))["statement"]
+    zh = prose_zh(form, "leaky_relu_custom", "ascend910b")
+    assert zh.startswith("请编写 AscendC 核函数 `leaky_relu_custom`。") and "形状 [8, 1024]" in zh
+    assert "196608 字节统一缓冲区" in zh and prose_matches_zh(zh, form) == []
+    assert "shape [8, 2048] is in no case" in prose_matches_zh(zh.replace("[8, 1024]", "[8, 2048]"), form)
+    assert prose_matches_zh(zh.replace("float32", "float16", 1), form)
