@@ -41,6 +41,28 @@ class Sealed:
         return [p for p, g in self.goldens.items() if files.sha256(g.data) != g.sha256]
 
 
+_NARROWER = {"float64": ("float32", "float16", compare.BF16), "float32": ("float16", compare.BF16)}
+
+
+def at_output_dtypes(sealed: Sealed, pairs: list[tuple[str, str]], out_dtypes: dict[str, str]) -> Sealed:
+    """The goldens a case is judged against when the op returns a narrower float than its reference (a benchmark's
+    PyTorch Model computing a half matmul in float32, its answer returning half): each such golden rounded to the
+    output's dtype (nearest even), so the comparison and its tolerance are those of the dtype the op computes in -
+    as the benchmark's own check compares at the output dtype's tolerance. Goldens already at the output's dtype,
+    or of another kind, stay as sealed; a tampered seal is returned as it is, for judge_case to report."""
+    if sealed.intact():
+        return sealed
+    out = Sealed(dict(sealed.goldens))
+    for name, gold in pairs:
+        g, want = sealed.goldens.get(gold), compare.canonical_dtype(out_dtypes.get(name) or "")
+        if g is None or g.dtype is None or want not in _NARROWER.get(compare.canonical_dtype(g.dtype), ()):
+            continue
+        values = np.frombuffer(g.data, dtype=compare.numpy_dtype(g.dtype)).astype(np.float32)
+        narrow = compare.float_to_bf16_bits(values) if want == compare.BF16 else values.astype(want)
+        out.goldens[gold] = Golden(narrow.tobytes(), want)
+    return out
+
+
 def _stem_key(path: str, word: str) -> str | None:
     """What names a file apart from its role: 'output/golden_output_mean.bin' -> 'mean.bin' for word 'golden',
     'output/output_mean.bin' -> 'mean.bin' for word 'output' (None when the name does not start with the word)."""

@@ -167,7 +167,9 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
     case: dict[str, Any] = {"case": row, "goldens": {rel: g.sha256 for rel, g in sealed.goldens.items()}}
     # 3. ModelNew with the binding
     work = steps.fresh_dir(unit_dir, f"kernel-{i}")
-    put = {**base, **inputs, "case.json": json.dumps({"row": row, "seed": i}).encode(), BINARY: binary}
+    # the row typed as in the reference step (bench_runner._row reads test_cases.csv at this index)
+    case_json = json.dumps({"row": row, "index": i, "seed": i}).encode()
+    put = {**base, **inputs, "case.json": case_json, BINARY: binary}
     files.write_tree(work, put, executable=(BINARY,))
     run = steps.run_step(
         ctx,
@@ -220,7 +222,9 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         )
         return case
     pairs = [(f"output_{j}.bin", f"golden_{j}.bin") for j in range(len(outputs))]
-    case.update(goldens.judge_case(sealed, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
+    returned = {f"output_{j}.bin": m.get("dtype", "") for j, m in enumerate(out_manifest.get("outputs", []))}
+    judged = goldens.at_output_dtypes(sealed, pairs, returned)
+    case.update(goldens.judge_case(judged, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
     if case["ok"] is False and manifest.get("custom_check"):
         evidence = _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder)
         case["evidence"] = evidence
@@ -300,7 +304,7 @@ def _replay(unit_dir, ctx, i, calls, binary, verdict) -> dict[tuple[str, int], b
 
 def _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder) -> dict:
     work = steps.fresh_dir(unit_dir, f"check-{i}")
-    put = {**base, "case.json": json.dumps({"row": row, "seed": i}).encode()}
+    put = {**base, "case.json": json.dumps({"row": row, "index": i, "seed": i}).encode()}
     gm = {**manifest, "goldens": [{**m, "file": f"{j}.bin"} for j, m in enumerate(manifest.get("goldens", []))]}
     put["g/manifest.json"] = json.dumps(gm).encode()
     put.update({f"g/goldens/{j}.bin": sealed.goldens[f"golden_{j}.bin"].data for j in range(len(sealed.goldens))})

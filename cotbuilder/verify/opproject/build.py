@@ -31,6 +31,7 @@ from typing import Any
 
 from ...paths import emulator_dir, package_data
 from .. import build as buildmod
+from .. import core_builds, device_builtins
 from . import aclnn_gen, kernel_glue, layout, tpl_dispatch
 
 GEN_DIR = "cotbuilder_gen"
@@ -213,15 +214,25 @@ class Builder:
 
     # -- one compiler run, cached --------------------------------------------------------------------------------
     def _compile(
-        self, source: str, out: str, extra: list[str], salt: str = "", scope: str = "includable"
+        self,
+        source: str,
+        out: str,
+        extra: list[str],
+        salt: str = "",
+        scope: str = "includable",
+        compiler: str = "g++",
     ) -> tuple[bool, str, str]:
         """`scope`: the files the object can see, its cache key - host, kernel, or includable (every file but the
         other translation units: a kernel fix does not rebuild the example's main). The source compiled is part of
         the key whatever the scope: a generated copy of a unit file is keyed by what it says."""
-        argv = ["g++", *flags(self.soc, self.opt, self.dirs), *self._runtime_define(), *extra, "-c", source, "-o", out]
+        argv = [compiler, *flags(self.soc, self.opt, self.dirs), *self._runtime_define(), *extra, "-c", source]
+        argv += ["-o", out]
         text = (self.workdir / source).read_bytes()
         seen = self.scope_keys[scope] + hashlib.sha256(source.encode() + b"\0" + text).hexdigest()
-        return self._cached_run(argv, self.workdir, out, seen, salt)
+        ok, log, outcome = self._cached_run(argv, self.workdir, out, seen, salt)
+        if not ok and scope == "kernel" and device_builtins.missing(log):  # the device compiler's min / max
+            ok, log, outcome = self._cached_run(device_builtins.with_builtins(argv), self.workdir, out, seen, salt)
+        return ok, log, outcome
 
     def _compile_shared(self, source: str, text: str, out: str) -> tuple[bool, str, str]:
         """A source of cotbuilder's own that reads no file of the unit (the describe main): compiled in a fresh dir
@@ -391,9 +402,18 @@ class Builder:
             if not ok:
                 return self._fail("host", log, outcome)
             objs.append(f"{GEN_DIR}/host_{i}.o")
+        split = core_builds.needs_core_builds(kernel_texts)  # one build per core type (core_builds.py)
+        vector_builds: list[str] = []
         for v in variants:
             prelude = f"{GEN_DIR}/kernel_prelude_{v.index}.h"
             self._write(prelude, v.prelude)
+            if split:
+                both = core_builds.compile_split(self, kernel_copy, prelude, v.symbol, v.index, kernel_texts)
+                if both.objects is None:
+                    return self._fail("kernel", both.log, both.outcome)
+                objs += both.objects
+                vector_builds.append(both.objects[1])
+                continue
             out = f"{GEN_DIR}/kernel_{v.index}.o"
             ok, log, outcome = self._compile(
                 kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
@@ -418,6 +438,10 @@ class Builder:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/harness_{i}.o")
         res = self._link(objs, binary)
+        if vector_builds and not res.ok and core_builds.undefined_symbols(res.stderr + res.stdout):
+            # a vector build that calls what only the cube build defines: the kernel is the cube build's alone
+            # (the device compiler types a kernel with an empty vector side AIC-only)
+            res = self._link([o for o in objs if o not in vector_builds], binary)
         if not res.ok or not (self.workdir / binary).is_file():
             return self._fail("link", res.stderr + res.stdout, res.outcome)
         self.result.ok = True

@@ -41,6 +41,8 @@ struct CubeRegs {
     uint64_t quant_pre = 0;
     const uint64_t* quant_vec = nullptr;  // FB address of per-channel quant params
     bool clip_relu_set = false;
+    // UnitFlag (Mmad计算关键特性说明/UnitFlag.md): the last Mmad / Fixpipe of this core had unitFlag 2 or 3
+    bool mmad_unit = false, fix_unit = false;
     uint64_t clip_relu = 0;
 };
 inline CubeRegs& cube_regs() {
@@ -119,6 +121,21 @@ inline MmadScratch& mmad_scratch() {
     return s;
 }
 
+// UnitFlag (Mmad计算关键特性说明/UnitFlag.md, MmadParams / FixpipeParamsV220 unitFlag): with 2 or 3 on both, the
+// hardware hands L0C between Mmad and Fixpipe fractal by fractal, with no SetFlag / WaitFlag between them: a Fixpipe
+// reads what the unit-flagged Mmads before it wrote, and an Mmad writes what the unit-flagged Fixpipes before it have
+// read. The hazard model orders them whole instructions at a time (coarser than the hardware's fractals, the same
+// order for the values); set on one side only, nothing is ordered.
+inline void unit_flag_sync(bool is_mmad, uint8_t unit_flag) {
+    CubeRegs& r = cube_regs();
+    const bool on = unit_flag >= 2;
+    (is_mmad ? r.mmad_unit : r.fix_unit) = on;
+    hz::Core* c = hz::core();
+    if (!on || !c || !(is_mmad ? r.fix_unit : r.mmad_unit)) return;
+    if (is_mmad) hz::acquire(c, hz::P_M, hz::release_clock(c, hz::P_FIX));
+    else hz::acquire(c, hz::P_FIX, hz::release_clock(c, hz::P_M));
+}
+
 template <typename T>
 struct is_int8_cube : std::integral_constant<bool, std::is_same<T, int8_t>::value || std::is_same<T, uint8_t>::value> {};
 
@@ -166,6 +183,7 @@ inline void mmad(const AscendC::LocalTensor<C>& dst, const AscendC::LocalTensor<
     // hardware only when (m / 16) * (n / 16) >= 10; below that PipeBarrier<PIPE_M> is needed (Mmad.md, 同步优化说明).
     if (hz::Core* hc = hz::core())
         if ((M / 16) * (N / 16) >= 10) hc->know[hz::P_M][hz::P_M] = hc->cnt[hz::P_M];
+    unit_flag_sync(true, p.unitFlag);
     hz::Scope op(hz::P_M, loc, api);
     op.read(fm.addr_, a_bytes);
     op.read(filter.addr_, b_bytes);

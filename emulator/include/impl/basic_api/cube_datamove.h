@@ -371,6 +371,7 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
     conv.scalar = p.deqScalar;
     conv.relu = p.reluEn;
     conv.vec = cbemu::quant_vector<uint64_t>(nullptr, p.quantPre, p.nSize, loc, "Fixpipe");
+    cbemu::unit_flag_sync(false, p.unitFlag);
     cbemu::fixpipe_to_gm<T, U>(dst, src, cbemu::shape_v220(p, nd, sizeof(T)), conv, loc, "Fixpipe");
 }
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
@@ -383,6 +384,7 @@ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src, const
     conv.scalar = p.deqScalar;
     conv.relu = p.reluEn;
     conv.vec = cbemu::quant_vector(&cbufWorkspace, p.quantPre, p.nSize, loc, "Fixpipe");
+    cbemu::unit_flag_sync(false, p.unitFlag);
     cbemu::fixpipe_to_gm<T, U>(dst, src, cbemu::shape_v220(p, nd, sizeof(T)), conv, loc, "Fixpipe");
 }
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR>
@@ -393,6 +395,7 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
     conv.scalar = p.deqScalar;
     conv.relu = p.reluEn;
     conv.vec = cbemu::quant_vector<uint64_t>(nullptr, p.quantPre, p.nSize, loc, "Fixpipe");
+    cbemu::unit_flag_sync(false, p.unitFlag);
     cbemu::fixpipe_to_local<T, U>(dst, src, cbemu::shape_v220(p, nd, sizeof(T)), conv, loc, "Fixpipe");
 }
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
@@ -405,6 +408,7 @@ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src, const 
     conv.scalar = p.deqScalar;
     conv.relu = p.reluEn;
     conv.vec = cbemu::quant_vector(&cbufWorkspace, p.quantPre, p.nSize, loc, "Fixpipe");
+    cbemu::unit_flag_sync(false, p.unitFlag);
     cbemu::fixpipe_to_local<T, U>(dst, src, cbemu::shape_v220(p, nd, sizeof(T)), conv, loc, "Fixpipe");
 }
 // The older FixpipeParams form: not modelled (its burst units differ per product and are not documented for A2).

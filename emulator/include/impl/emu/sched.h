@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "core_builds.h"
 #include "cores.h"
 
 namespace cbemu {
@@ -49,6 +50,7 @@ struct Sched {
     std::vector<std::unique_ptr<Block>> blocks;  // every core of the launch, by slot
     std::vector<std::thread> threads;
     std::function<void()> body;
+    std::function<void()> body_aiv;  // a kernel built once per core type (core_builds.h): what the AIV cores run
     const char* name = "kernel";
     int nblocks = 0;       // blocks.size()
     int nlogical = 0;      // numBlocks of the launch
@@ -186,11 +188,25 @@ CBEMU_RT void cross_core_end_checks(Sched* s);
 
 // Run body() once per core of a launch of block_dim logical cores (the kernel's `__mix__` ratio, if any, in mix) under
 // the scheduler (plain blocks, or the AIC and AIV cores of a mixed kernel); returns when every core has ended.
-CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_t block_dim, MixRatio mix);
+// `body_aiv`, when set, is what the AIV cores run instead (a kernel built once per core type).
+CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_t block_dim, MixRatio mix,
+                           std::function<void()> body_aiv = {});
 
-// Run func(args...) once per core under the scheduler; returns when every core has ended.
+// Run func(args...) once per core under the scheduler; returns when every core has ended. A kernel built once per
+// core type (core_builds.h) runs its AIC build on the AIC cores and its AIV build on the AIV cores.
 template <typename F, typename... Args>
 void run_kernel(const char* name, F func, uint32_t block_dim, Args... args) {
+    if constexpr (std::is_pointer<F>::value && std::is_function<typename std::remove_pointer<F>::type>::value) {
+        CoreBuilds cb = core_builds_of((const void*)func);
+        if (cb.aic || cb.aiv) {
+            F aic = (F)cb.aic, aiv = (F)cb.aiv;
+            std::function<void()> on_aic, on_aiv;
+            if (aic) on_aic = [=]() { aic(args...); };
+            if (aiv) on_aiv = [=]() { aiv(args...); };
+            launch_cores(name, aic ? on_aic : on_aiv, block_dim, split_mix(mix_ratio_of(func), cb), on_aiv);
+            return;
+        }
+    }
     launch_cores(name, [=]() { func(args...); }, block_dim, mix_ratio_of(func));
 }
 
@@ -386,7 +402,7 @@ CBEMU_RT void core_main(Sched* s, int slot) {
         core->cvc[slot] = 1;
         c.hz = core.get();
     }
-    s->body();
+    (core_id().kind == CoreKind::AIV && s->body_aiv ? s->body_aiv : s->body)();
     if (c.hz) hz::end_checks(c.hz);
     c.hz = nullptr;
     core.reset();
@@ -434,7 +450,8 @@ CBEMU_RT void core_main(Sched* s, int slot) {
 }
 }  // namespace detail_launch
 
-CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_t block_dim, MixRatio mix) {
+CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_t block_dim, MixRatio mix,
+                           std::function<void()> body_aiv) {
     // A kernel unit test's data-generation pass (cotbuilder verify) runs the test with its kernels switched off: the
     // goldens are made before any kernel runs, in a step of their own.
     if (std::getenv("COTBUILDER_SKIP_KERNELS")) {
@@ -456,6 +473,7 @@ CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_
     Sched s;
     s.name = name;
     s.body = std::move(body);
+    s.body_aiv = std::move(body_aiv);
     s.nlogical = (int)block_dim;
     s.clock_slots = 3 * (int)block_dim;
     s.live_of_logical.assign(block_dim, 0);
