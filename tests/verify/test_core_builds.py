@@ -87,12 +87,12 @@ def _unit(kernel_edits: list[tuple[str, str]]) -> dict:
     """The example op project with the kernel edits applied in order, on a smaller case."""
     unit = unit_of("MatmulLeakyReluCustom")
     spec = [*_SHAPES, ("[1581, 176]", "[150, 176]"), ("seeds = [0, 1]", "seeds = [0]")]
-    for f in unit["files"]:
-        for path, edits in ((KERNEL, kernel_edits), (SPEC, spec)):
-            if f["path"].endswith("/" + path):
-                for old, new in edits:
-                    assert old in f["text"], (path, old)
-                    f["text"] = f["text"].replace(old, new)
+    by_path = {f["path"].split("MatmulLeakyReluCustom/")[-1]: f for f in unit["files"]}
+    for path, edits in ((KERNEL, kernel_edits), (SPEC, spec)):
+        f = by_path[path]
+        for old, new in edits:
+            assert old in f["text"], (path, old)
+            f["text"] = f["text"].replace(old, new)
     return unit
 
 
@@ -148,14 +148,19 @@ def test_a_vector_build_that_exits_the_program_claiming_success_is_never_passed(
 def test_a_vector_build_that_calls_an_undefined_specialisation_runs_as_the_cube_build_alone(ctx):
     """BasicMatmul-style: only `<AscendC::AIC>` is defined; the vector build's call has no definition, so the
     kernel is typed AIC-only (as the device compiler types a kernel with an empty vector side) and the AIC cores'
-    results stand: here the cube stage alone writes nothing to y, so the case is a wrong answer, not a build error."""
+    results stand: here the cube stage alone writes nothing to y, so the case is a wrong answer, not a link error."""
     no_aiv = (
         "template <>\n__aicore__ inline void PerCore::Run<AscendC::AIV>(GM_ADDR a, GM_ADDR b, GM_ADDR y, GM_ADDR ws, "
         "const MmTiling& t)\n{\n    VectorStage op;\n    op.Init(y, ws, t);\n    op.Process();\n}\n",
         "",
     )
-    v = _verify(_unit(_split_kernel([no_aiv])), ctx)
-    assert v.status not in ("passed", "failed_compile", "unsupported"), (v.status, v.reason, v.compile_log[-2000:])
+    # a cube-only kernel hands nothing to AIVs: no CrossCore flags
+    no_flags = [
+        ("        AscendC::CrossCoreSetFlag<2, PIPE_FIX>(FLAG_TILE_READY);\n", ""),
+        ("            AscendC::CrossCoreWaitFlag(FLAG_SLOT_FREE);", ""),
+    ]
+    v = _verify(_unit(_split_kernel([no_aiv, *no_flags])), ctx)
+    assert v.status == "wrong_answer", (v.status, v.reason, v.compile_log[-2000:])
 
 
 def test_an_in_class_specialisation_without_clang_is_unsupported_naming_cwg_727(ctx, monkeypatch):
