@@ -15,6 +15,9 @@ _MISSING = re.compile(
     r"'(?:min|max)' was not declared in this scope"
     r"|there are no arguments to '(?:min|max)' that depend on a template parameter"
     r"|use of undeclared identifier '(?:min|max)'"
+    # a namespace's own min (AscendC::min, through a using-directive) found instead of the builtin
+    r"|no matching function for call to '(?:min|max)'"
+    r"|no matching function for call to '(?:min|max)\("
 )
 
 

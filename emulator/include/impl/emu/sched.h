@@ -26,6 +26,7 @@
 
 #include "core_builds.h"
 #include "cores.h"
+#include "div_zero.h"
 
 namespace cbemu {
 
@@ -403,6 +404,13 @@ CBEMU_RT void core_main(Sched* s, int slot) {
         c.hz = core.get();
     }
     (core_id().kind == CoreKind::AIV && s->body_aiv ? s->body_aiv : s->body)();
+    if (uint32_t n = div_zero_count()) {
+        report("div_by_zero", Sev::warning, SrcLoc{s->name, 0},
+               "%s %d divided an integer by zero %u time(s) (first at code address %p): the device does not trap; "
+               "here x / 0 = 0 and x %% 0 = x (the device's value is not documented)", core_kind_name(core_id().kind),
+               block_index_of(core_id()), n, (void*)div_zero_pc());
+        div_zero_count() = 0;
+    }
     if (c.hz) hz::end_checks(c.hz);
     c.hz = nullptr;
     core.reset();
@@ -459,6 +467,7 @@ CBEMU_RT void launch_cores(const char* name, std::function<void()> body, uint32_
         return;
     }
     install_exit_hook();
+    install_div_zero_handler();
     if (block_dim == 0) {
         report("bad_launch", Sev::fatal, SrcLoc{name, 0}, "kernel %s launched with blockDim 0", name);
     }
