@@ -44,22 +44,27 @@ class Sealed:
 _NARROWER = {"float64": ("float32", "float16", compare.BF16), "float32": ("float16", compare.BF16)}
 
 
-def at_output_dtypes(sealed: Sealed, pairs: list[tuple[str, str]], out_dtypes: dict[str, str]) -> Sealed:
-    """The goldens a case is judged against when the op returns a narrower float than its reference (a benchmark's
-    PyTorch Model computing a half matmul in float32, its answer returning half): each such golden rounded to the
-    output's dtype (nearest even), so the comparison and its tolerance are those of the dtype the op computes in -
-    as the benchmark's own check compares at the output dtype's tolerance. Goldens already at the output's dtype,
-    or of another kind, stay as sealed; a tampered seal is returned as it is, for judge_case to report."""
-    if sealed.intact():
-        return sealed
-    out = Sealed(dict(sealed.goldens))
+def widened_outputs(
+    sealed: Sealed, outputs: dict[str, bytes], pairs: list[tuple[str, str]], out_dtypes: dict[str, str]
+) -> dict[str, bytes]:
+    """The outputs as they are compared when the op returns a narrower float than its reference computes (a
+    benchmark's PyTorch Model doing a half matmul in float32, its answer returning half): each such output widened,
+    exactly, to its golden's dtype - as the benchmark's own check casts both to float32 - so the golden itself is
+    never touched. Outputs of another kind stay as written (and are compared, or refused, as before)."""
+    out = dict(outputs)
     for name, gold in pairs:
-        g, want = sealed.goldens.get(gold), compare.canonical_dtype(out_dtypes.get(name) or "")
-        if g is None or g.dtype is None or want not in _NARROWER.get(compare.canonical_dtype(g.dtype), ()):
+        g, have = sealed.goldens.get(gold), compare.canonical_dtype(out_dtypes.get(name) or "")
+        if name not in outputs or g is None or g.dtype is None:
             continue
-        values = np.frombuffer(g.data, dtype=compare.numpy_dtype(g.dtype)).astype(np.float32)
-        narrow = compare.float_to_bf16_bits(values) if want == compare.BF16 else values.astype(want)
-        out.goldens[gold] = Golden(narrow.tobytes(), want)
+        want = compare.canonical_dtype(g.dtype)
+        if have not in _NARROWER.get(want, ()):
+            continue
+        narrow = compare.numpy_dtype(have)
+        if len(outputs[name]) % narrow.itemsize:
+            continue
+        raw = np.frombuffer(outputs[name], dtype=narrow)
+        values = compare.to_float(raw, have)
+        out[name] = values.astype(compare.numpy_dtype(want)).tobytes()
     return out
 
 

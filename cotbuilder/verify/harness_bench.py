@@ -223,8 +223,8 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         return case
     pairs = [(f"output_{j}.bin", f"golden_{j}.bin") for j in range(len(outputs))]
     returned = {f"output_{j}.bin": m.get("dtype", "") for j, m in enumerate(out_manifest.get("outputs", []))}
-    judged = goldens.at_output_dtypes(sealed, pairs, returned)
-    case.update(goldens.judge_case(judged, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
+    compared = goldens.widened_outputs(sealed, compared, pairs, returned)
+    case.update(goldens.judge_case(sealed, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
     if case["ok"] is False and manifest.get("custom_check"):
         evidence = _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder)
         case["evidence"] = evidence

@@ -556,6 +556,10 @@ struct FromNumber {
     static T get(const Value& v) {
         if (v.kind == Value::Float) return (T)v.f;
         if (v.kind == Value::Bool) return (T)v.b;
+        // a one-element tensor where the binding takes a number: pybind11 converts it through the tensor's
+        // __float__ / __index__ (a benchmark passing `alpha = torch.rand(1)` to a `double alpha` parameter)
+        if (v.kind == Value::Tensor && v.tensor.numel() == 1)
+            return (T)::at::detail::load((const uint8_t*)v.tensor.data_ptr(), v.tensor.scalar_type());
         return (T)v.i;
     }
 };

@@ -6,6 +6,7 @@
 #pragma once
 #include <cmath>
 #include <cstring>
+#include <vector>
 #include <limits>
 #include <type_traits>
 
@@ -563,8 +564,12 @@ inline bool cube_local_copy(const AscendC::LocalTensor<T>& dst, const AscendC::L
         const U* s = (const U*)((const uint8_t*)src.addr_ + b * sstep);
         T* d = (T*)((uint8_t*)dst.addr_ + b * dstep);
         op.read(s, sblk);
-        op.write(d, dblk);
-        for (uint64_t i = 0; i < dblk / sizeof(T); ++i) d[i] = (T)(double)s[i];
+        // the converted block first, so the hazard model sees what the write stores (a bias copied again into the
+        // table it is already in changes nothing, whatever the order)
+        std::vector<T> block(dblk / sizeof(T));
+        for (uint64_t i = 0; i < block.size(); ++i) block[i] = (T)(double)s[i];
+        op.write(d, dblk, block.data());
+        std::memcpy((void*)d, (const void*)block.data(), dblk);
     }
     return true;
 }

@@ -214,9 +214,9 @@ CBEMU_RT void report_race(Core* c, const Op& op, const char* what, int other_pip
 CBEMU_RT void unordered(Core* c, const Op& op, int q, const Rec& r, const char* what, Space sp, uint64_t lo,
                         uint64_t hi);
 
-// `data`: the bytes a write is about to store (when the caller has them). A write-after-write that stores exactly
-// the bytes already there cannot change the result whatever the order (several cores writing the same broadcast
-// result): it is not reported.
+// `data`: the bytes a write is about to store (when the caller has them). A write-after-write or write-after-read
+// that stores exactly the bytes already there cannot change the result whatever the order (several cores writing
+// the same broadcast result, a bias copied again into the bias table): it is not reported.
 inline bool same_bytes(const void* data, const uint8_t* dst, uint64_t n) { return data && std::memcmp(data, dst, n) == 0; }
 
 CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write, const void* data = nullptr,
@@ -353,7 +353,11 @@ CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, boo
                       blk * 32 + hi);
         }
         if (write) {
-            for (uint8_t ps = cell.rpipes; ps; ps &= (uint8_t)(ps - 1)) {
+            // a write that stores exactly the bytes already there cannot change what an earlier reader sees either
+            // (a bias copied again into the bias table each K step while the last Mmad may still read it)
+            bool unchanged = base && same_bytes((const uint8_t*)data + (blk * 32 + lo - off), base + blk * 32 + lo,
+                                                hi - lo);
+            for (uint8_t ps = cell.rpipes; ps && !unchanged; ps &= (uint8_t)(ps - 1)) {
                 int q = __builtin_ctz(ps);
                 const Rec& r = cell.r[q];
                 // a pipe reads its operands in issue order: a later write on the same pipe cannot overtake them
@@ -454,7 +458,7 @@ CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const 
     Space sp;
     uint64_t off;
     if (cube_space_of(op.c, p, sp, off)) {
-        local_access(op, sp, off, n, write);
+        local_access(op, sp, off, n, write, data, data ? b - off : nullptr);
         return;
     }
     gm_access(op, p, n, write, data);
