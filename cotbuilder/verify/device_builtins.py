@@ -11,13 +11,14 @@ from __future__ import annotations
 import re
 
 FLAGS = ["-include", "impl/emu/device_builtins.h"]
+_Q, _P = "['\u2018]", "['\u2019]"  # g++ quotes with ' or, in a UTF-8 locale, with curly quotes
+_NAME = f"{_Q}(?:min|max)"
 _MISSING = re.compile(
-    r"'(?:min|max)' was not declared in this scope"
-    r"|there are no arguments to '(?:min|max)' that depend on a template parameter"
-    r"|use of undeclared identifier '(?:min|max)'"
+    f"{_NAME}{_P} was not declared in this scope"
+    f"|there are no arguments to {_NAME}{_P} that depend on a template parameter"
+    f"|use of undeclared identifier {_NAME}{_P}"
     # a namespace's own min (AscendC::min, through a using-directive) found instead of the builtin
-    r"|no matching function for call to '(?:min|max)'"
-    r"|no matching function for call to '(?:min|max)\("
+    f"|no matching function for call to {_NAME}(?:{_P}|\\()"
 )
 
 

@@ -184,3 +184,23 @@ def test_an_nz_output_of_the_nd_golden_passes_only_when_the_samples_checker_pass
         _sealed(golden=(i8.reshape(-1), "int8")), {"output/o.bin": _nz(i8, 32).tobytes()}, checker_passed=True
     )
     assert case["ok"] is True, case
+
+
+def test_a_half_output_is_judged_against_a_float32_golden_widened_and_the_golden_stays_sealed():
+    """A benchmark reference computing in float32 while the op returns half (NPUKernelBench's matmul family): the
+    output is widened exactly and compared with the golden as sealed; a wrong half output still fails."""
+    exact = np.array([0.1, 1.0 / 3.0, 31.99, -2.5e-3], dtype=np.float32)
+    sealed = goldens.Sealed({"golden_0.bin": goldens.Golden(exact.tobytes(), "float32")})
+    pairs = [("output_0.bin", "golden_0.bin")]
+    right = {"output_0.bin": exact.astype(np.float16).tobytes()}
+    widened = goldens.widened_outputs(sealed, right, pairs, {"output_0.bin": "float16"})
+    assert len(widened["output_0.bin"]) == exact.nbytes and not sealed.intact()
+    assert goldens.judge_case(sealed, widened, atol=1e-3, rtol=1e-3, pairs=pairs)["ok"] is True
+    wrong = {"output_0.bin": (exact * 1.01).astype(np.float16).tobytes()}
+    widened = goldens.widened_outputs(sealed, wrong, pairs, {"output_0.bin": "float16"})
+    assert goldens.judge_case(sealed, widened, atol=1e-3, rtol=1e-3, pairs=pairs)["ok"] is False
+    # an output already at the golden's dtype, or of another kind, is compared as written
+    same = {"output_0.bin": exact.tobytes()}
+    assert goldens.widened_outputs(sealed, same, pairs, {"output_0.bin": "float32"}) == same
+    ints = {"output_0.bin": b"\0" * 8}
+    assert goldens.widened_outputs(sealed, ints, pairs, {"output_0.bin": "int16"}) == ints
