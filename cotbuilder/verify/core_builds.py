@@ -148,8 +148,10 @@ def compile_split(builder: Any, kernel_copy: str, prelude: str, entry: str, inde
     else:
         forced = builder._pch_args()
     objs, log = [], ""
-    # the wrapper's key covers its own text only: the kernel copy it includes goes into the salt
-    copy_digest = hashlib.sha256((builder.workdir / kernel_copy).read_bytes()).hexdigest()
+    # the wrapper's key covers its own text only: the kernel copy and the prelude it includes go into the salt
+    copy_digest = hashlib.sha256(
+        (builder.workdir / kernel_copy).read_bytes() + b"\0" + (builder.workdir / prelude).read_bytes()
+    ).hexdigest()
     for core in (CUBE, VECTOR):
         wrapper = posixpath.join(folder, f"cotbuilder_{NAMES[core]}_{base}")
         builder._write(wrapper, wrapper_text(base, entry))
