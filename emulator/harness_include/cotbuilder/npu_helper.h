@@ -71,7 +71,11 @@ inline aclBoolArray* convert(const at::ArrayRef<bool>& a) {
 }
 inline aclFloatArray* convert(const std::vector<float>& a) { return aclCreateFloatArray(a.data(), a.size()); }
 inline aclDataType convert(at::ScalarType t) { return acl_dtype(t); }
-inline const char* convert(const std::string& s) { return s.c_str(); }
+// The generated aclnn API takes a string attribute as `char *` (msOpGen's form). The real EXEC_NPU_CMD calls the
+// aclnn symbol through an untyped function pointer, so a binding passing `const char*` builds there: ours is typed,
+// hence the cast (aclnn never writes the string).
+inline char* convert(const std::string& s) { return const_cast<char*>(s.c_str()); }
+inline char* convert(const char* s) { return const_cast<char*>(s); }
 template <typename T>
 inline T convert(T v) {
     return v;
