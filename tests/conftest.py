@@ -63,6 +63,30 @@ def run_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def shared_verify_cache(run_root: Path) -> Path:
+    return run_verify_cache(run_root)
+
+
+def run_verify_cache(run_root: Path) -> Path:
+    """cache/verify shared by every workspace of the run, across xdist workers: the precompiled header is built once
+    (ensure_pch holds a file lock, so the other worker waits) and build products are reused. Builds are keyed by
+    content and written atomically, so two workers building one key is safe (test_build_cache pins it)."""
+    cache = run_root / "verify-cache"
+    cache.mkdir(exist_ok=True)
+    return cache
+
+
+def link_run_pch(cache_verify: Path, shared_verify_cache: Path) -> Path:
+    """`cache_verify` (a workspace's cache/verify) with the run's precompiled header and runtime library and its own
+    builds: the PCH (~9 CPU-s per build) is built once per test run, not once per workspace."""
+    shared = shared_verify_cache / "pch"
+    shared.mkdir(parents=True, exist_ok=True)
+    cache_verify.mkdir(parents=True, exist_ok=True)
+    (cache_verify / "pch").symlink_to(shared, target_is_directory=True)
+    return cache_verify
+
+
+@pytest.fixture(scope="session")
 def demo_run(run_root: Path) -> DemoRun:
     """The demo pipeline (crawl, verify, annotate, dedup, decontaminate, push on the own corpus), run once per test
     run: the first worker to get here runs it under a file lock, the others wait for it and read its result. Verifying
@@ -75,6 +99,10 @@ def demo_run(run_root: Path) -> DemoRun:
         if not done.is_file():
             ws = root / "ws"
             shutil.rmtree(ws, ignore_errors=True)  # a half-built one from a worker that died
+            # on the run's build cache: the tests that verify the demo's units again (edited or not) reuse its
+            # objects, and each copy of the workspace is a link to it, not 100 MB of builds
+            (ws / "cache").mkdir(parents=True)
+            (ws / "cache" / "verify").symlink_to(run_verify_cache(run_root), target_is_directory=True)
             res = run_cli("run", str(REPO / "pipelines" / "demo.toml"), workspace=ws, timeout=900)
             done.write_text(json.dumps({"returncode": res.returncode, "stdout": res.stdout, "stderr": res.stderr}))
     result = json.loads(done.read_text())

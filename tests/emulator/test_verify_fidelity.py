@@ -12,6 +12,8 @@ import pytest
 from cotbuilder.store import Store
 from cotbuilder.verify.stage import VerifyConfig, run
 
+from ..conftest import link_run_pch
+
 # the verify tests' folder -> unit helper (tests are not a package)
 _spec = importlib.util.spec_from_file_location("unitdir", Path(__file__).resolve().parents[1] / "verify" / "unitdir.py")
 unitdir = importlib.util.module_from_spec(_spec)
@@ -19,8 +21,11 @@ _spec.loader.exec_module(unitdir)
 
 
 @pytest.fixture
-def verify_workspace(tmp_path) -> Path:
-    return tmp_path / "ws"
+def verify_workspace(tmp_path, shared_verify_cache) -> Path:
+    """A fresh workspace with its own builds on the run's precompiled header."""
+    ws = tmp_path / "ws"
+    link_run_pch(ws / "cache" / "verify", shared_verify_cache)
+    return ws
 
 
 SPEC = """

@@ -51,8 +51,9 @@ def write_task_folder(dest: Path, names: tuple[str, ...] = ("add_fp16", "relu_fp
 
 
 @pytest.fixture(scope="session")
-def shared_build_cache(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("eval-build-cache")
+def shared_build_cache(shared_verify_cache: Path) -> Path:
+    """cache/verify (PCH + builds): the test run's, shared by every worker (tests/conftest.py)."""
+    return shared_verify_cache
 
 
 @pytest.fixture

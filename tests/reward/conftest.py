@@ -66,9 +66,9 @@ def add_task():
 
 
 @pytest.fixture(scope="session")
-def shared_build_cache(tmp_path_factory) -> Path:
-    """cache/verify (PCH + builds) shared by every scorer of the session."""
-    return tmp_path_factory.mktemp("reward-build-cache")
+def shared_build_cache(shared_verify_cache: Path) -> Path:
+    """cache/verify (PCH + builds): the test run's, shared by every worker (tests/conftest.py)."""
+    return shared_verify_cache
 
 
 def cache_root(tmp: Path, shared: Path) -> Path:

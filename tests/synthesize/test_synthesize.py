@@ -10,6 +10,7 @@ from pathlib import Path
 from cotbuilder.reward import Scorer
 from cotbuilder.tasks.toml_loader import load_folder
 
+from ..conftest import link_run_pch
 from .conftest import eval_fixtures, scripted_server
 
 ADD_RIGHT, RELU_WRONG, REPO, SCRIPT = (eval_fixtures.ADD_RIGHT, eval_fixtures.RELU_WRONG, eval_fixtures.REPO,
@@ -28,7 +29,16 @@ def _query(cli, ws: Path, sql: str) -> list[dict]:
     return [json.loads(line) for line in out.stdout.splitlines()]
 
 
-def test_keeps_exactly_the_verified_candidates_and_repairs_that_really_pass(cli, workspace, task_folder, tmp_path):
+def _fresh_cache(tmp_path: Path, shared: Path) -> Path:
+    """An empty score and build cache on the run's precompiled header: the answer is built and run again."""
+    root = tmp_path / "fresh-cache"
+    link_run_pch(root / "verify", shared)
+    return root
+
+
+def test_keeps_exactly_the_verified_candidates_and_repairs_that_really_pass(
+    cli, workspace, task_folder, tmp_path, shared_build_cache
+):
     with ScriptedTeacher(SCRIPT, repairs=REPAIRS) as server:
         result = cli("synthesize", "--teacher", "scripted-model", "--base-url", server.base_url, "--tasks",
                      str(task_folder), "-n", "4", "--repair-rounds", "1", "-b", f"mini={MINI}", workspace=workspace)  # fmt: skip
@@ -55,7 +65,7 @@ def test_keeps_exactly_the_verified_candidates_and_repairs_that_really_pass(cli,
         assert by_id[fixed["parent_sample_id"]]["status"] in ("failed_compile", "wrong_answer")
     # the fixed code really passes: scored again, from scratch, by a scorer with an empty score cache
     tasks = {t.name: t for t in load_folder(task_folder)[0]}
-    fresh = Scorer(tmp_path / "fresh-cache")
+    fresh = Scorer(_fresh_cache(tmp_path, shared_build_cache))
     distinct = {json.dumps(f["code"], sort_keys=True): f for f in repairs}.values()  # both repairs are one kernel
     for fixed in distinct:
         score = fresh.score(fixed["code"], tasks[fixed["task_name"]])
@@ -119,7 +129,9 @@ def test_refuses_tasks_loaded_from_a_benchmark_tree(cli, workspace, tmp_path):
     assert "loaded from the benchmark npukernelbench" in result.stdout + result.stderr
 
 
-def test_repair_chains_publish_as_repair_rows_whose_fix_is_a_verified_unit(cli, workspace, task_folder, tmp_path):
+def test_repair_chains_publish_as_repair_rows_whose_fix_is_a_verified_unit(
+    cli, workspace, task_folder, tmp_path, shared_build_cache
+):
     """synthesize's repair chains go through the mutants' kind="repair" shape: one row per failing answer whose repair
     passed and is a kept unit; relu_fp16's "fix" that is still wrong is never emitted. `push` (local) publishes them
     beside the cot rows, the broken code and the verifier's feedback in the user turn, the verified fix in the
@@ -145,7 +157,7 @@ def test_repair_chains_publish_as_repair_rows_whose_fix_is_a_verified_unit(cli, 
         ("add_fp16", "wrong_answer", "teacher_answer"),
     ]
     tasks = {t.name: t for t in load_folder(task_folder)[0]}
-    fresh = Scorer(tmp_path / "fresh-cache")
+    fresh = Scorer(_fresh_cache(tmp_path, shared_build_cache))
     for p in pairs:
         assert p["fix_status"] == p["unit_status"] == "passed" and p["really_fails"]
         assert p["status"] == p["broken_sample_status"]

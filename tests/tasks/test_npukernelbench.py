@@ -12,6 +12,8 @@ from cotbuilder.reward import Scorer
 from cotbuilder.tasks import specs
 from cotbuilder.tasks.npukernelbench import load_npukernelbench
 
+from ..conftest import link_run_pch
+
 REPO = Path(__file__).resolve().parents[2]
 BENCH = REPO / "examples" / "op_project" / "bench"
 MINI = REPO / "examples" / "benchmarks" / "npukernelbench-mini"
@@ -57,12 +59,12 @@ def test_a_task_without_rows_is_named_and_the_others_load(tmp_path):
     assert [e.message for e in errors] == ["tasks/level1/Math/ClampScalar: test_cases.csv has no rows"]
 
 
-def test_a_benchmark_task_is_scored_by_the_benchmark_harness(tmp_path):
+def test_a_benchmark_task_is_scored_by_the_benchmark_harness(tmp_path, shared_verify_cache):
     """The mini tree's tasks have no pybind.cpp: the benchmark harness cannot bind them, says so before building,
     and the reward gives no signal (the answer was never run)."""
     tasks, _ = load_npukernelbench(MINI, "full")
     task = next(t for t in tasks if t.name == "level1.Softsign")
-    s = Scorer(tmp_path / "cache").score(task.answer(), task)
+    s = Scorer(link_run_pch(tmp_path / "cache" / "verify", shared_verify_cache).parent).score(task.answer(), task)
     assert (s.status, s.reward, s.compiled) == ("unsupported", None, None)
     assert "pybind.cpp" in s.reason
 

@@ -1,4 +1,4 @@
-"""Verify-stage fixtures: a session-wide build cache (the precompiled header is built once per test session)."""
+"""Verify-stage fixtures: workspaces on the run's build cache (tests/conftest.py: shared_verify_cache)."""
 
 from __future__ import annotations
 
@@ -10,27 +10,15 @@ from pathlib import Path
 
 import pytest
 
+from ..conftest import link_run_pch
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-
-
-@pytest.fixture(scope="session")
-def shared_verify_cache(run_root: Path) -> Path:
-    """cache/verify shared by every workspace of the run, across xdist workers: the precompiled header is built once
-    (ensure_pch holds a file lock, so the other worker waits) and build products are reused. Builds are keyed by
-    content and written atomically, so two workers building one key is safe (test_build_cache pins it)."""
-    cache = run_root / "verify-cache"
-    cache.mkdir(exist_ok=True)
-    return cache
 
 
 @pytest.fixture
 def fresh_verify_cache(shared_verify_cache: Path, tmp_path: Path) -> Path:
     """An empty build cache that reuses the run's precompiled header (for tests that count what a build compiles)."""
-    cache = tmp_path / "cache"
-    cache.mkdir()
-    (shared_verify_cache / "pch").mkdir(exist_ok=True)
-    (cache / "pch").symlink_to(shared_verify_cache / "pch", target_is_directory=True)
-    return cache
+    return link_run_pch(tmp_path / "cache", shared_verify_cache)
 
 
 @pytest.fixture
