@@ -78,6 +78,15 @@ public:
     void scalar_input(const aclScalar* s, ge::DataType to);
     void scalar_list_input(const aclScalarList* l, ge::DataType to);
     void output(const aclTensor* t) { add_tensor(t, false); }
+    // A value-depend input of DT_INT64 / DT_FLOAT / DT_BOOL is an array in the aclnn API (msOpGen's rule); the kernel
+    // and TilingFunc see a 1-D tensor of those values in GM, as the framework hands it to the device.
+    void array_input(const aclIntArray* a) { array_tensor(a ? &a->v : nullptr, ge::DT_INT64); }
+    void array_input(const aclFloatArray* a) { array_tensor(a ? &a->v : nullptr, ge::DT_FLOAT); }
+    void array_input(const aclBoolArray* a) {
+        if (!a) return array_tensor<uint8_t>(nullptr, ge::DT_BOOL);
+        std::vector<uint8_t> bytes(a->v.begin(), a->v.end());
+        array_tensor(&bytes, ge::DT_BOOL);
+    }
     void dynamic_output(const aclTensorList* l) { add_list(l, false); }
 
     void attr_bool(bool v) { attrs_.push_back(gert::AttrValue::of_bool(v)); }
@@ -119,6 +128,18 @@ private:
     // to the pointer table, per tensor a uint64 (rank | index << 32) followed by its dims, then the data pointers.
     void add_list(const aclTensorList* l, bool in);
     void* scalar_to_gm(const aclScalar& s, ge::DataType dt);
+    template <typename T>
+    void array_tensor(const std::vector<T>* values, ge::DataType dt) {
+        if (!values) return add_tensor(nullptr, true);
+        size_t bytes = values->size() * sizeof(T);
+        auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(bytes < 32 ? 32 : bytes));
+        gm_owned_.push_back(gm);
+        if (bytes) std::memcpy(gm, values->data(), bytes);
+        int64_t dims[1] = {(int64_t)values->size()};
+        auto* t = aclCreateTensor(dims, 1, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, dims, 1, gm);
+        owned_tensors_.emplace_back(t);
+        add_tensor(t, true);
+    }
 };
 
 CBEMU_HOST_RT std::string hex(const void* p, size_t n);
