@@ -122,6 +122,29 @@ def emulator_name_clash(compile_log: str) -> str | None:
     return None
 
 
+_NO_CONVERSION = re.compile(rf"error: no matches converting function {_Q}(\w+){_Q} to type")
+
+
+def emulator_function_address(compile_log: str) -> str | None:
+    """An API whose address the code takes as the toolkit's function type (a `void (*)(dst, src, count)` template
+    argument): the emulator's overloads all end in a defaulted source-location parameter, so none has that type. The
+    emulator's gap, named; a no-match whose candidates are the code's own functions stays its compile error."""
+    lines = compile_log.splitlines()
+    for i, line in enumerate(lines):
+        if not (m := _NO_CONVERSION.search(line)):
+            continue
+        for note in lines[i + 1 : i + 30]:
+            if "error:" in note:
+                break
+            c = _CANDIDATE.match(note.strip())
+            if c is not None and "/emulator/include/" in c.group(1) and "cbemu::SrcLoc" in note:
+                return (
+                    f"the address of {m.group(1)} taken as a plain function type: the emulator's {m.group(1)} ends "
+                    "in a source-location parameter, so no overload has the toolkit's type"
+                )
+    return None
+
+
 def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple[str, list[str]] | None:
     """Why a failed build is cotbuilder's gap rather than the kernel's bug: ("missing in emulator", [APIs/headers]),
     ("emulator gap", [feature]) or ("CMake option the harness did not set", [-DVAR]); None when it is the code's own
@@ -135,7 +158,7 @@ def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple
     for name, regex in _gaps():
         if regex.search(compile_log):
             return "emulator gap", [name]
-    if clash := emulator_name_clash(compile_log):
+    if clash := emulator_name_clash(compile_log) or emulator_function_address(compile_log):
         return "emulator gap", [clash]
     for m in _HASH_ERROR.finditer(compile_log):
         named = [v for v in cmake_vars if re.search(rf"\b{re.escape(v)}\b", m.group(1))]

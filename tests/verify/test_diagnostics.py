@@ -197,3 +197,37 @@ def test_an_uninitialised_member_in_a_constexpr_constructor_is_gs_gap(tmp_path):
     log = subprocess.run(cmd, capture_output=True, text=True).stderr
     kind, names = diagnostics.unsupported_gap(log)
     assert kind == "emulator gap" and names[0].startswith("uninitialised member in a constexpr constructor"), log
+
+
+FUNCTION_ARGUMENT = """#include "kernel_operator.h"
+using namespace AscendC;
+template <typename T>
+using UnaryOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t);
+template <typename T, UnaryOp<T>* op>
+struct Runner { void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, 8); } };
+template <typename T>
+void OwnOp(const LocalTensor<T>& d, const LocalTensor<T>& s) {}
+Runner<half, OP<half, false>> r;
+"""
+
+
+def test_an_apis_address_taken_as_the_toolkits_function_type_is_the_emulators_gap_and_the_codes_own_is_its_error(
+    tmp_path,
+):
+    """NPUKernelBench ForeachAcos passes `Acos<half, false>` as a `void (*)(dst, src, count)` template argument: the
+    emulator's Acos has a trailing source-location parameter, so g++ finds no conversion - our gap. The same error
+    on the code's own function of the wrong signature stays its compile error. Logs of real g++ runs."""
+    from cotbuilder.paths import emulator_include_dirs
+
+    inc = [f"-I{d}" for d in emulator_include_dirs()]
+    logs = {}
+    for name, op in (("api", "Acos"), ("own", "OwnOp")):
+        src = tmp_path / f"{name}.cpp"
+        src.write_text(
+            FUNCTION_ARGUMENT.replace("OP<half, false>", f"{op}<half, false>" if name == "api" else op + "<half>")
+        )
+        cmd = ["g++", "-std=c++17", "-fsyntax-only", "-DASCENDC_CPU_DEBUG", *inc, str(src)]
+        logs[name] = subprocess.run(cmd, capture_output=True, text=True, timeout=300).stderr
+    kind, names = diagnostics.unsupported_gap(logs["api"])
+    assert kind == "emulator gap" and names[0].startswith("the address of Acos taken as a plain function type"), logs
+    assert "no matches converting function" in logs["own"] and diagnostics.unsupported_gap(logs["own"]) is None
