@@ -59,6 +59,13 @@ def documented_apis() -> dict[str, str]:
     return documented().apis
 
 
+@cache
+def header_declared_names() -> frozenset[str]:
+    """Every name the toolkit's public headers declare: documented pages plus older names kept for compatibility
+    (GetReduceMaxMinCount, the older GetReduceRepeatMaxMinSpr, has no page of its own)."""
+    return frozenset(name for names in documented().headers.values() for name in names)
+
+
 def is_toolkit_header(path: str) -> bool:
     """A header of the AscendC / CANN toolkit (a missing one is the backend's gap, not the kernel's bug)."""
     doc = documented()

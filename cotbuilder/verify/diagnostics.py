@@ -9,7 +9,7 @@ import tomllib
 from typing import Any
 
 from ..apidocs.identifiers import is_toolkit_name
-from ..apidocs.lists import documented_apis, is_listed_toolkit_header, is_toolkit_header
+from ..apidocs.lists import documented_apis, header_declared_names, is_listed_toolkit_header, is_toolkit_header
 from ..paths import package_data
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
@@ -53,8 +53,10 @@ def known_apis() -> dict[str, str]:
     return documented_apis()
 
 
-def missing_apis(compile_log: str) -> list[str]:
-    """AscendC APIs / toolkit headers a failed build needed and the backend lacks, in order of first mention."""
+def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
+    """AscendC APIs / toolkit headers a failed build needed and the backend lacks, in order of first mention.
+    `older_names`: also names the toolkit's headers declare without a page of their own (older names kept for
+    compatibility, e.g. GetReduceMaxMinCount); checked after the named gaps, which say more about some of them."""
     found: dict[str, None] = {}
     apis = known_apis()
     for line in compile_log.splitlines():
@@ -62,7 +64,7 @@ def missing_apis(compile_log: str) -> list[str]:
             if is_toolkit_name(m.group(1).rsplit("::", 1)[-1]):  # else a misspelled or invented API: the kernel's bug
                 found[f"{m.group(2)}::{m.group(1)}"] = None
         elif (m := _NOT_DECLARED.search(line)) or (m := _NO_TEMPLATE.search(line)) or (m := _NO_DEPENDENT.search(line)):
-            if m.group(1) in apis:
+            if m.group(1) in apis or (older_names and m.group(1) in header_declared_names()):
                 found[f"AscendC::{m.group(1)}"] = None
             elif m.group(1).startswith(("acl", "ACL_")):  # the host runtime (acl/acl.h) is part of the toolkit
                 found[f"acl::{m.group(1)}"] = None
@@ -160,6 +162,8 @@ def unsupported_gap(compile_log: str, cmake_vars: tuple[str, ...] = ()) -> tuple
             return "emulator gap", [name]
     if clash := emulator_name_clash(compile_log) or emulator_function_address(compile_log):
         return "emulator gap", [clash]
+    if older := missing_apis(compile_log, older_names=True):
+        return "missing in emulator", older
     for m in _HASH_ERROR.finditer(compile_log):
         named = [v for v in cmake_vars if re.search(rf"\b{re.escape(v)}\b", m.group(1))]
         if named:

@@ -231,3 +231,13 @@ def test_an_apis_address_taken_as_the_toolkits_function_type_is_the_emulators_ga
     kind, names = diagnostics.unsupported_gap(logs["api"])
     assert kind == "emulator gap" and names[0].startswith("the address of Acos taken as a plain function type"), logs
     assert "no matches converting function" in logs["own"] and diagnostics.unsupported_gap(logs["own"]) is None
+
+
+def test_an_older_api_name_the_toolkit_headers_still_declare_is_missing_in_the_emulator_not_the_kernels_error():
+    """GetReduceMaxMinCount (接口变更说明.md: the older GetReduceRepeatMaxMinSpr) has no page of its own but the
+    toolkit's kernel_operator_vec_reduce_intf.h declares it: NPUKernelBench Icamax's reference answer calls it. An
+    invented name stays the kernel's failed_compile."""
+    older = "op_kernel/icamax_aiv.h:402:5: error: 'GetReduceMaxMinCount' was not declared in this scope\n"
+    assert diagnostics.unsupported_gap(older) == ("missing in emulator", ["AscendC::GetReduceMaxMinCount"])
+    invented = "op_kernel/icamax_aiv.h:402:5: error: 'GetReduceMaxMinCountFast' was not declared in this scope\n"
+    assert diagnostics.unsupported_gap(invented) is None
