@@ -202,9 +202,9 @@ def test_an_uninitialised_member_in_a_constexpr_constructor_is_gs_gap(tmp_path):
 FUNCTION_ARGUMENT = """#include "kernel_operator.h"
 using namespace AscendC;
 template <typename T>
-using UnaryOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t);
+using UnaryOp = void (const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<uint8_t>&, const uint32_t);
 template <typename T, UnaryOp<T>* op>
-struct Runner { void run(const LocalTensor<T>& d, const LocalTensor<T>& s) { op(d, s, 8); } };
+struct Runner { void run(const LocalTensor<T>& d, const LocalTensor<T>& s, const LocalTensor<uint8_t>& t) { op(d, s, t, 8); } };
 template <typename T>
 void OwnOp(const LocalTensor<T>& d, const LocalTensor<T>& s) {}
 Runner<half, OP<half, false>> r;
@@ -214,9 +214,10 @@ Runner<half, OP<half, false>> r;
 def test_an_apis_address_taken_as_the_toolkits_function_type_is_the_emulators_gap_and_the_codes_own_is_its_error(
     tmp_path,
 ):
-    """NPUKernelBench ForeachAcos passes `Acos<half, false>` as a `void (*)(dst, src, count)` template argument: the
-    emulator's Acos has a trailing source-location parameter, so g++ finds no conversion - our gap. The same error
-    on the code's own function of the wrong signature stays its compile error. Logs of real g++ runs."""
+    """NPUKernelBench ForeachAcos passes `Acos<half, false>` as a `void (*)(dst, src, count)` template argument; the
+    count forms have an address form now (test_function_pointer_ops), the sharedTmpBuffer form does not: its
+    trailing source-location parameter leaves g++ no conversion - our gap. The same error on the code's own function
+    of the wrong signature stays its compile error. Logs of real g++ runs."""
     from cotbuilder.paths import emulator_include_dirs
 
     inc = [f"-I{d}" for d in emulator_include_dirs()]

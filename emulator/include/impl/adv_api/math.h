@@ -51,6 +51,10 @@ inline constexpr LogicalAndConfig DEFAULT_LOGICAL_AND_CONFIG = {};
         if constexpr (isReuseSource && std::is_same<T, float>::value)                                           \
             if (cbemu::hl_reuses_src(#NAME)) cbemu::hl_clobber(src, dst.addr_, calCount, loc, #NAME);           \
     }                                                                                                           \
+    template <typename T, bool isReuseSource = false, CBEMU_NOLOC_TPARAMS>                                      \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t calCount, CBEMU_NOLOC) {     \
+        NAME<T, isReuseSource>(dst, src, calCount, CBEMU_VIA_POINTER);                                          \
+    }                                                                                                           \
     template <typename T, bool isReuseSource = false>                                                           \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, CBEMU_LOC) {                                \
         NAME<T, isReuseSource>(dst, src, cbemu::hl_all(src), loc);                                              \

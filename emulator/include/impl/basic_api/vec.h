@@ -86,6 +86,11 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
         cbemu::binary_count(dst, src0, src1, count, [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, \
                             loc, #NAME);                                                                       \
     }                                                                                                          \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
+              const int32_t& count, CBEMU_NOLOC) {                                                             \
+        NAME<T, isSetMask>(dst, src0, src1, count, CBEMU_VIA_POINTER);                                         \
+    }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask[], \
               const uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {                              \
@@ -107,6 +112,10 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, CBEMU_LOC) {         \
         CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::unary_count(dst, src, count, [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME); \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count, CBEMU_NOLOC) {       \
+        NAME<T, isSetMask>(dst, src, count, CBEMU_VIA_POINTER);                                                \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[], const uint8_t repeatTime, \
@@ -131,6 +140,11 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
         CBEMU_LEGAL(NAME, T, T);                                                                               \
         auto s = cbemu::c(scalarValue);                                                                        \
         cbemu::unary_count(dst, src, count, [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME); \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, const int32_t& count, \
+              CBEMU_NOLOC) {                                                                                   \
+        NAME<T, isSetMask>(dst, src, scalarValue, count, CBEMU_VIA_POINTER);                                   \
     }                                                                                                          \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],     \

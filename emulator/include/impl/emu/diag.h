@@ -9,6 +9,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <type_traits>
 
 #include "rt.h"
 
@@ -26,6 +27,14 @@ struct SrcLoc {
     SrcLoc(const char* f, int l) : file(f), line(l) {}
 };
 #define CBEMU_LOC ::cbemu::SrcLoc loc = ::cbemu::SrcLoc(::cbemu::SrcLoc::Here())
+// The address form of an API: `Add<half>` must convert to the toolkit's function type (kernels pass it as a template
+// argument `void (*)(dst, src0, src1, const int32_t&)`), which the located overload, ending in a SrcLoc, cannot. The
+// address form ends in an empty parameter pack instead: a call prefers the located overload (a template with a
+// trailing pack is less specialised), an extra argument makes the address form non-viable (a wrong call is still "no
+// matching function"), and a call through the pointer reports no line.
+#define CBEMU_NOLOC_TPARAMS typename... cbemuNoLoc, typename = std::enable_if_t<sizeof...(cbemuNoLoc) == 0>
+#define CBEMU_NOLOC cbemuNoLoc...
+#define CBEMU_VIA_POINTER ::cbemu::SrcLoc("(an API called through a function pointer)", 0)
 
 int current_block();  // defined in runtime.h (-1 outside a kernel)
 
