@@ -30,6 +30,12 @@ PREBUILT_DEFINE = "-DCOTBUILDER_EMU_PREBUILT"
 # The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
 PCH_INCLUDES = ("kernel_operator.h", "tikicpulib.h")
 SOC_DEFINES = {"ascend910b": "COTBUILDER_SOC_ASCEND910B", "ascend310p": "COTBUILDER_SOC_ASCEND310P"}
+# The device compiler's core-version macro, which kernels test (`#if __CCE_AICORE__ == 220`: the Atlas A2 path; 200:
+# Atlas inference / 310P). Defined for kernel code only, as ccec does; host code compiled by g++ never sees it.
+DEVICE_CORE_MACRO = (
+    "#ifndef __CCE_AICORE__\n#if defined(COTBUILDER_SOC_ASCEND910B)\n#define __CCE_AICORE__ 220\n"
+    "#elif defined(COTBUILDER_SOC_ASCEND310P)\n#define __CCE_AICORE__ 200\n#endif\n#endif"
+)
 
 
 def emulator_version() -> str:
