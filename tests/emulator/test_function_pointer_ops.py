@@ -1,7 +1,7 @@
 """AscendC APIs passed as function pointers in the toolkit's types (NPUKernelBench's Foreach kernels: `Acos<half,
 false>` as a `void (*)(dst, src, const uint32_t)` template argument, `Add<T>` as `void (*)(dst, src0, src1, const
 int32_t&)`): every emulated API ends in a source-location parameter, so the address form (an empty trailing pack) is
-what converts. Built with the real g++ against the emulator and run; the results are checked against numpy. 34 of the
+what converts. Built with the real g++ against the emulator and run; the results are checked against numpy. 27 of the
 benchmark's level-2 reference answers failed to build before."""
 
 from __future__ import annotations
