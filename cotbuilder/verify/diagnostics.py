@@ -102,25 +102,31 @@ _AMBIGUOUS = re.compile(rf"error: (?:reference to|call of overloaded) {_Q}(\w+)[
 _CANDIDATE = re.compile(r"^(\S+?):\d+:\d+: note:\s+(?:candidates are:\s+)?")
 
 
+def _emulator_candidate(lines: list[str], i: int, marker: str = "") -> str | None:
+    """The emulator header (path below emulator/include/) of a candidate g++ notes under the error at line i, whose
+    note also holds `marker`; None when every candidate is the code's own (the code's error, not our gap)."""
+    for note in lines[i + 1 : i + 30]:
+        c = _CANDIDATE.match(note.strip())
+        if c is None:
+            if "error:" in note:
+                return None
+            continue
+        if "/emulator/include/" in c.group(1) and marker in note:
+            return c.group(1).split("/emulator/include/", 1)[1]
+    return None
+
+
 def emulator_name_clash(compile_log: str) -> str | None:
     """The code's own name made ambiguous by one the emulator declares (AscendC::IsInf, a host shim's
     optiling::AlignUp): declared where the toolkit the code was written for had nothing - the emulator's gap, named,
     not the code's bug."""
     lines = compile_log.splitlines()
     for i, line in enumerate(lines):
-        if not (m := _AMBIGUOUS.search(line)):
-            continue
-        for note in lines[i + 1 : i + 20]:
-            c = _CANDIDATE.match(note.strip())
-            if c is None:
-                if "error:" in note:
-                    break
-                continue
-            if "/emulator/include/" in c.group(1):
-                return (
-                    f"{m.group(1)} declared by the emulator ({c.group(1).split('/emulator/include/', 1)[1]}, as by "
-                    f"current CANN) collides with the code's own {m.group(1)} (written for a toolkit without it)"
-                )
+        if (m := _AMBIGUOUS.search(line)) and (header := _emulator_candidate(lines, i)):
+            return (
+                f"{m.group(1)} declared by the emulator ({header}, as by current CANN) collides with the code's own "
+                f"{m.group(1)} (written for a toolkit without it)"
+            )
     return None
 
 
@@ -129,21 +135,16 @@ _NO_CONVERSION = re.compile(rf"error: no matches converting function {_Q}(\w+){_
 
 def emulator_function_address(compile_log: str) -> str | None:
     """An API whose address the code takes as the toolkit's function type (a `void (*)(dst, src, count)` template
-    argument): the emulator's overloads all end in a defaulted source-location parameter, so none has that type. The
-    emulator's gap, named; a no-match whose candidates are the code's own functions stays its compile error."""
+    argument) in a form without an address form (impl/emu/diag.h): its overloads end in a defaulted source-location
+    parameter, so none has that type. The emulator's gap, named; a no-match whose candidates are the code's own
+    functions stays its compile error."""
     lines = compile_log.splitlines()
     for i, line in enumerate(lines):
-        if not (m := _NO_CONVERSION.search(line)):
-            continue
-        for note in lines[i + 1 : i + 30]:
-            if "error:" in note:
-                break
-            c = _CANDIDATE.match(note.strip())
-            if c is not None and "/emulator/include/" in c.group(1) and "cbemu::SrcLoc" in note:
-                return (
-                    f"the address of {m.group(1)} taken as a plain function type: the emulator's {m.group(1)} ends "
-                    "in a source-location parameter, so no overload has the toolkit's type"
-                )
+        if (m := _NO_CONVERSION.search(line)) and _emulator_candidate(lines, i, "cbemu::SrcLoc"):
+            return (
+                f"the address of {m.group(1)} taken as a plain function type: the emulator's {m.group(1)} ends "
+                "in a source-location parameter, so no overload has the toolkit's type"
+            )
     return None
 
 
