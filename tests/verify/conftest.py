@@ -10,9 +10,21 @@ from pathlib import Path
 
 import pytest
 
+from cotbuilder.verify import build as buildmod
+from cotbuilder.verify import steps
+
 from ..conftest import link_run_pch
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def ctx(shared_verify_cache: Path) -> steps.Context:
+    """A verify context on the run's build cache, one seed: the op-project and core-build tests call the harnesses
+    with it directly."""
+    context = steps.Context(cache_dir=shared_verify_cache, python=sys.executable, seeds=(0,))
+    context.pch = buildmod.ensure_pch(shared_verify_cache, context.soc, context.opt)
+    return context
 
 
 @pytest.fixture

@@ -12,11 +12,6 @@ The kernel is examples/op_project/MatmulLeakyReluCustom (written here) turned in
 
 from __future__ import annotations
 
-import sys
-
-import pytest
-
-from cotbuilder.verify import build as buildmod
 from cotbuilder.verify import core_builds, harness_op, steps
 
 from .test_op_project_harnesses import unit_of
@@ -94,14 +89,6 @@ def _unit(kernel_edits: list[tuple[str, str]]) -> dict:
             assert old in f["text"], (path, old)
             f["text"] = f["text"].replace(old, new)
     return unit
-
-
-@pytest.fixture(scope="module")
-def ctx(shared_verify_cache) -> steps.Context:
-    cache = shared_verify_cache
-    context = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
-    context.pch = buildmod.ensure_pch(cache, context.soc, context.opt)
-    return context
 
 
 def _verify(unit: dict, ctx: steps.Context):

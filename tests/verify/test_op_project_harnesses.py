@@ -10,25 +10,13 @@ tests (both workers), so a variant recompiles only what it changed.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import pytest
-
 from cotbuilder.parse.units import extract_units
-from cotbuilder.verify import build as buildmod
 from cotbuilder.verify import harness_op, steps
 
 OPS = Path(__file__).resolve().parents[2] / "examples" / "op_project"
 BENCH = "bench/tasks/level1/Activation/HardSigmoidCustom"
-
-
-@pytest.fixture(scope="module")
-def ctx(shared_verify_cache) -> steps.Context:
-    cache = shared_verify_cache
-    context = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
-    context.pch = buildmod.ensure_pch(cache, context.soc, context.opt)
-    return context
 
 
 def unit_of(folder: str, edits: dict[str, tuple[str, str]] | None = None) -> dict:

@@ -12,27 +12,15 @@ tests, so a variant recompiles only what it changed.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-import pytest
-
 from cotbuilder.parse.units import extract_units
-from cotbuilder.verify import build as buildmod
 from cotbuilder.verify import harness_op, steps
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "opbase_ut" / "ScaleBiasCustom"
 ROOT = "math/scale_bias_custom"  # where an ops-math op lives
 KERNEL = "op_kernel/scale_bias_custom.h"
 TEST = "tests/ut/op_kernel/test_scale_bias_custom.cpp"
-
-
-@pytest.fixture(scope="module")
-def ctx(shared_verify_cache) -> steps.Context:
-    cache = shared_verify_cache
-    context = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
-    context.pch = buildmod.ensure_pch(cache, context.soc, context.opt)
-    return context
 
 
 def unit_of(edits: dict[str, tuple[str, str]] | None = None, extra: dict[str, str] | None = None) -> dict:
