@@ -19,7 +19,7 @@ from ..hashing import sha256_text, stable_json
 from ..store import json_safe_row, utcnow
 from .client import AnswerRejected
 from .facts import facts_hash
-from .gates import run_gates
+from .gates import run_gates, statement_task
 from .requester import Requester
 from .task import OutputInvalid
 
@@ -181,8 +181,7 @@ def finish(conv: Conversation, make_unit: Any = None) -> Outcome:
             gates_passed=False,
         )
     else:
-        st = conv.facts.get("statement") or {}
-        prose = (st.get("prose_zh") if conv.lang == "zh" else None) or st.get("prose")
+        prose = statement_task(conv.facts, conv.lang)
         if prose and new_unit is None:  # the unit's exact statement is its task, whatever a teacher wrote there
             fields = {**fields, "task": prose}
         gate_facts = conv.facts

@@ -40,6 +40,12 @@ def rationale_text(rationale: list[dict[str, str]] | None) -> str:
     return "\n".join(f"{s.get('title', '')}\n{s.get('text', '')}" for s in rationale or [])
 
 
+def statement_task(facts: dict, lang: str) -> str:
+    """The unit's exact statement in the annotation's language (English where no Chinese prose exists), or ""."""
+    st = facts.get("statement") or {}
+    return (st.get("prose_zh") if lang == "zh" else None) or st.get("prose") or ""
+
+
 def is_exact_statement(task: str, facts: dict) -> bool:
     """The task is the unit's exact statement (prose generated from the form that passed the solvability gate):
     its formula, shapes and SoC limits were checked there, so the code and number gates do not read it."""

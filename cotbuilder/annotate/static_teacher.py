@@ -23,6 +23,7 @@ from typing import Any
 from ..paths import package_data
 from .apis import api_category
 from .client import ChatResponse
+from .gates import statement_task
 
 # What the static teacher's answer and its gate results are made from, besides the unit's facts (those are hashed
 # separately, per unit): editing any of these must re-annotate, so they name the static teacher's prompt_version.
@@ -169,8 +170,7 @@ class _Writer:
     # -- task --------------------------------------------------------------------------------------------------
     def task(self) -> str:
         """The exact statement's prose, or nothing: a unit whose semantics are not derived gets no vague task."""
-        st = self.f.get("statement") or {}
-        return (st.get("prose_zh") if self.lang == "zh" else None) or st.get("prose") or ""
+        return statement_task(self.f, self.lang)
 
     # -- rationale steps ---------------------------------------------------------------------------------------
     def operator_analysis(self) -> list[str]:
