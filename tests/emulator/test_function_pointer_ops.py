@@ -13,9 +13,13 @@ import pytest
 
 
 @pytest.fixture(scope="module")
-def run_ops(toolchain, tmp_path_factory):
-    exe = toolchain.build(toolchain.cpp / "function_pointer_ops.cpp", tmp_path_factory.mktemp("fp") / "ops")
-    return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+def ops_exe(toolchain, tmp_path_factory):
+    return toolchain.build(toolchain.cpp / "function_pointer_ops.cpp", tmp_path_factory.mktemp("fp") / "ops")
+
+
+@pytest.fixture(scope="module")
+def run_ops(ops_exe):
+    return subprocess.run([str(ops_exe)], capture_output=True, text=True, timeout=60)
 
 
 def test_apis_passed_as_function_pointers_compute_what_a_direct_call_does(run_ops):
@@ -32,3 +36,14 @@ def test_a_call_with_an_extra_argument_is_still_no_matching_function(toolchain, 
         toolchain.cpp / "function_pointer_ops.cpp", tmp_path / "x.o", after_pch=["-fsyntax-only", "-DWRONG_CALL"]
     )
     assert proc.returncode != 0 and "no matching function for call to 'Add(" in proc.stderr, proc.stderr[-3000:]
+
+
+def test_a_call_through_the_pointer_that_overruns_its_buffer_is_still_caught(ops_exe, run_ops):
+    """Hardware-wrong twin: the same kernel, its Acos call through the pointer running past the end of the buffer.
+    The address form forwards to the checked implementation: the overrun is an error (exit status 3), only the
+    caller's line is unknown."""
+    bad = subprocess.run([str(ops_exe), "overrun"], capture_output=True, text=True, timeout=60)
+    assert run_ops.returncode == 0 and "COTBUILDER_DIAG" not in run_ops.stderr, run_ops.stderr[-2000:]
+    assert bad.returncode == 3, (bad.returncode, bad.stderr[-3000:])
+    errors = [ln for ln in bad.stderr.splitlines() if ln.startswith("COTBUILDER_DIAG") and '"error"' in ln]
+    assert errors and "called through a function pointer" in errors[0], bad.stderr[-3000:]
