@@ -22,7 +22,11 @@ Prints
 - op-project throughput (examples/op_project, each through the harness its layout is tested with; the Cube op is left
   out): units per minute with a fresh build cache, then again with the cache warm (the host build - OpDef describe,
   TilingFunc objects - and the kernel variants cached per op), next to the kernel-launch figure of the same cache state.
-  `--only op-projects` prints just this section; `--only distinct` the distinct-kernel throughput and compile costs.
+  `--only op-projects` prints just this section; `--only distinct` the distinct-kernel throughput and compile costs;
+- Cube throughput (issue 14): the demo's Cube and mixed units (the kernel launches and op projects that call Mmad or
+  the Matmul API), kernels per minute with a fresh build cache and again warm, --jobs 1, next to the vector kernel
+  launches of the same cache states (the ratio is the Cube path's cost against the vector one). `--only cube` prints
+  just this section.
 
 Baseline measured at the start of the runtime-library work (commit 7b4716f, same machine, 2 cores shared with other
 jobs: load average ~8 during the run, so CPU seconds are the figure to compare), 12 distinct vector kernels, default
@@ -65,8 +69,15 @@ def demo_units(limit: int | None) -> list[dict]:
     return [unit_from_dir(p) for p in folders[:limit]]
 
 
-def op_project_units() -> list[dict]:
-    """The demo op projects as the crawl groups them (a benchmark task's is its answer/0), the Cube one left out."""
+CUBE_APIS = re.compile(r"\b(Mmad|Matmul|LoadData|Fixpipe)\b")
+
+
+def uses_cube(unit: dict) -> bool:
+    return any(CUBE_APIS.search(f["text"]) for f in unit["files"] if f["path"].endswith((".cpp", ".h")))
+
+
+def all_op_project_units() -> list[dict]:
+    """The demo op projects as the crawl groups them (a benchmark task's is its answer/0)."""
     from cotbuilder.parse.units import extract_units
 
     files = []
@@ -75,13 +86,17 @@ def op_project_units() -> list[dict]:
             rel = str(path.relative_to(OP_DEMO))
             files.append({"path": rel, "text": path.read_text(encoding="utf-8"), "file_id": None, "license": None})
     units, _ = extract_units("b" * 64, files)
-    ops = [u for u in units if u["layout"] == "op_project"]
-    return [u for u in ops if not any("Matmul" in f["text"] for f in u["files"] if f["path"].endswith(".cpp"))]
+    return [u for u in units if u["layout"] == "op_project"]
 
 
-def op_project_throughput(units: list[dict], tmp: Path) -> list[tuple[str, float, float, int]]:
-    """(label, units/min, seconds, passed) over the op projects: a cold build cache, then the same cache warm."""
-    cache = tmp / "cache-op"
+def op_project_units() -> list[dict]:
+    """The demo op projects, the Cube ones left out (they have their own section)."""
+    return [u for u in all_op_project_units() if not uses_cube(u)]
+
+
+def op_project_throughput(units: list[dict], tmp: Path, name: str = "op") -> list[tuple[str, float, float, int]]:
+    """(label, units/min, seconds, passed) over the units: a cold build cache, then the same cache warm."""
+    cache = tmp / f"cache-{name}"
     rows = []
     for label in ("fresh cache", "warm cache"):
         ctx = steps.Context(cache_dir=cache, seeds=(0,))
@@ -122,6 +137,26 @@ def report_op_projects(kl_units: list[dict], kl_fresh_per_min: float | None) -> 
     fresh = f"{kl_fresh_per_min:.1f} fresh (--jobs 1), " if kl_fresh_per_min else ""
     print(f"  kernel-launch units for comparison: {fresh}{kl_warm:.1f} warm units/min")
     print(f"  ratio op-project/kernel-launch (warm): {rows[1][1] / kl_warm:.2f}x")
+
+
+def report_cube(units: list[dict]) -> None:
+    """Cube and mixed demo units vs the vector kernel launches, fresh and warm build cache, --jobs 1."""
+    cube = [u for u in units if uses_cube(u)] + [u for u in all_op_project_units() if uses_cube(u)]
+    vector = [u for u in units if not uses_cube(u)]
+    with tempfile.TemporaryDirectory(prefix="bench-cube-") as tmp_name:
+        tmp = Path(tmp_name)
+        buildmod.ensure_pch(tmp / "cache-cube", "ascend910b")  # the PCH is not part of either figure
+        shutil.copytree(tmp / "cache-cube", tmp / "cache-vector")
+        cube_rows = op_project_throughput(cube, tmp, "cube")
+        vector_rows = op_project_throughput(vector, tmp, "vector")
+    names = ", ".join(sorted(u["name"] for u in cube))
+    print(f"Cube and mixed units ({len(cube)}: {names}; --jobs 1, PCH built before the clock):")
+    for (label, per_min, seconds, passed), (_, v_per_min, _, v_passed) in zip(cube_rows, vector_rows, strict=True):
+        print(
+            f"  {label:12} {per_min:6.1f} cube kernels/min ({seconds:.1f} s, {passed}/{len(cube)} passed); "
+            f"vector kernel launches {v_per_min:6.1f}/min ({v_passed}/{len(vector)} passed); "
+            f"ratio cube/vector {per_min / v_per_min:.2f}x"
+        )
 
 
 def throughput(units: list[dict], jobs: int, tmp: Path) -> tuple[float, float, dict]:
@@ -317,13 +352,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--units", type=int, default=None, help="use the first N demo units (default: all)")
     parser.add_argument("--compile-samples", type=int, default=6, help="kernels timed for the compile comparison")
-    parser.add_argument("--only", choices=["op-projects", "distinct"], help="print only this section")
+    parser.add_argument("--only", choices=["op-projects", "distinct", "cube"], help="print only this section")
     parser.add_argument("--distinct", type=int, default=29, help="distinct vector kernels verified (default 29)")
     args = parser.parse_args()
     units = demo_units(args.units)
     print(f"demo kernel_launch units: {len(units)}; machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     if args.only == "op-projects":
         report_op_projects(units, None)
+        return 0
+    if args.only == "cube":
+        report_cube(units)
         return 0
     report_distinct(args.distinct, args.compile_samples)
     if args.only == "distinct":
@@ -355,6 +393,7 @@ def main() -> int:
     print(f"sandbox step overhead: {confined * 1000:.0f} ms confined ({enforced}) vs {plain * 1000:.1f} ms plain")
     print(f"ratio confined/plain: {confined / plain:.1f}x")
     report_op_projects(units, per_min[1])
+    report_cube(units)
     return 0
 
 
