@@ -19,7 +19,8 @@ from collections import Counter
 from pathlib import Path
 
 from cotbuilder.annotate.facts import unit_facts
-from cotbuilder.annotate.statement import derive, prose, prose_matches
+from cotbuilder.annotate.statement import derive
+from cotbuilder.annotate.statement_prose import prose, prose_matches
 from cotbuilder.annotate.static_teacher import write_annotation
 from cotbuilder.parse.category import categorize
 from cotbuilder.store import Store
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             facts = unit_facts(unit)
             soc = facts.get("soc") or (verification or {}).get("soc") or ctx.soc  # the SoC it was verified for
-            text = prose(got["statement"], facts.get("entry_name") or unit["name"], soc, facts)
+            text = prose(got["statement"], facts.get("entry_name") or unit["name"], soc)
             wrong = prose_matches(text, got["statement"])
             if wrong:
                 reasons[f"prose gate: {wrong[0]}"] += 1

@@ -164,11 +164,10 @@ def _statement_fact(statement: dict[str, Any] | None, entry: str, soc: str | Non
     form = statement.get("form")
     if not form:
         return {"reason": statement.get("reason") or "no statement"}
-    from .statement import prose, prose_matches
-    from .statement_zh import prose_matches_zh, prose_zh
+    from .statement_prose import prose, prose_matches
 
-    text, text_zh = prose(form, entry, soc), prose_zh(form, entry, soc)
-    wrong = prose_matches(text, form) + prose_matches_zh(text_zh, form)
+    text, text_zh = prose(form, entry, soc), prose(form, entry, soc, "zh")
+    wrong = prose_matches(text, form) + prose_matches(text_zh, form, "zh")
     if wrong:
         return {"reason": f"prose gate: {wrong[0]}"}
     # the task of an annotation in that language (a --lang zh row's user turn is Chinese)

@@ -1,7 +1,7 @@
 """Exact task statements and the solvability gate.
 
 A statement has a structured form - the reference as a numpy expression, the inputs and outputs with file, shape and
-dtype, the attributes, the tolerance, where it was read - and its prose is generated from that form only. Two sources:
+dtype, the attributes, the tolerance, where it was read - and its prose is generated from that form only (statement_prose.py). Two sources:
 - a unit's generator (`gen_data.py`): the golden expression is read from its text (reference_expr.py), the generator
   runs in the sandbox as the own harness runs it (same runner, arguments and seed; the runner records each file's
   dtype and shape), the expression is evaluated in another sandbox dir on copies of those inputs, and it must
@@ -13,7 +13,6 @@ A unit with neither, or whose expression does not reproduce its golden, gets no 
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import tomllib
@@ -32,9 +31,6 @@ _RUNNER = "cotbuilder_generator_runner.py"
 _MANIFEST = "cotbuilder_written.json"
 _EVAL = "cotbuilder_statement_eval.py"
 _STEP_LIMITS = sandbox.Limits(cpu_s=60, wall_s=120, memory_mb=4096)
-_SHAPE_RE = re.compile(r"\[(\d+(?:, \d+)*)\]")
-_DTYPE_WORDS = ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "uint16")
-_DTYPE_WORDS += ("uint32", "uint64", "bool")
 
 
 def derive(
@@ -282,79 +278,3 @@ def _evaluate(
 def _last_line(run: sandbox.SandboxResult) -> str:
     lines = (run.stderr or "").strip().splitlines()
     return lines[-1][:120] if lines else run.outcome
-
-
-# -- prose, generated from the form only, and the gate that it says nothing else -------------------------------------
-def prose(form: dict[str, Any], entry: str, soc: str | None = None, facts: dict[str, Any] | None = None) -> str:
-    facts = facts or {}
-    out = [f"Write the AscendC kernel `{entry}`."]
-    if form["reference_kind"] == "numpy expression":
-        for o in form["outputs"]:
-            out.append(f"It computes `{o['name']} = {o['reference']}` (numpy semantics).")
-    elif form["reference_kind"] == "numpy program":
-        names = ", ".join(f"`__inputs__['{t['name']}']`" for t in form["inputs"])
-        for o in form["outputs"]:
-            out.append(
-                f"It computes `{o['name']}` as `__golden__` of this numpy program (from `{form['source']}`; "
-                f"{names} {'is the input' if len(form['inputs']) == 1 else 'are the inputs'}):\n"
-                + o["reference"]
-                + "\n"
-            )
-    else:
-        out.append(f"It computes what this reference returns (from `{form['source']}`):\n" + form["reference"] + "\n")
-
-    def tensor(t: dict[str, Any]) -> str:
-        shape = list(t["shape"]) if isinstance(t["shape"], list) else t["shape"]
-        case = f" (case {t['case']})" if t.get("case") is not None else ""
-        return f"`{t['name']}` {t['dtype']} of shape {shape}{case}"
-
-    ins = "; ".join(tensor(t) for t in form["inputs"]) or "none"
-    outs = "; ".join(tensor(t) for t in form["outputs"])
-    out.append(f"Inputs: {ins}. Outputs: {outs}. All tensors are contiguous, row-major in global memory.")
-    if form["attrs"]:
-        out.append("Attributes: " + ", ".join(f"{k} = {v}" for k, v in form["attrs"].items()) + ".")
-    if soc:
-        table = _socs().get(soc.lower(), {})
-        limits = []
-        if table.get("aiv_cores"):
-            limits.append(f"{table['aiv_cores']} vector cores")
-        if table.get("ub_bytes"):
-            limits.append(f"{table['ub_bytes']} bytes of Unified Buffer per core")
-        out.append(f"Target: {soc}" + (f" ({', '.join(limits)})" if limits else "") + ".")
-    tol = form["tolerance"]
-    if tol.get("atol") == 0 and tol.get("rtol") == 0:
-        out.append("Correct means every output element equals the reference exactly.")
-    else:
-        out.append(
-            f"Correct means every output element is within atol = {tol['atol']:g} or rtol = {tol['rtol']:g} of the "
-            "reference."
-        )
-    return " ".join(out)
-
-
-@functools.cache
-def _socs() -> dict[str, Any]:
-    return tomllib.loads(package_data("verify/data/socs.toml").read_text(encoding="utf-8"))
-
-
-def prose_matches(text: str, form: dict[str, Any]) -> list[str]:
-    """What the prose states that the form does not (shapes, dtypes, attrs): [] when it says only the form."""
-    tensors = form["inputs"] + form["outputs"]
-    shapes = {tuple(t["shape"]) for t in tensors if isinstance(t["shape"], list)}
-    dtypes = {t["dtype"] for t in tensors}
-    # the reference itself may cast (`.astype(np.float32)`): only the prose around it is checked
-    body = text
-    for ref in sorted({form.get("reference", "")} | {o.get("reference", "") for o in form["outputs"]}, key=len)[::-1]:
-        body = body.replace(ref, "") if ref else body
-    wrong = []
-    for m in _SHAPE_RE.finditer(body):
-        if tuple(int(n) for n in m.group(1).split(", ")) not in shapes:
-            wrong.append(f"shape [{m.group(1)}] is in no case")
-    for word in _DTYPE_WORDS:
-        if re.search(rf"\b{word}\b", body) and word not in dtypes:
-            wrong.append(f"dtype {word} is no tensor's")
-    attrs = body.split("Attributes: ", 1)[1].split(". ", 1)[0] + ". " if "Attributes: " in body else ""
-    for m in re.finditer(r"\b(\w+) = ([-+\w.]+?)[,.]\s", attrs):
-        if str(form["attrs"].get(m.group(1))) != m.group(2):
-            wrong.append(f"attr {m.group(1)} = {m.group(2)} is not the form's")
-    return wrong

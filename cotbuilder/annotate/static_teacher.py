@@ -33,7 +33,7 @@ _CODE_FILES = (
     "apis.py",
     "task.py",
     "facts.py",
-    "statement_zh.py",
+    "statement_prose.py",
     "decisions.py",
     "data/static_en.toml",
     "data/static_zh.toml",

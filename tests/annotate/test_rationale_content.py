@@ -304,12 +304,12 @@ def test_the_chinese_statement_says_what_the_english_one_says_and_its_gate_catch
     from units import leaky_relu_op_unit
 
     from cotbuilder.annotate.statement import from_spec
-    from cotbuilder.annotate.statement_zh import prose_matches_zh, prose_zh
+    from cotbuilder.annotate.statement_prose import prose, prose_matches
 
     unit = leaky_relu_op_unit()
     form = from_spec(next(f for f in unit["files"] if f["path"] == "verify_spec.toml"))["statement"]
-    zh = prose_zh(form, "leaky_relu_custom", "ascend910b")
+    zh = prose(form, "leaky_relu_custom", "ascend910b", "zh")
     assert zh.startswith("请编写 AscendC 核函数 `leaky_relu_custom`。") and "形状 [8, 1024]" in zh
-    assert "196608 字节统一缓冲区" in zh and prose_matches_zh(zh, form) == []
-    assert "shape [8, 2048] is in no case" in prose_matches_zh(zh.replace("[8, 1024]", "[8, 2048]"), form)
-    assert prose_matches_zh(zh.replace("float32", "float16", 1), form)
+    assert "196608 字节统一缓冲区" in zh and prose_matches(zh, form, "zh") == []
+    assert "shape [8, 2048] is in no case" in prose_matches(zh.replace("[8, 1024]", "[8, 2048]"), form, "zh")
+    assert prose_matches(zh.replace("float32", "float16", 1), form, "zh")

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from cotbuilder.annotate.reference_expr import extract
-from cotbuilder.annotate.statement import derive, prose, prose_matches
+from cotbuilder.annotate.statement import derive
+from cotbuilder.annotate.statement_prose import prose, prose_matches
 from cotbuilder.verify import steps
 
 HEADER = "import os\nimport numpy as np\n"
