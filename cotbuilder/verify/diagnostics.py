@@ -15,6 +15,10 @@ from ..paths import package_data
 DIAG_PREFIX = "COTBUILDER_DIAG "
 MAX_DIAGS = 200
 # Emulator findings whose kernel is wrong on hardware whatever output the emulated run happened to produce.
+# Warnings that name the likely cause of a wrong output (an atomic sum onto memory nobody wrote, a copy the hardware
+# rounds down to whole 32-byte blocks): a wrong_answer with no error diagnostic quotes the first of them in its reason.
+EXPLAINING_WARNINGS = frozenset({"atomic_onto_poison", "datacopy_rounddown"})
+
 RULE_BREAKS = frozenset(
     {
         "race",

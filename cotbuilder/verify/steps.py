@@ -287,7 +287,8 @@ def judge(verdict: Verdict) -> Verdict:
     by luck of the emulator); a broken hardware rule whose effect depends on timing or is undefined (a race, an
     unpaired sync, an illegal Cast mode, an over-deep queue, too many buffers, a scratch buffer too small, an output
     that depends on the schedule: diagnostics.RULE_BREAKS) is failed_run even when the output is wrong, since that
-    output is an accident of the emulated order; warnings never change the status."""
+    output is an accident of the emulated order; warnings never change the status (a wrong answer's reason quotes
+    one that explains it: diagnostics.EXPLAINING_WARNINGS)."""
     unsupported = diagnostics.unsupported(verdict.diagnostics)
     if unsupported:
         verdict.status = "unsupported"
@@ -308,8 +309,10 @@ def judge(verdict: Verdict) -> Verdict:
     if wrong:
         verdict.status, verdict.correct = "wrong_answer", False
         verdict.reason = wrong[0].get("why") or "outputs differ from the golden"
-        if errors:  # the diagnostics usually explain the wrong answer
-            verdict.reason += f"; emulator {errors[0]['kind']}: {errors[0]['message']}"
+        explaining = errors or [d for d in verdict.diagnostics if d["kind"] in diagnostics.EXPLAINING_WARNINGS]
+        if explaining:  # the diagnostics usually explain the wrong answer
+            where = f" ({explaining[0].get('file')}:{explaining[0].get('line')})" if explaining[0].get("line") else ""
+            verdict.reason += f"; emulator {explaining[0]['kind']}: {explaining[0]['message']}{where}"
         return verdict
     if errors:
         where = f" ({errors[0].get('file')}:{errors[0].get('line')})" if errors[0].get("line") else ""

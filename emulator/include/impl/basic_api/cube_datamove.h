@@ -275,6 +275,7 @@ inline void fixpipe_to_gm(const AscendC::GlobalTensor<D>& dst, const AscendC::Lo
         if (mode == 0) {
             *p = v;
         } else {
+            warn_atomic_onto_poison((const uint8_t*)p, sizeof(D), sizeof(D), loc, api);
             std::lock_guard<std::mutex> g(atomic_mutex());
             if (mode == 1) *p = (D)((double)*p + (double)v);
             else if (mode == 2) *p = (double)v > (double)*p ? v : *p;

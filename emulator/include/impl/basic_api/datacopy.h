@@ -54,6 +54,26 @@ inline void atomic_store(T* dst, const T* src, uint64_t n) {
     }
 }
 
+// An atomic accumulation onto GM still holding the poison byte adds onto memory nobody wrote: device memory from
+// aclrtMalloc is not cleared (SetAtomicAdd.md), so the sum is garbage on the NPU and NaN here. A warning, not an
+// error: an integer output may legitimately hold -1 (the 0xFF pattern) before an atomic max; the verdict stays the
+// comparison's, and a wrong answer's reason names this cause.
+inline void warn_atomic_onto_poison(const uint8_t* dst, uint64_t n, size_t elem, const SrcLoc& loc, const char* api) {
+    const uint8_t pb = poison_byte();
+    if (!ctx().atomic || pb == 0) return;
+    for (uint64_t at = 0; at + elem <= n; at += elem) {
+        bool poisoned = true;
+        for (size_t b = 0; b < elem && poisoned; ++b) poisoned = dst[at + b] == pb;
+        if (!poisoned) continue;
+        report("atomic_onto_poison", Sev::warning, loc,
+               "%s with atomic accumulation on adds onto GM element %llu of the destination that nothing wrote "
+               "(it still holds the poison byte 0x%02X): device memory from aclrtMalloc is not cleared "
+               "(SetAtomicAdd.md); clear it first (aclrtMemset, InitGlobalMemory or a plain copy)",
+               api, (unsigned long long)(at / elem), pb);
+        return;
+    }
+}
+
 // GM -> UB copy of n bytes, clipped to the GlobalTensor's valid range.
 template <typename T>
 inline void gm_read(uint8_t* dst, const AscendC::GlobalTensor<T>& g, const uint8_t* src, uint64_t n,
@@ -66,6 +86,7 @@ inline void gm_write(const AscendC::GlobalTensor<T>& g, uint8_t* dst, const uint
                      const SrcLoc& loc, const char* api) {
     uint64_t ok = g.check_span(dst, n, loc, api);
     ok = ok / sizeof(T) * sizeof(T);
+    warn_atomic_onto_poison(dst, ok, sizeof(T), loc, api);
     atomic_store((T*)dst, (const T*)src, ok / sizeof(T));
 }
 
