@@ -1,11 +1,11 @@
 """The compile definitions a unit's own build gives its sources (CMakeLists.txt), for the emulator build.
 
 Samples select code with macros their CMake sets (`SCENARIO_NUM=${SCENARIO_NUM}`, `NPU_ARCH=${NPU_ARCH_ID}`); without
-them the sources do not compile. We read `target_compile_definitions`, `add_compile_definitions` and
-`add_definitions(-D…)`, resolve `${VAR}` from `set(VAR value …)` / `option(VAR "…" ON|OFF)` (preferring the value that
-names the SoC's architecture when a variable is set per architecture) or from `-DVAR=value` in the unit's README / run
-script, and write them to a forced-include header (not the command line: the precompiled header must see the same flags
-every time). `if()/elseif()/else()` blocks are evaluated with those values (the sample's default configuration), so an
+them the sources do not compile. We read `target_compile_definitions`, `add_compile_definitions`,
+`add_definitions(-D…)` and the toolkit's `ascendc_compile_definitions(…)`, resolve `${VAR}` from `set(VAR value …)` /
+`option(VAR "…" ON|OFF)` (preferring the value that names the SoC's architecture when a variable is set per
+architecture) or from `-DVAR=value` in the unit's README / run script, and write them to a forced-include header
+(not the command line: the precompiled header must see the same flags every time). `if()/elseif()/else()` blocks are evaluated with those values (the sample's default configuration), so an
 `if(USE_SILU_MODE)` guarded definition is only set when the option's default is ON; a condition we cannot evaluate
 keeps the definitions inside it. `__NPU_ARCH__` is defined as the device compiler does for the sample's architecture
 (`CMAKE_ASC_ARCHITECTURES` / `--npu-arch=`), or the SoC's when the sample names none.
@@ -34,6 +34,10 @@ _SCOPES = {"PRIVATE", "PUBLIC", "INTERFACE"}
 _FALSE = {"0", "OFF", "NO", "FALSE", "N", "IGNORE", "NOTFOUND", ""}
 _TRUE = {"1", "ON", "YES", "TRUE", "Y"}
 ARCH_VAR = "CMAKE_ASC_ARCHITECTURES"
+# the commands that define macros: CMake's own, and the CANN toolkit's helper for ASC sources
+# (`ascendc_compile_definitions(target PRIVATE -DX=...)`)
+_DEFINING = ("target_compile_definitions", "add_compile_definitions", "add_definitions", "ascendc_compile_definitions")
+_PER_TARGET = ("target_compile_definitions", "ascendc_compile_definitions")
 
 
 def arch_number(soc: str) -> str:
@@ -366,10 +370,10 @@ def definitions(cmake: str, docs: list[str], soc: str) -> list[tuple[str, str | 
         if command == "string":
             _string_regex_match(args, var)  # `string(REGEX MATCH "([0-9]+)" ARCH_NUM "${CMAKE_ASC_ARCHITECTURES}")`
             continue
-        if command not in ("target_compile_definitions", "add_compile_definitions", "add_definitions"):
+        if command not in _DEFINING:
             continue
         tokens = args.split()
-        if command == "target_compile_definitions":
+        if command in _PER_TARGET:
             tokens = tokens[1:]
         for token in tokens:
             if token.upper() in _SCOPES or token.startswith("$<"):
@@ -378,6 +382,8 @@ def definitions(cmake: str, docs: list[str], soc: str) -> list[tuple[str, str | 
                 if not token.startswith("-D"):
                     continue
                 token = token[2:]
+            elif command == "ascendc_compile_definitions":
+                token = token.removeprefix("-D")  # the toolkit's helper takes compiler flags or bare names
             token = _VAR.sub(lambda v: var.get(v.group(1), "\0"), token)
             if "\0" in token or not token:
                 continue

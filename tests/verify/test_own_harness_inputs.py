@@ -33,6 +33,15 @@ def test_cmake_definitions_resolve_variables_per_soc_and_drop_unresolved_ones():
     assert defs == [("SCENARIO", "2"), ("NPU_ARCH", "2201"), ("USE_FAST_PATH", None), ("CYCLES", "3")]
 
 
+def test_the_toolkits_ascendc_compile_definitions_helper_defines_too():
+    cmake = (
+        'set(SCENARIO_NUM 1 CACHE STRING "1: one path; 2: the other")\n'
+        "ascendc_compile_definitions(demo PRIVATE\n    -DWITH_COMM=true\n    -DSCENARIO_NUM=${SCENARIO_NUM}\n    BARE\n)\n"
+    )
+    defs = cmake_defines.definitions(cmake, [], "ascend910b")
+    assert defs == [("WITH_COMM", "true"), ("SCENARIO_NUM", "1"), ("BARE", None)]
+
+
 def test_a_definition_from_a_string_regex_match_of_the_arch_gets_the_arch_number():
     cmake = (
         'set(CMAKE_ASC_ARCHITECTURES "dav-2201" CACHE STRING "arch")\n'
