@@ -96,12 +96,12 @@ def rename_argv(obj: str, table: str, shared: str, out: str) -> list[str]:
 _TYPE_INFO = ("_ZTV", "_ZTI", "_ZTS", "_ZTT")  # vtables and type info point at a build's own functions
 
 
-def rename_table(readelf_syms: str) -> tuple[str, str]:
-    """(`old new` lines for every global symbol the vector build defines, the names it shares). Shared: its state -
+def rename_table(readelf_syms: str, prefix: str = RENAME_PREFIX, keep: frozenset[str] = frozenset()) -> tuple[str, str]:
+    """(`old new` lines for every global symbol the build defines, the names it shares). Shared: its state -
     weak or GNU-unique data and thread-local objects (function-local statics of inline functions, template static
     members, inline variables, guard variables) - but never a vtable or type info, which name the build's own
-    functions. A shared name is made weak in the vector build (out of its COMDAT group it would clash with the cube
-    build's copy), so both builds use one object."""
+    functions. A shared name is made weak in the renamed build (out of its COMDAT group it would clash with the
+    other build's copy), so both builds use one object. `keep`: names left as they are (an entry the caller calls)."""
     lines, shared = [], []
     for row in readelf_syms.splitlines():
         parts = row.split()
@@ -114,8 +114,14 @@ def rename_table(readelf_syms: str) -> tuple[str, str]:
         if kind in ("OBJECT", "TLS") and bind in ("WEAK", "UNIQUE") and not name.startswith(_TYPE_INFO):
             shared.append(name)
             continue
-        lines.append(f"{name} {RENAME_PREFIX}{name}")
+        if not _kept(name, keep):
+            lines.append(f"{name} {prefix}{name}")
     return "\n".join(lines) + "\n", "\n".join(shared) + "\n"
+
+
+def _kept(name: str, keep: frozenset[str]) -> bool:
+    """Whether `name` is one of the kept functions: its C name or its C++ (Itanium-mangled, global scope) name."""
+    return any(name == k or name.startswith(f"_Z{len(k)}{k}") for k in keep)
 
 
 _UNDEFINED = re.compile(r"undefined reference to [`'](?P<sym>[^'`]+)'")
@@ -163,21 +169,32 @@ def compile_split(builder: Any, kernel_copy: str, prelude: str, entry: str, inde
         if not ok:
             return Split(None, log, outcome, compiler)
         objs.append(out)
-    aiv = objs[1]
+    aiv, rename_log, outcome = own_names(builder, objs[1], RENAME_PREFIX)
+    if aiv is None:
+        return Split(None, rename_log, outcome, compiler)
+    return Split([objs[0], aiv], log, "ok", compiler)
+
+
+def own_names(builder: Any, obj: str, prefix: str, keep: frozenset[str] = frozenset()) -> tuple[str | None, str, str]:
+    """`obj` with names of its own: its COMDAT groups dissolved and every global symbol it defines renamed with
+    `prefix`, except the shared state and `keep` (rename_table). Used for the vector build of a mixed kernel and for
+    each extra dtype variant of an op's kernel: one class compiled with another DTYPE_X has the same mangled names,
+    and the linker would keep one variant's inline functions for all of them (msOpGen builds each variant into a
+    binary of its own). Returns (the renamed object or None, the failing step's log, outcome)."""
     steps = [
-        dissolve_groups_argv(aiv, f"{aiv}.r"),
-        symbols_argv(f"{aiv}.r"),
-        rename_argv(f"{aiv}.r", f"{aiv}.names", f"{aiv}.shared", f"{aiv}.renamed"),
+        dissolve_groups_argv(obj, f"{obj}.r"),
+        symbols_argv(f"{obj}.r"),
+        rename_argv(f"{obj}.r", f"{obj}.names", f"{obj}.shared", f"{obj}.renamed"),
     ]
     for i, argv in enumerate(steps):
         res = builder.run(argv, builder.workdir)
         if not res.ok:
-            return Split(None, f"{' '.join(argv[:2])}: {res.stderr + res.stdout}", res.outcome, compiler)
+            return None, f"{' '.join(argv[:2])}: {res.stderr + res.stdout}", res.outcome
         if i == 1:
-            names, shared = rename_table(res.stdout)
-            builder._write(f"{aiv}.names", names)
-            builder._write(f"{aiv}.shared", shared)
-    return Split([objs[0], f"{aiv}.renamed"], log, "ok", compiler)
+            names, shared = rename_table(res.stdout, prefix, keep)
+            builder._write(f"{obj}.names", names)
+            builder._write(f"{obj}.shared", shared)
+    return f"{obj}.renamed", "", "ok"
 
 
 @dataclass

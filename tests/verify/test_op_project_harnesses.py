@@ -19,22 +19,26 @@ OPS = Path(__file__).resolve().parents[2] / "examples" / "op_project"
 BENCH = "bench/tasks/level1/Activation/HardSigmoidCustom"
 
 
-def unit_of(folder: str, edits: dict[str, tuple[str, str]] | None = None) -> dict:
-    """The op project under examples/op_project/<folder> as the crawl groups it, with `edits` {path: (old, new)}."""
+def unit_of(folder: str, edits: dict[str, tuple[str, str] | list[tuple[str, str]]] | None = None) -> dict:
+    """The op project under examples/op_project/<folder> as the crawl groups it, with `edits` {path: (old, new) or a
+    list of them}."""
     root = OPS / folder
     files = []
     for path in sorted(root.rglob("*")):
         if path.is_file():
             rel = str(path.relative_to(root))
             text = path.read_text(encoding="utf-8")
-            if edits and rel in edits:
-                old, new = edits[rel]
+            for old, new in _pairs((edits or {}).get(rel)):
                 assert old in text, (rel, old)
                 text = text.replace(old, new)
             files.append({"path": f"{folder}/{rel}", "text": text, "file_id": None, "license": "Apache-2.0"})
     units, _ = extract_units("c" * 64, files)
     (unit,) = [u for u in units if u["layout"] == "op_project"]
     return unit
+
+
+def _pairs(edit) -> list[tuple[str, str]]:
+    return [] if edit is None else edit if isinstance(edit, list) else [edit]
 
 
 def verify(unit: dict, ctx: steps.Context):
@@ -266,6 +270,41 @@ def test_benchmark_task_passes_every_case_of_its_validation(ctx):
     assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:], v.run_log[-2000:])
     assert len(v.cases) == 3 and all(c["check"] == "golden" and c["ok"] is True for c in v.cases)
     assert all(c["calls"] == 1 and c["host"][0]["op"] == "HardSigmoidCustom" for c in v.cases)
+
+
+ONE_CLASS_PER_BINARY = """// one non-template class per binary, its types from DTYPE_X, as many real answers write it: every dtype
+// variant defines a KernelRunner::Run of the same mangled name (noinline keeps it a call at every -O)
+class KernelRunner {
+public:
+    __attribute__((noinline)) void Run(GM_ADDR x, GM_ADDR y, uint32_t block, uint32_t last, uint32_t tile)
+    {
+        KernelHardSigmoid<DTYPE_X> op;
+        op.Init(x, y, block, last, tile);
+        op.Process();
+    }
+};
+
+extern "C" __global__"""
+
+
+def test_benchmark_task_whose_dtype_variants_share_class_names_runs_each_variants_own_code(ctx):
+    """msOpGen builds one binary per dtype combination; the emulator links them into one program. A class that is
+    not a template has the same mangled names in every variant, and the linker would keep one variant's inline
+    functions for all (NPUKernelBench Eye ran its float code on half and int32 tensors: a correct answer stored
+    wrong_answer). Each variant after the first gets names of its own: both the half and the float cases pass."""
+    one_class = {
+        HSIG_KERNEL: [
+            ('extern "C" __global__', ONE_CLASS_PER_BINARY),
+            (
+                "    KernelHardSigmoid<DTYPE_X> op;\n    op.Init(x, y, tilingData.blockLength, tilingData.lastBlockLength, "
+                "tilingData.tileLength);\n    op.Process();",
+                "    KernelRunner().Run(x, y, tilingData.blockLength, tilingData.lastBlockLength, tilingData.tileLength);",
+            ),
+        ]
+    }
+    which, v = verify(_bench(one_class, all_cases=True), ctx)
+    assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:])
+    assert sorted({c["case"]["dtype"] for c in v.cases}) == ["float16", "float32"]
 
 
 def test_benchmark_task_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):

@@ -411,16 +411,26 @@ class Builder:
                 both = core_builds.compile_split(self, kernel_copy, prelude, v.symbol, v.index, kernel_texts)
                 if both.objects is None:
                     return self._fail("kernel", both.log, both.outcome)
-                objs += both.objects
-                vector_builds.append(both.objects[1])
-                continue
-            out = f"{GEN_DIR}/kernel_{v.index}.o"
-            ok, log, outcome = self._compile(
-                kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
-            )
-            if not ok:
-                return self._fail("kernel", log, outcome)
-            objs.append(out)
+                built = both.objects
+            else:
+                out = f"{GEN_DIR}/kernel_{v.index}.o"
+                ok, log, outcome = self._compile(
+                    kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
+                )
+                if not ok:
+                    return self._fail("kernel", log, outcome)
+                built = [out]
+            if v.index > 0:  # every variant after the first gets names of its own (core_builds.own_names)
+                renamed = []
+                for obj in built:
+                    own, log, outcome = core_builds.own_names(self, obj, f"cbemu_v{v.index}_", frozenset({v.symbol}))
+                    if own is None:
+                        return self._fail("kernel", log, outcome)
+                    renamed.append(own)
+                built = renamed
+            objs += built
+            if split:
+                vector_builds.append(built[1])
         ok, log, outcome = self._compile(
             f"{GEN_DIR}/aclnn_impl.cpp", f"{GEN_DIR}/aclnn.o", self._pch_args(), salt=source
         )
