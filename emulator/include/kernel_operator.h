@@ -7,6 +7,7 @@
 #include "impl/emu/fp.h"
 #include "impl/basic_api/types.h"
 #include "impl/emu/runtime.h"
+#include "impl/emu/device_sysvars.h"
 #include "impl/basic_api/tensor.h"
 #include "impl/basic_api/pipe.h"
 #include "impl/basic_api/datacopy.h"
