@@ -32,7 +32,7 @@ from typing import Any
 from ...paths import emulator_dir, package_data
 from .. import build as buildmod
 from .. import core_builds, device_builtins
-from . import aclnn_gen, host_targets, kernel_glue, layout, tpl_dispatch
+from . import aclnn_gen, host_targets, kernel_glue, layout, soc_config, tpl_dispatch
 
 GEN_DIR = "cotbuilder_gen"
 HARNESS_INCLUDE = emulator_dir() / "harness_include"
@@ -311,7 +311,7 @@ class Builder:
         )
         cached = self.cache.get_text(key)
         if cached is not None:
-            return json.loads(cached)["ops"]
+            return [soc_config.for_soc(op, self.soc) for op in json.loads(cached)["ops"]]
         objs = []
         (self.workdir / GEN_DIR).mkdir(parents=True, exist_ok=True)
         for i, src in enumerate(lay.host_sources):
@@ -347,7 +347,7 @@ class Builder:
             self._fail("describe", run.stdout[-2000:], "exit", "the OpDef description is not valid JSON")
             return None
         self.cache.put_text(key, json.dumps({"ops": ops}))
-        return ops
+        return [soc_config.for_soc(op, self.soc) for op in ops]
 
     def build(self, spec: Spec, binary: str) -> OpBuild:
         lay = self.lay
