@@ -83,16 +83,16 @@ def _input_dtypes(text: str) -> list[list[int]] | None:
     return [[c] for c in codes] or None
 
 
-def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any]) -> Verdict:
+def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any], caller: str = "the example") -> Verdict:
     """A harness that does not compile against the generated aclnn API while the op ships a hand-written one
-    (op_host/aclnn_<op>.cpp, on the op-api framework): the example calls that one, which cotbuilder does not
-    emulate - its gap, named, not the example's bug."""
+    (op_host/aclnn_<op>.cpp, on the op-api framework): the harness (`caller`: an example, a benchmark's binding)
+    calls that one, which cotbuilder does not emulate - its gap, named, not the harness's bug."""
     own = next((f["path"] for f in unit["files"] if re.search(r"(^|/)op_host/aclnn_\w+\.cpp$", f["path"])), None)
     if verdict.status != "failed_compile" or stage not in ("harness", "link") or own is None:
         return verdict
     verdict.status = "unsupported"
     verdict.reason = (
-        f"harness: the example calls the op's own aclnn API ({own}, on the op-api framework), not the one generated "
+        f"harness: {caller} calls the op's own aclnn API ({own}, on the op-api framework), not the one generated "
         f"from the OpDef, the only one emulated: {verdict.reason[:160]}"
     )
     verdict.missing_apis = [f"hand-written aclnn API ({own})"]

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from . import diagnostics, files, goldens, steps
+from .harness_aclnn import own_aclnn_gap
 from .opproject import aclnn_gen, dtypes
 from .opproject import build as opbuild
 from .opproject import run as oprun
@@ -133,7 +134,9 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
         kernel_variants=len(result.variants),
     )
     if not result.ok:
-        return oprun.failed_build(result, HARNESS, timings)
+        return own_aclnn_gap(
+            oprun.failed_build(result, HARNESS, timings), result.stage, unit, "the benchmark's binding"
+        )
     header, struct = oprun.tiling_header_of(unit, result.op["type"] if result.op else None)
     verdict = Verdict("passed", harness=HARNESS, compile_ok=True, compile_log=result.log, timings=timings)
     logs = []

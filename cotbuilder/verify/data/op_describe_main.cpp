@@ -96,7 +96,26 @@ int main() {
         out += "],\"socs\":[";
         for (size_t i = 0; i < d->AICore().socs().size(); ++i)
             out += (i ? "," : "") + std::string("\"") + cbhost::json_escape(d->AICore().socs()[i]) + "\"";
-        out += "]}";
+        out += "],\"configs\":{";
+        bool first_cfg = true;
+        for (const auto& cfg : d->AICore().configs()) {
+            out += (first_cfg ? "\"" : ",\"") + cbhost::json_escape(cfg.first) + "\":{";
+            first_cfg = false;
+            const char* sides[2] = {"inputs", "outputs"};
+            for (int side = 0; side < 2; ++side) {
+                const auto& list = side ? cfg.second.outputs : cfg.second.inputs;
+                out += std::string(side ? "," : "") + "\"" + sides[side] + "\":{";
+                for (size_t i = 0; i < list.size(); ++i) {
+                    out += (i ? ",\"" : "\"") + cbhost::json_escape(list[i].first) + "\":[";
+                    for (size_t j = 0; j < list[i].second.size(); ++j)
+                        out += (j ? "," : "") + std::to_string((int)list[i].second[j]);
+                    out += "]";
+                }
+                out += "}";
+            }
+            out += "}";
+        }
+        out += "}}";
     }
     out += "],\"tiling\":[";
     first = true;

@@ -80,7 +80,9 @@ def _array_type(p: dict[str, Any]) -> str | None:
 def parameters(op: dict[str, Any]) -> list[Param]:
     params: list[Param] = []
     seen: set[str] = set()
-    output_names = {p["name"] for p in op["outputs"] if p["param_type"] != "dynamic"}
+    # the guide's Ref rule keeps the input of an input/output pair of one name, dynamic (list) pairs too: a binding
+    # passes `varRef` once (NPUKernelBench ScatterList)
+    output_names = {p["name"]: p["param_type"] == "dynamic" for p in op["outputs"]}
     refs: dict[str, str] = {}  # OpDef name of an input that is also an output -> its xRef parameter
 
     def unique(name: str) -> str:
@@ -101,9 +103,12 @@ def parameters(op: dict[str, Any]) -> list[Param]:
             )
         elif p["scalar"]:
             params.append(Param("scalar", "const aclScalar *", unique(name), f"scalar_input(%s, (ge::DataType){to})"))
+        elif p["param_type"] == "dynamic" and output_names.get(p["name"]):
+            refs[p["name"]] = unique(name + "Ref")
+            params.append(Param("list", "aclTensorList *", refs[p["name"]], "dynamic_input(%s)"))
         elif p["param_type"] == "dynamic":
             params.append(Param("list", "const aclTensorList *", unique(name), "dynamic_input(%s)"))
-        elif p["name"] in output_names:
+        elif p["name"] in output_names and not output_names[p["name"]]:
             refs[p["name"]] = unique(name + "Ref")
             params.append(Param("ref", "aclTensor *", refs[p["name"]], "input(%s)"))
         elif array := _array_type(p):
@@ -120,7 +125,10 @@ def parameters(op: dict[str, Any]) -> list[Param]:
         name = _camel(a["name"]) + ("" if a["required"] else "Optional")
         params.append(Param("attr", c_type, unique(name), call + "(%s)"))
     for p in op["outputs"]:
-        if p["name"] in refs and p["param_type"] != "dynamic":
+        if p["name"] in refs and p["param_type"] == "dynamic":
+            params.append(Param("list", "aclTensorList *", refs[p["name"]], "dynamic_output(%s)", in_signature=False))
+            continue
+        if p["name"] in refs:
             params.append(Param("ref", "aclTensor *", refs[p["name"]], "output(%s)", in_signature=False))
             continue
         name = _camel(p["name"])

@@ -32,7 +32,7 @@ from typing import Any
 from ...paths import emulator_dir, package_data
 from .. import build as buildmod
 from .. import core_builds, device_builtins
-from . import aclnn_gen, kernel_glue, layout, tpl_dispatch
+from . import aclnn_gen, host_targets, kernel_glue, layout, soc_config, tpl_dispatch
 
 GEN_DIR = "cotbuilder_gen"
 HARNESS_INCLUDE = emulator_dir() / "harness_include"
@@ -286,7 +286,15 @@ class Builder:
 
     def _link(self, objs: list[str], binary: str, extra: tuple[str, ...] = ()) -> Any:
         runtime = self.pch.objects() if self.pch is not None else []
-        return self.run(["g++", "-pthread", *extra, *objs, *runtime, "-o", binary], self.workdir)
+        res = self.run(["g++", "-pthread", *extra, *objs, *runtime, "-o", binary], self.workdir)
+        if not res.ok and self.lay is not None:
+            # one copy per library in the real build (host_targets.py): keep the first, as each library does
+            sources = {f"{GEN_DIR}/host_{i}.o": src for i, src in enumerate(self.lay.host_sources)}
+            targets = host_targets.source_targets(self.unit, self.lay.root)
+            if host_targets.only_across_libraries(res.stderr + res.stdout, sources, targets):
+                again = ("-Wl,--allow-multiple-definition", *extra)
+                res = self.run(["g++", "-pthread", *again, *objs, *runtime, "-o", binary], self.workdir)
+        return res
 
     # -- the steps ------------------------------------------------------------------------------------------------
     def describe(self) -> list[dict] | None:
@@ -297,12 +305,13 @@ class Builder:
             [
                 *host_texts,
                 ("describe", package_data("verify/data/op_describe_main.cpp").read_bytes()),
+                ("libraries", repr(sorted(host_targets.source_targets(self.unit, lay.root).items())).encode()),
                 ("dirs", "\0".join(self.dirs).encode()),
             ]
         )
         cached = self.cache.get_text(key)
         if cached is not None:
-            return json.loads(cached)["ops"]
+            return [soc_config.for_soc(op, self.soc) for op in json.loads(cached)["ops"]]
         objs = []
         (self.workdir / GEN_DIR).mkdir(parents=True, exist_ok=True)
         for i, src in enumerate(lay.host_sources):
@@ -338,7 +347,7 @@ class Builder:
             self._fail("describe", run.stdout[-2000:], "exit", "the OpDef description is not valid JSON")
             return None
         self.cache.put_text(key, json.dumps({"ops": ops}))
-        return ops
+        return [soc_config.for_soc(op, self.soc) for op in ops]
 
     def build(self, spec: Spec, binary: str) -> OpBuild:
         lay = self.lay

@@ -7,7 +7,9 @@ forced-include prelude that does this; the source itself gets three mechanical e
 the entry (so an op named like a C library function - `sqrt`, `log` - does not clash with <cmath>), the entry's
 name becomes `COTBUILDER_ENTRY`, which the prelude defines per variant, and the device compiler's bracketed
 function-type attributes (`__forceinline__ [aicore] void f()`, `[host, aicore]`: Catlass-style code) become the
-`__aicore__` qualifier, which g++ can parse.
+`__aicore__` qualifier, which g++ can parse. An entry declared inside an unnamed namespace has internal linkage: the
+device compiler's launch stub sits in the kernel's own translation unit, the emulated aclnn layer in another, so
+such an entry is renamed `COTBUILDER_ENTRY_INNER` and a forwarding `COTBUILDER_ENTRY` is appended at global scope.
 """
 
 from __future__ import annotations
@@ -49,21 +51,65 @@ def bracket_attributes_to_qualifier(text: str) -> str:
     return _BRACKET_ATTR.sub("__aicore__", text)
 
 
+INNER_ENTRY_MACRO = "COTBUILDER_ENTRY_INNER"
+_NAMESPACE_OPEN = re.compile(r"\bnamespace\s*(?P<name>[\w:]*)\s*(?:__attribute__\s*\(\(.*?\)\)\s*)?\{", re.S)
+
+
+def in_unnamed_namespace(clean: str, offset: int) -> bool:
+    """Whether `offset` of the comment-free source lies inside an unnamed namespace (`namespace { ... }`)."""
+    opens = {m.end() - 1: not m.group("name") for m in _NAMESPACE_OPEN.finditer(clean, 0, offset)}
+    stack: list[bool] = []
+    for i, ch in enumerate(clean[:offset]):
+        if ch == "{":
+            stack.append(opens.get(i, False))
+        elif ch == "}" and stack:
+            stack.pop()
+    return any(stack)
+
+
+def _param_names(params: str) -> list[str] | None:
+    """The parameter names of `GM_ADDR x, GM_ADDR y` (None when one has no name: nothing to forward)."""
+    names = []
+    for p in (q.strip() for q in params.split(",")):
+        if not p or p == "void":
+            continue
+        m = re.search(r"(\w+)\s*(?:\[\s*\])?$", p.split("=")[0].strip())
+        if m is None or m.group(1) == p.strip():
+            return None
+        names.append(m.group(1))
+    return names
+
+
 def rewrite_entry(text: str, entry: Entry) -> str:
     """The kernel source with its entry renamed to COTBUILDER_ENTRY and without `extern "C"` (offsets elsewhere kept
-    as they are: only the entry's own declaration changes)."""
+    as they are: only the entry's own declaration changes). An entry in an unnamed namespace is renamed
+    COTBUILDER_ENTRY_INNER and forwarded to from a global COTBUILDER_ENTRY appended at the end."""
     pattern = re.compile(
         r"(?P<ext>extern\s*\"C\"\s*)?(?P<q>(?:__global__\s+__aicore__|__aicore__\s+__global__)\s+void\s+)"
         + re.escape(entry.name)
         + r"(?=\s*\()"
     )
     clean = strip_comments(text)
-    out, last = [], 0
+    out, last, forward = [], 0, None
     for m in pattern.finditer(clean):
+        name = ENTRY_MACRO
+        params = re.match(r"\s*\(([^)]*)\)", clean[m.end() :])
+        if not entry.is_template and params and in_unnamed_namespace(clean, m.start()):
+            names = _param_names(params.group(1))
+            if names is not None:
+                name = INNER_ENTRY_MACRO
+                forward = (
+                    "\n// cotbuilder: the entry above is in an unnamed namespace (internal linkage); the launch is in "
+                    "another translation unit\n"
+                    f"__global__ __aicore__ void {ENTRY_MACRO}({params.group(1)}) "
+                    f"{{ {INNER_ENTRY_MACRO}({', '.join(names)}); }}\n"
+                )
         out.append(text[last : m.start()])
-        out.append(m.group("q") + ENTRY_MACRO)
+        out.append(m.group("q") + name)
         last = m.end()
     out.append(text[last:])
+    if forward:
+        out.append(forward)
     return bracket_attributes_to_qualifier("".join(out))
 
 
@@ -146,6 +192,7 @@ def prelude(
             lines.append(f"#define DTYPE_{macro} {d.ctype}")
             lines.append(f"#define ORIG_DTYPE_{macro} {d.code}")
     lines.append(f"#define {ENTRY_MACRO} {symbol}")
+    lines.append(f"#define {INNER_ENTRY_MACRO} {symbol}_inner")
     return "\n".join(lines) + "\n"
 
 

@@ -74,10 +74,12 @@ namespace cbemu {
 
 // One TransDataTo5HD over 16 src and 16 dst block addresses (UB pointers). Per repeat r, with the addresses moved by
 // r * RepStride blocks: 16-bit types: dst block i element j = src block j element i (a 16x16 transpose);
-// 8-bit types: dst block i, half (dstHighHalf), element j = src block j element i (+16 with srcHighHalf).
+// 8-bit types: dst block i, half (dstHighHalf), element j = src block j element i (+16 with srcHighHalf);
+// 32-bit types: element i of the 16 src blocks (8 each) makes two dst blocks, 2i (src blocks 0-7) and 2i+1 (8-15)
+// (TransDataTo5HD.md: "组成2个新的DataBlock", and its int32_t example: 16x8 in, 8x16 out).
 template <typename T>
 void trans_5hd(T* const dst[16], T* const src[16], const AscendC::TransDataTo5HDParams& p, const SrcLoc& loc) {
-    static_assert(sizeof(T) <= 2, "cotbuilder emulator: TransDataTo5HD is emulated for 8- and 16-bit types only");
+    static_assert(sizeof(T) <= 4, "cotbuilder emulator: TransDataTo5HD is emulated for 8-, 16- and 32-bit types only");
     constexpr int block = 32 / (int)sizeof(T);
     uint8_t* ub = ctx().ub;
     size_t cap = kUbBacking;
@@ -97,6 +99,11 @@ void trans_5hd(T* const dst[16], T* const src[16], const AscendC::TransDataTo5HD
         T m[16][32];
         for (int j = 0; j < 16; ++j)
             for (int e = 0; e < block; ++e) m[j][e] = s[j][e];
+        if (sizeof(T) == 4) {
+            for (int i = 0; i < 8; ++i)
+                for (int j = 0; j < 8; ++j) d[2 * i][j] = m[j][i], d[2 * i + 1][j] = m[8 + j][i];
+            continue;
+        }
         for (int i = 0; i < 16; ++i)
             for (int j = 0; j < 16; ++j) {
                 if (sizeof(T) == 2) d[i][j] = m[j][i];
@@ -143,6 +150,19 @@ void TransDataTo5HD(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList
         s[i] = cbemu::ub_address<T>(srcList[i]);
     }
     cbemu::trans_5hd(d, s, p, loc);
+}
+
+// The toolkit's implementation layer under TransDataTo5HD, which some kernels call directly with lists of raw UB
+// pointers (`__ubuf__ T* list[16]`) or address values: undocumented, the same transform as the documented forms.
+template <typename T>
+void TransDataTo5HDImpl(T* dstList[NCHW_CONV_ADDR_LIST_SIZE], T* srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                        const TransDataTo5HDParams& p, CBEMU_LOC) {
+    cbemu::trans_5hd(dstList, srcList, p, loc);
+}
+template <typename T>
+void TransDataTo5HDImpl(uint64_t dstList[NCHW_CONV_ADDR_LIST_SIZE], uint64_t srcList[NCHW_CONV_ADDR_LIST_SIZE],
+                        const TransDataTo5HDParams& p, CBEMU_LOC) {
+    TransDataTo5HD<T>(dstList, srcList, p, loc);
 }
 
 // The address lists stored in two uint64_t tensors.

@@ -53,6 +53,10 @@ constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr int32_t ONE_BLK_SIZE = 32;
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
+// The repeat limits of one vector instruction (repeatTimes is 8 bits: 0 .. 255), named as in the toolkit's
+// constants header, which kernels use unqualified to size their loops.
+constexpr int32_t MAX_REPEAT_TIMES = 255;
+constexpr int32_t MIN_REPEAT_TIMES = 0;
 
 struct BinaryRepeatParams {
     BinaryRepeatParams() {}

@@ -1,6 +1,7 @@
 // Compare / Compares (1 result bit per element, little-endian bit order), Select (three
 // SELMODEs), ReduceSum/Max/Min, WholeReduce*, BlockReduce*, Brcb.
 #pragma once
+#include <type_traits>
 #include <vector>
 
 #include "vec.h"
@@ -138,13 +139,25 @@ template <typename T>
 inline uint64_t bit_of(SELMODE mode, uint32_t r, uint32_t j) {
     return mode == SELMODE::VSEL_CMPMASK_SPR ? j : (uint64_t)r * (256 / sizeof(T)) + j;
 }
+// The selMask's type, as its legality is checked: Select.md lists uint8/16/32/64_t for U, but selMask is read bit by
+// bit, so U only sets a width, and Compare.md lists int8_t for the very mask Compare writes for Select to read. A
+// signed integer is checked as its unsigned twin (same width, same bits); every other type stays as the docs list.
+// (The toolkit's own U check is a CPU-debug assert, not a compile error: kernels with an int8_t mask ran on chips.)
+template <typename U, bool = std::is_integral<U>::value && std::is_signed<U>::value>
+struct mask_word {
+    using type = U;
+};
+template <typename U>
+struct mask_word<U, true> {
+    using type = typename std::make_unsigned<U>::type;
+};
 }  // namespace detail_select
 
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint32_t count, CBEMU_LOC) {
     CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, U);
+    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
     if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select") |
         !cbemu::check_count(src1, count, loc, "Select"))
         return;
@@ -162,7 +175,7 @@ template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
             SELMODE selMode, uint32_t count, CBEMU_LOC) {
     CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, U);
+    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
     if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select")) return;
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Select");
     op.read(selMask.addr_, (count + 7) / 8), cbemu::rd(op, src0, count), cbemu::wr(op, dst, count);
@@ -200,7 +213,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
             const BinaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, U);
+    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
     auto getb = [&](uint32_t r, uint32_t j) { return src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]; };
     detail_select::select_rep(dst, selMask, src0, getb, selMode, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
@@ -209,7 +222,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
             const BinaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, U);
+    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
     auto getb = [&](uint32_t r, uint32_t j) { return src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]; };
     detail_select::select_rep(dst, selMask, src0, getb, selMode, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
@@ -217,7 +230,7 @@ template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
             SELMODE selMode, uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, U);
+    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
     detail_select::select_rep(dst, selMask, src0, [src1](uint32_t, uint32_t) { return src1; }, selMode,
                               cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
@@ -225,7 +238,7 @@ template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
             SELMODE selMode, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, U);
+    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
     detail_select::select_rep(dst, selMask, src0, [src1](uint32_t, uint32_t) { return src1; }, selMode,
                               cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }

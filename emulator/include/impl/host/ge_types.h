@@ -5,6 +5,12 @@
 #pragma once
 #include "std_headers.h"
 
+// The graph headers' C-linkage marker ops put before exported tiling functions (`ASCENDC_EXTERN_C ge::graphStatus
+// TilingForOp(...)`).
+#ifndef ASCENDC_EXTERN_C
+#define ASCENDC_EXTERN_C extern "C"
+#endif
+
 // A kernel TU of an op project sees the kernel-side DT_* macros (numeric, for `#if ORIG_DTYPE_X == DT_FLOAT`); they
 // are set aside while the enum below is declared, so a host header included there still compiles.
 #pragma push_macro("DT_FLOAT")

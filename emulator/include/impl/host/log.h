@@ -135,6 +135,16 @@ inline void log_detail(const char* what, const char* who, const Args&... args) {
         }                                                  \
     } while (0)
 #endif
+// A null pointer: log an error naming it, then run the caller's statement (`return ge::GRAPH_FAILED`, `break`).
+#ifndef OPS_LOG_E_IF_NULL
+#define OPS_LOG_E_IF_NULL(context, ptr, expr)             \
+    do {                                                  \
+        if ((ptr) == nullptr) {                           \
+            OP_LOGE(context, "%s is nullptr", #ptr);      \
+            expr;                                         \
+        }                                                 \
+    } while (0)
+#endif
 #ifndef OP_CHECK_NULL_WITH_CONTEXT_RET
 #define OP_CHECK_NULL_WITH_CONTEXT_RET(context, ptr, ret) OPS_CHECK_NULL_WITH_CONTEXT_RET(context, ptr, ret)
 #endif

@@ -287,18 +287,29 @@ public:
         socs_.push_back(soc ? soc : "");
         return *this;
     }
+    // A SoC's own prototype: the config's Input/Output dtypes replace the OpDef's on that SoC. Copied now, as the
+    // real AddConfig does: ops build the config as a local of their constructor.
+    struct SocParams {
+        std::vector<std::pair<std::string, std::vector<ge::DataType>>> inputs, outputs;
+    };
     OpAICoreDef& AddConfig(const char* soc, OpAICoreConfig& cfg) {
         socs_.push_back(soc ? soc : "");
-        configs_[soc ? soc : ""] = &cfg;
+        SocParams& own = configs_[soc ? soc : ""];
+        own = SocParams{};
+        for (size_t i = 0; i < cfg.inputs().size(); ++i)
+            own.inputs.emplace_back(cfg.inputs()[i].name(), cfg.inputs()[i].dtypes());
+        for (size_t i = 0; i < cfg.outputs().size(); ++i)
+            own.outputs.emplace_back(cfg.outputs()[i].name(), cfg.outputs()[i].dtypes());
         return *this;
     }
     OpAICoreDef& LaunchWithZeroEleOutputTensors(bool) { return *this; }
     const std::vector<std::string>& socs() const { return socs_; }
+    const std::map<std::string, SocParams>& configs() const { return configs_; }
 
 private:
     OpDef* owner_;
     std::vector<std::string> socs_;
-    std::map<std::string, OpAICoreConfig*> configs_;
+    std::map<std::string, SocParams> configs_;
 };
 
 class OpMC2Def {
