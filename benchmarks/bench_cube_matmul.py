@@ -4,7 +4,8 @@ it) and off (the baseline, COTBUILDER_HAZARDS=0), in the same run. The result is
 
     python benchmarks/bench_cube_matmul.py [--size 1024] [--repeat 3]
 
-Goal (issue 14): under 10 s with the hazard model on, on one core. Mmad multiplies with a blocked double-precision
+Built at verify's kernel optimisation level (`config.KERNEL_OPT`, -O0; the Mmad loop itself is compiled -O3 by
+its own pragma). Goal (issue 14): under 10 s with the hazard model on, on one core. Mmad multiplies with a blocked double-precision
 loop (cube.h gemm_f64), one rounding to fp32 per call.
 """
 
@@ -24,6 +25,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from cotbuilder.paths import emulator_include_dirs  # noqa: E402
+from cotbuilder.verify.config import KERNEL_OPT  # noqa: E402  (built at the level verify builds kernels at)
 
 KERNEL = REPO / "benchmarks" / "kernels" / "cube_matmul_tiled.cpp"
 
@@ -40,7 +42,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         exe = d / "cube_matmul_tiled"
-        flags = ["-std=c++17", "-O1", "-pthread", "-DASCENDC_CPU_DEBUG", '-DCOTBUILDER_SOC="ascend910b"']
+        flags = ["-std=c++17", KERNEL_OPT, "-pthread", "-DASCENDC_CPU_DEBUG", '-DCOTBUILDER_SOC="ascend910b"']
         inc = [f"-I{p}" for p in emulator_include_dirs()]
         t0 = time.perf_counter()
         subprocess.run(["g++", *flags, *inc, str(KERNEL), "-o", str(exe)], check=True)

@@ -27,12 +27,20 @@ Prints
   the Matmul API), kernels per minute with a fresh build cache and again warm, --jobs 1, next to the vector kernel
   launches of the same cache states (the ratio is the Cube path's cost against the vector one). `--only cube` prints
   just this section.
+- where one unit's CPU goes (with the distinct section): per step kind (compile + link, generator, kernel run,
+  checker), the link alone, and the worker's own Python (materialising files, reading outputs, judging).
 
 Baseline measured at the start of the runtime-library work (commit 7b4716f, same machine, 2 cores shared with other
 jobs: load average ~8 during the run, so CPU seconds are the figure to compare), 12 distinct vector kernels, default
 verify configuration, --jobs 2: 3.61 CPU-s per kernel (0.15 kernels/s wall at that load); the same run with the
 runtime library: 1.63 CPU-s per kernel. The header-only row of `--only distinct` is that configuration re-measured in
 the same run (with the changes that are not about the library, e.g. the generator runner's numpy import, in both).
+
+Baseline of the build-cost work (issue 16; commit a0aadb2, `--only distinct`, 29 kernels, load ~9): runtime lib +
+zygote 0.83 CPU-s per kernel, 2.41 kernels/s at 2 idle cores. After (units at -O0 with an -O0 header, the library at
+-O1 holding the C++ library instances the header declares `extern template`, gold): 0.66 CPU-s per kernel at load
+~12, 3.01 kernels/s at 2 idle cores; the same 29/29 verdicts. Side by side in-process (16 kernels, two processes at
+once, load ~10): compile + link 0.50 -> 0.36 CPU-s, the whole unit 0.68 -> 0.55.
 """
 
 from __future__ import annotations
@@ -57,7 +65,7 @@ from unitdir import unit_from_dir  # noqa: E402
 
 from cotbuilder.store import Store  # noqa: E402
 from cotbuilder.verify import build as buildmod  # noqa: E402
-from cotbuilder.verify import harness_own, sandbox, steps, worker  # noqa: E402
+from cotbuilder.verify import cmake_defines, harness_own, sandbox, steps, worker  # noqa: E402
 from cotbuilder.verify.stage import VerifyConfig, run  # noqa: E402
 
 DEMO = REPO / "examples" / "kernel_launch"
@@ -327,6 +335,98 @@ def report_distinct(n: int, samples: int) -> None:
         print(f"  {label:22} {wall:5.2f} s wall  {cpu:5.2f} CPU-s")
     base_cpu, new_cpu = costs["PCH, header-only"][1], costs["PCH + runtime library"][1]
     print(f"  ratio header-only/runtime library: {base_cpu / new_cpu:.2f}x CPU")
+    report_split(units if len(units) <= 12 else units[:12])
+
+
+def report_split(units: list[dict]) -> None:
+    with tempfile.TemporaryDirectory(prefix="bench-split-") as tmp_name:
+        tmp = Path(tmp_name)
+        split, own, total = step_split(units, tmp)
+        compiled, linked = link_cost(units[: min(len(units), 6)], tmp)
+    n = len(units)
+    print(f"one unit's CPU, split (n={n}, in one process one after the other, load {os.getloadavg()[0]:.1f}):")
+    for kind, (count, cpu) in sorted(split.items(), key=lambda kv: -kv[1][1]):
+        print(f"  {kind:22} {count / n:4.1f} steps  {cpu / n:5.3f} CPU-s")
+        if kind == "compile + link":
+            print(f"  {'  of which link':22} {'':10} ~{linked:5.3f} CPU-s (compile alone {compiled:5.3f}, outside)")
+    print(f"  {'worker (files, judge)':22} {'':10} {own / n:5.3f} CPU-s")
+    print(f"  {'total':22} {'':10} {total / n:5.3f} CPU-s per unit")
+
+
+def _step_kind(argv: list[str]) -> str:
+    """What a sandboxed step is, by its command line (the harness's own names for its scripts)."""
+    first = os.path.basename(argv[0])
+    if first in ("g++", "clang++"):
+        return "compile + link"
+    if first.startswith("python"):
+        script = argv[1] if len(argv) > 1 else ""
+        return "generator" if "generator_runner" in script else "reference" if "reference" in script else "checker"
+    return "kernel run" if argv[0].startswith("./") else first
+
+
+def step_split(units: list[dict], tmp: Path) -> tuple[dict[str, list[float]], float, float]:
+    """Where one unit's CPU goes, verified in this process one after the other (no pool): per step kind [steps,
+    CPU s] summed over the units (the CPU of a step: its processes, as the sandbox measures it), this process's own
+    CPU (materialising files, reading outputs, judging, the sandbox's parent side), and the total."""
+    cache = tmp / "cache-split"
+    ctx = steps.Context(cache_dir=cache, python=sys.executable)
+    ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+    sandbox.run(["true"], tmp, sandbox.Limits())  # the zygote started, the machine probed: not a unit's cost
+    split: dict[str, list[float]] = {}
+    real = sandbox.run
+
+    def counted(argv, *args, **kwargs):
+        result = real(argv, *args, **kwargs)
+        entry = split.setdefault(_step_kind(argv), [0, 0.0])
+        entry[0] += 1
+        entry[1] += result.cpu_s
+        return result
+
+    sandbox.run = counted
+    start = os.times()
+    try:
+        for unit in units:
+            worker.verify(worker.Job(unit, ctx))
+    finally:
+        sandbox.run = real
+    end = os.times()
+    own = end.user + end.system - start.user - start.system
+    return split, own, own + sum(cpu for _, cpu in split.values())
+
+
+def link_cost(units: list[dict], tmp: Path) -> tuple[float, float]:
+    """Mean CPU s of (compile only, link only) of the kernels' unity translation unit, outside the sandbox: the
+    compile + link row split in two."""
+    import resource
+    import subprocess
+
+    cache = tmp / "cache-link"
+    ctx = steps.Context(cache_dir=cache, use_cache=False)
+    ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+    compiled = linked = 0.0
+    for unit in units:
+        workdir = tmp / f"link-{unit['name']}"
+        workdir.mkdir()
+        harness_own.materialise(unit, workdir)
+        sources = harness_own.compiled_sources(unit)
+        harness_own._rewrite(workdir, sources)
+        (workdir / harness_own.DEFINES_NAME).write_text(cmake_defines.defines_header(unit, ctx.soc), encoding="utf-8")
+        (workdir / harness_own.UNITY_NAME).write_text("".join(f'#include "{s}"\n' for s in sources), "utf-8")
+        includes = harness_own._include_dirs(workdir, sources)
+        argv = buildmod.compile_argv(
+            [harness_own.UNITY_NAME], includes, "k", ctx.soc, ctx.pch, ctx.opt, (harness_own.DEFINES_NAME,)
+        )
+        steps_ = [
+            [a for a in argv[: argv.index("-o")] if a != str(ctx.pch.runtime)] + ["-c", "-o", "k.o"],
+            ["g++", "-pthread", "k.o", *ctx.pch.objects(), *buildmod.linker_flags(), "-o", "k"],
+        ]
+        for i, step in enumerate(steps_):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(step, cwd=workdir, check=True, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            compiled, linked = (compiled + cpu, linked) if i == 0 else (compiled, linked + cpu)
+    return compiled / len(units), linked / len(units)
 
 
 def compile_costs(units: list[dict], tmp: Path, use_pch: bool, runtime_library: bool = True) -> tuple[float, float]:

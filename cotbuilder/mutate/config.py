@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..stages.options import list_option, option
+from ..verify.config import KERNEL_OPT
 
 
 @dataclass
@@ -34,7 +35,7 @@ class MutateConfig:
     wall_s: float = option(60.0, "--wall-seconds", help="Sandbox wall-time limit per process (a hung mutant: timeout).")
     memory_mb: int = option(4096, "--memory-mb", help="Sandbox memory limit per step.")
     pch: bool = option(True, "--no-pch", help="Do not use the precompiled emulator header.")
-    opt: str = "-O1"
+    opt: str = KERNEL_OPT  # as verify builds units
     allow_weak_sandbox: bool = option(
         False, "--allow-weak-sandbox", help="Verify even where this machine lacks an isolation feature (as verify)."
     )

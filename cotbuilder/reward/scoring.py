@@ -78,7 +78,7 @@ class Scorer:
         cache_root: Path,
         *,
         soc: str = "ascend910b",
-        opt: str = "-O1",
+        opt: str | None = None,
         limits: Any = None,
         session: Any = None,
         use_cache: bool = True,
@@ -87,7 +87,9 @@ class Scorer:
         from ..verify import sandbox
 
         self.cache_root = Path(cache_root)
-        self.soc, self.opt, self.use_cache = soc, opt, use_cache
+        from ..verify.config import KERNEL_OPT
+
+        self.soc, self.opt, self.use_cache = soc, opt or KERNEL_OPT, use_cache  # as verify builds units
         self.limits = limits or sandbox.Limits(cpu_s=60, wall_s=120)
         self.session = session
         self.backend = f"cpu-emulator@{buildmod.emulator_version()}+{buildmod.emulator_digest()[:8]}"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import re
+import shutil
 import subprocess
 import threading
 import time
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from ..paths import emulator_dir, emulator_include_dirs
 from . import files, sandbox
+from .config import KERNEL_OPT
 
 EMULATOR_DIR = emulator_dir()
 INCLUDE_DIR = EMULATOR_DIR / "include"
@@ -21,7 +24,11 @@ INCLUDE_DIR = EMULATOR_DIR / "include"
 # bindings): not AscendC, so not in the emulator's API tree; on the include path of op-project harness builds only.
 HARNESS_INCLUDE_DIR = EMULATOR_DIR / "harness_include"
 # The emulator's runtime, kernel and host side (impl/emu/rt.h): compiled once per emulator version + flags.
-RUNTIME_SOURCES = (EMULATOR_DIR / "src" / "cbemu_runtime.cpp", EMULATOR_DIR / "src" / "cbhost_runtime.cpp")
+# cbemu_instances.cpp: the C++ library class instances the precompiled header declares `extern template` (INSTANCES).
+RUNTIME_SOURCES = tuple(
+    EMULATOR_DIR / "src" / name for name in ("cbemu_runtime.cpp", "cbhost_runtime.cpp", "cbemu_instances.cpp")
+)
+INSTANCES = EMULATOR_DIR / "src" / "cbemu_instances.h"
 INCLUDE_DIRS = emulator_include_dirs()  # -I roots: include/ and include/basic_api/ (bare `kernel_tpipe.h`)
 PCH_NAME = "cotbuilder_pch.h"
 RUNTIME_NAME = "libcbemu.a"  # an archive: a program links the host part only when it uses the host shims
@@ -29,6 +36,12 @@ RUNTIME_NAME = "libcbemu.a"  # an archive: a program links the host part only wh
 PREBUILT_DEFINE = "-DCOTBUILDER_EMU_PREBUILT"
 # The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
 PCH_INCLUDES = ("kernel_operator.h", "tikicpulib.h")
+# The runtime library is compiled optimised whatever level the units are built at: a kernel's run spends its time in
+# it (hazard model, scheduler, queues, GM checks), and it is compiled once, not per kernel. A unit's own translation
+# unit is built at KERNEL_OPT (config.py: -O0, a third less compiler time than -O1 per kernel) with a precompiled
+# header of the same level (g++ takes a header precompiled at another level but then compiles its inline functions
+# with that level's options, so the two never mix).
+RUNTIME_OPT = "-O1"
 SOC_DEFINES = {"ascend910b": "COTBUILDER_SOC_ASCEND910B", "ascend310p": "COTBUILDER_SOC_ASCEND310P"}
 # The device compiler's core-version macro, which kernels test (`#if __CCE_AICORE__ == 220`: the Atlas A2 path; 200:
 # Atlas inference / 310P). Defined for kernel code only, as ccec does; host code compiled by g++ never sees it.
@@ -58,7 +71,7 @@ def emulator_digest() -> str:
     return h.hexdigest()[:16]
 
 
-def base_flags(soc: str, opt: str = "-O1") -> list[str]:
+def base_flags(soc: str, opt: str = KERNEL_OPT) -> list[str]:
     return [
         "-std=c++17",
         opt,
@@ -100,11 +113,23 @@ class Pch:
         return self.header.parent if self.header is not None else None
 
 
-def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1", runtime: bool = True) -> Pch:
-    """Build (once, under a file lock so parallel workers wait instead of racing) the precompiled emulator header and
-    the emulator's runtime library, both from the emulator's own files with the same flags, keyed by the emulator's
-    digest and those flags. `runtime=False`, or a runtime that does not build: header-only (each unit compiles the
-    runtime itself, as before the runtime library existed)."""
+def pch_text(headers: list[str], runtime: bool) -> str:
+    """The precompiled header's text: the emulator's headers and the C++ library headers samples include; with the
+    runtime library, its class instances declared `extern template` (emulator/src/cbemu_instances.h), so a unit's
+    compile leaves their members to the library."""
+    text = "".join(f'#include "{h}"\n' for h in headers) + "#include <cstdio>\n#include <cstdlib>\n"
+    text += "#include <cstring>\n#include <cstdint>\n#include <string>\n#include <vector>\n"
+    if runtime and INSTANCES.is_file():
+        text += "#define CBEMU_INSTANCE(...) extern template class __VA_ARGS__;\n"
+        text += INSTANCES.read_text(encoding="utf-8") + "\n#undef CBEMU_INSTANCE\n"
+    return text
+
+
+def ensure_pch(cache_dir: Path, soc: str, opt: str = KERNEL_OPT, runtime: bool = True) -> Pch:
+    """Build (once, under a file lock so parallel workers wait instead of racing) the precompiled emulator header
+    (at `opt`, the level units are built at) and the emulator's runtime library (at RUNTIME_OPT), both from the
+    emulator's own files, keyed by the emulator's digest and both sets of flags. `runtime=False`, or a runtime that
+    does not build: header-only (each unit compiles the runtime itself, as before the runtime library existed)."""
     if runtime and all(src.is_file() for src in RUNTIME_SOURCES):
         pch = _ensure_pch(cache_dir, soc, opt, True)
         if pch.header is not None:
@@ -117,10 +142,12 @@ def ensure_pch(cache_dir: Path, soc: str, opt: str = "-O1", runtime: bool = True
 
 def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
     flags = base_flags(soc, opt) + ([PREBUILT_DEFINE] if runtime else [])
+    runtime_flags = base_flags(soc, RUNTIME_OPT) + [PREBUILT_DEFINE] if runtime else []
     available = [h for h in PCH_INCLUDES if (INCLUDE_DIR / h).is_file()]
     if not available:
         return Pch(None, error="emulator headers not found")
-    key = hashlib.sha256((emulator_digest() + "\0".join(flags)).encode()).hexdigest()[:16]
+    keyed = emulator_digest() + "\0".join(flags) + "\1" + "\0".join(runtime_flags)
+    key = hashlib.sha256(keyed.encode()).hexdigest()[:16]
     folder = (cache_dir / "pch" / key).resolve()  # the sandbox shows the real path (not a symlinked cache dir)
     header = folder / PCH_NAME
     gch = folder / (PCH_NAME + ".gch")
@@ -132,22 +159,17 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if gch.is_file():
             return Pch(header, runtime=library)
-        header.write_text(
-            "".join(f'#include "{h}"\n' for h in available) + "#include <cstdio>\n#include <cstdlib>\n"
-            "#include <cstring>\n#include <cstdint>\n#include <string>\n#include <vector>\n",
-            encoding="utf-8",
-        )
+        header.write_text(pch_text(available, runtime), encoding="utf-8")
         start = time.monotonic()
         tag = f".tmp{os.getpid()}"  # written under this name, renamed when complete (readers check the .gch only)
         gch_tmp = folder / (gch.name + tag)
         # the header and the runtime's objects at once (independent compiles), then the archive, then the .gch
         sources = RUNTIME_SOURCES if library is not None else ()
         objects = [folder / (src.stem + ".o") for src in sources]
-        jobs = [(["-x", "c++-header", str(header)], gch_tmp)]
-        jobs += [(["-c", str(src)], obj) for src, obj in zip(sources, objects, strict=True)]
+        jobs = [([*flags, "-x", "c++-header", str(header)], gch_tmp)]
+        jobs += [([*runtime_flags, "-c", str(src)], obj) for src, obj in zip(sources, objects, strict=True)]
         procs = [
-            subprocess.Popen(["g++", *flags, *args, "-o", str(out)], stderr=subprocess.PIPE, text=True)
-            for args, out in jobs
+            subprocess.Popen(["g++", *args, "-o", str(out)], stderr=subprocess.PIPE, text=True) for args, out in jobs
         ]
         errors = [proc.communicate(timeout=600)[1] for proc in procs]
         failed = [err for proc, err in zip(procs, errors, strict=True) if proc.returncode != 0]
@@ -165,13 +187,29 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
         return Pch(header, time.monotonic() - start, runtime=library)
 
 
+@lru_cache(maxsize=1)
+def linker_flags() -> tuple[str, ...]:
+    """gold when binutils has it: a unit's link costs a third of what GNU ld's does (0.02 vs 0.06 CPU-s, mostly
+    reading libstdc++'s symbols), the same program for what verify builds; else the driver's default linker."""
+    return ("-fuse-ld=gold",) if shutil.which("ld.gold") else ()
+
+
+# A compile-and-link's object is a temp file with a random name (ccAb12Cd.o in TMPDIR, the step's dir); gold names it
+# in every message, GNU ld in some. Shown as one fixed name, so a link error reads the same on every run.
+_TEMP_OBJECT = re.compile(r"(?:/[^\s:'`]*/)?\bcc[A-Za-z0-9]{6}\.o\b")
+
+
+def stable_log(log: str) -> str:
+    return _TEMP_OBJECT.sub("<object>", log)
+
+
 def compile_argv(
     sources: list[str],
     include_dirs: list[str],
     output: str,
     soc: str,
     pch: Pch | None,
-    opt: str = "-O1",
+    opt: str = KERNEL_OPT,
     forced_includes: tuple[str, ...] = (),
 ) -> list[str]:
     """g++ command building `sources` (relative to the work dir) into `output`; `.asc` and friends are C++.
@@ -186,7 +224,7 @@ def compile_argv(
             argv += ["-x", "c++", src, "-x", "none"]
         else:
             argv.append(src)
-    return argv + (pch.objects() if pch is not None else []) + ["-o", output]
+    return argv + (pch.objects() if pch is not None else []) + [*linker_flags(), "-o", output]
 
 
 def portable_args(argv: list[str]) -> list[str]:
@@ -225,7 +263,7 @@ def build(
     sources_digest: str,
     pch: Pch | None,
     binary_name: str = "cotbuilder_kernel",
-    opt: str = "-O1",
+    opt: str = KERNEL_OPT,
     use_cache: bool = True,
     forced_includes: tuple[str, ...] = (),
     session: sandbox.Session | None = None,
@@ -242,7 +280,7 @@ def build(
         return BuildResult(False, log, 0.0, True, None)
     ro = [str(d) for d in INCLUDE_DIRS] + ([str(pch.folder())] if pch is not None and pch.folder() else [])
     result = sandbox.run(argv, workdir, COMPILE_LIMITS, env={"LC_ALL": "C"}, session=session, ro_paths=ro)
-    log = (result.stderr + result.stdout).strip()
+    log = stable_log((result.stderr + result.stdout).strip())
     binary = None
     if result.ok:
         try:

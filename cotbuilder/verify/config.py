@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from ..stages.options import option
 
 SOCS = ("ascend910b", "ascend310p")
+# The optimisation level a unit's own code is built at (the emulator's runtime library is always -O1: build.py).
+# Part of the verification id: another level is another verification.
+KERNEL_OPT = "-O0"
 
 
 @dataclass
@@ -50,7 +53,7 @@ class VerifyConfig:
         help="cpu: run each case under N seeds of the emulator's multi-core scheduler; a kernel whose output "
         "depends on how its cores interleave fails (failed_run, schedule_dependent).",
     )
-    opt: str = "-O1"
+    opt: str = KERNEL_OPT
     keep_workdirs: bool = option(False, "--keep-workdirs", help="Keep each unit's temp work dir (debugging).")
     allow_weak_sandbox: bool = option(
         False,

@@ -25,7 +25,7 @@ from ..stats import StageStats
 from ..store import Store, utcnow
 from . import build as buildmod
 from . import npu, sandbox, steps
-from .config import SOCS, VerifyConfig
+from .config import KERNEL_OPT, SOCS, VerifyConfig
 from .units import source_hash
 from .worker import Job, verify
 
@@ -44,7 +44,7 @@ def verification_id(
     soc: str,
     src_hash: str,
     seeds: list[int] | tuple[int, ...] = (0, 1),
-    opt: str = "-O1",
+    opt: str = KERNEL_OPT,
     schedules: int = 1,
 ) -> str:
     """Same id = same verification: the seeds (which input sets were checked), the optimisation level (which

@@ -14,6 +14,7 @@ from typing import Any
 
 from . import build as buildmod
 from . import build_flags, diagnostics, files, sandbox
+from .config import KERNEL_OPT
 from .verdict import Verdict
 
 _PY_MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
@@ -27,7 +28,7 @@ class Context:
     soc: str = "ascend910b"
     limits: sandbox.Limits = field(default_factory=sandbox.Limits)
     pch: buildmod.Pch | None = None
-    opt: str = "-O1"
+    opt: str = KERNEL_OPT
     use_cache: bool = True
     seeds: tuple[int, ...] = (0, 1)
     python: str = "python3"

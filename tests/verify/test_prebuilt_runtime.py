@@ -4,6 +4,7 @@ digest, so an edited emulator never links a stale one (nor reuses a binary built
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -122,3 +123,95 @@ def test_an_edited_emulator_never_links_the_stale_runtime_library_nor_reuses_a_b
     assert new.ok and not new.cached, new.log  # same sources, same flags: still a new build
     said = _run(new.binary).stderr
     assert "freed twice (edited)" in said and "already free" not in said, said
+
+
+# A kernel's host side using the C++ library class instances the runtime library holds (emulator/src/
+# cbemu_instances.h): vector<int>::resize and deque<int>::push_back are members of those instances.
+LIBRARY_USER = """#include "kernel_operator.h"
+#include <deque>
+#include <vector>
+int main() {
+    std::vector<int> sizes;
+    sizes.resize(1000, 7);
+    std::deque<int> order;
+    for (int i = 0; i < 5000; ++i) order.push_back(i);  // past deque's first chunk
+    long sum = 0;
+    for (int v : sizes) sum += v;
+    for (int v : order) sum += v;
+    std::printf("sum %ld\\n", sum);
+    return sum == 7000 + 4999L * 5000 / 2 ? 0 : 1;
+}
+"""
+
+
+def test_a_kernel_compile_leaves_the_library_instances_to_the_runtime_library_and_still_runs(
+    tmp_path, shared_verify_cache
+):
+    """The precompiled header declares those instances `extern template`: the kernel's object does not define their
+    out-of-line members (the compile did not instantiate them), the runtime library does, and the program links and
+    computes the same as any C++ program."""
+    pch = buildmod.ensure_pch(shared_verify_cache, SOC)
+    assert pch.header is not None and pch.runtime is not None, pch.error
+    work = tmp_path / "lib-user"
+    work.mkdir()
+    (work / "k.cpp").write_text(LIBRARY_USER, encoding="utf-8")
+    argv = buildmod.compile_argv(["k.cpp"], ["."], "k.o", SOC, pch)
+    argv = [a for a in argv if a != str(pch.runtime) and a not in buildmod.linker_flags()] + ["-c"]
+    done = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    kernel = subprocess.run(["nm", "-C", str(work / "k.o")], capture_output=True, text=True).stdout
+    archive = subprocess.run(["nm", "-C", str(pch.runtime)], capture_output=True, text=True).stdout
+    for member in (
+        "std::vector<int, std::allocator<int> >::resize(",
+        "std::deque<int, std::allocator<int> >::push_back(",
+    ):
+        in_kernel = [ln for ln in kernel.splitlines() if member in ln]
+        assert in_kernel and all(ln.split()[0] == "U" for ln in in_kernel), in_kernel  # used, not defined here
+        assert any(ln.split()[1] in "TW" for ln in archive.splitlines() if member in ln and len(ln.split()) > 2)
+    built = buildmod.build(work, ["k.cpp"], ["."], SOC, shared_verify_cache, "library-user", pch)
+    assert built.ok, built.log
+    run = _run(built.binary)
+    assert run.ok and "sum 12504500" in run.stdout, run.stdout + run.stderr
+
+
+def test_the_runtime_library_is_optimised_whatever_level_the_units_are_built_at(tmp_path, shared_verify_cache):
+    """Units build at KERNEL_OPT with a header precompiled at that level; the library they link stays at -O1 (a
+    kernel's run spends its time there). Another unit level is another header, never another library text."""
+    unit_level = buildmod.ensure_pch(shared_verify_cache, SOC)
+    assert unit_level.runtime is not None, unit_level.error
+    header = unit_level.header.read_text(encoding="utf-8")
+    assert "extern template class __VA_ARGS__" in header and "CBEMU_INSTANCE(std::vector<int>)" in header
+    other = buildmod.ensure_pch(tmp_path / "cache", SOC, opt="-O1")
+    assert other.header.parent.name != unit_level.header.parent.name  # the level is part of the key
+    assert buildmod.KERNEL_OPT != buildmod.RUNTIME_OPT == "-O1"
+
+    # the same library code: -O1 objects in both folders (the header's level does not reach them)
+    def text_of(library: Path) -> str:
+        dump = subprocess.run(["objdump", "-d", str(library)], capture_output=True, text=True).stdout
+        return "\n".join(line for line in dump.splitlines() if str(library) not in line)
+
+    assert text_of(unit_level.runtime) == text_of(other.runtime)
+
+
+# A kernel calling a function nobody defines: a link error.
+UNDEFINED = """#include "kernel_operator.h"
+void cotbuilder_missing_helper(int);
+int main() { cotbuilder_missing_helper(3); return 0; }
+"""
+
+
+def test_a_link_error_reads_the_same_on_every_run_and_names_the_symbol(tmp_path, shared_verify_cache):
+    """The object of a compile-and-link is a temp file with a random name that the linker quotes: the log shows one
+    fixed name instead, so the same code gets the same failure text (the verdict's reason) each time."""
+    pch = buildmod.ensure_pch(shared_verify_cache, SOC)
+    logs = []
+    for name in ("one", "two"):
+        work = tmp_path / name
+        work.mkdir()
+        (work / "k.cpp").write_text(UNDEFINED, encoding="utf-8")
+        result = buildmod.build(work, ["k.cpp"], ["."], SOC, tmp_path / "cache", f"undefined-{name}", pch)
+        assert not result.ok and result.outcome == "exit"
+        logs.append(result.log)
+    assert logs[0] == logs[1], logs
+    assert "cotbuilder_missing_helper(int)" in logs[0] and "undefined reference" in logs[0]
+    assert not re.search(r"\bcc[A-Za-z0-9]{6}\.o\b", logs[0]), logs[0]
