@@ -10,7 +10,8 @@
   reference on CPU - the torch extra -, the cases of test_cases.csv). The denominator is fixed by one rule: every
   task whose answer uses no Cube API (`CUBE` below, searched in the answer's op_kernel/ and op_host/); the task ids
   are printed. Goal: >= 80% passed. With --cube: the 17 level-3 matmul-family tasks (tasks/level3/GMM) instead,
-  whatever API their answers use. Goal: >= 50% passed.
+  whatever API their answers use. Goal: >= 50% passed. With --all-answers: every task's answer/0 (the set
+  `cotbuilder eval --teacher reference` runs; compare the two with compare_eval_verify.py).
 - cann-ops (the copy vendored in KernelHive/ascendc-skill): every op with an `examples/AclNNInvocationNaive` example.
   Goal: >= 70% passed.
 - ops-math (hicann): every op's kernel UTs (tests/ut/op_kernel, not arch35), each TEST a case (kernel UT harness).
@@ -113,9 +114,9 @@ def units_of(root: Path) -> list[dict]:
     return [u for u in units if u["layout"] == "op_project"]
 
 
-def select(kind: str, units: list[dict], cube: bool = False) -> list[tuple[str, dict, str]]:
+def select(kind: str, units: list[dict], cube: bool = False, every_answer: bool = False) -> list[tuple[str, dict, str]]:
     """(id, unit, harness) for the units the measurement counts, in a stable order (`cube`: NPUKernelBench's
-    level-3 matmul family instead of the no-cube answers)."""
+    level-3 matmul family instead of the no-cube answers; `every_answer`: every task's answer/0, Cube or not)."""
     from cotbuilder.verify import harness_aclnn, harness_bench, harness_kernel_ut
 
     chosen = []
@@ -125,7 +126,9 @@ def select(kind: str, units: list[dict], cube: bool = False) -> list[tuple[str, 
             if not root.endswith("/answer/0") or harness_bench.validation_dir(u) is None:
                 continue
             code = "\n".join(f["text"] for f in u["files"] if f["path"].startswith(("op_kernel/", "op_host/")))
-            if cube:
+            if every_answer:
+                chosen.append((root.split("/")[-3], u, "benchmark"))
+            elif cube:
                 if "/level3/GMM/" in f"/{root}":  # the level-3 matmul family (17 tasks), whatever API they use
                     chosen.append((root.split("/")[-3], u, "benchmark"))
             elif not CUBE.search(code):
@@ -231,6 +234,11 @@ def main() -> int:
         action="store_true",
         help="npukernelbench: the level-3 matmul family (tasks/level3/GMM, issue 14; goal >= 50%%) instead",
     )
+    parser.add_argument(
+        "--all-answers",
+        action="store_true",
+        help="npukernelbench: every task's answer/0, Cube API or not (what `eval --teacher reference` runs)",
+    )
     parser.add_argument("--list", action="store_true", help="print the denominator and stop")
     parser.add_argument("--report", action="store_true", help="verify nothing: summarise what the workspace holds")
     args = parser.parse_args()
@@ -241,7 +249,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="cotbuilder-measure-") as tmp:
         start = time.monotonic()
         root = extract(args.git_dir or git_dir, sub, Path(tmp))
-        chosen = select(args.kind, units_of(root), cube=args.cube)
+        chosen = select(args.kind, units_of(root), cube=args.cube, every_answer=args.all_answers)
         print(f"{len(chosen)} units in the denominator, found in {time.monotonic() - start:.0f} s")
         if args.list:
             print(" ".join(c[0] for c in chosen))

@@ -19,7 +19,7 @@ from .toml_loader import LoadError
 
 MODES = ("full", "kernel_only")
 _OPDEF = re.compile(r"class\s+(\w+)\s*:\s*public\s+OpDef\b")
-_TEXT = {".cpp", ".h", ".hpp", ".py", ".csv", ".txt", ".json", ".md"}
+MAX_FILE_BYTES = 2 * 2**20  # crawl's default --max-file-bytes
 
 
 def load_npukernelbench(root: Path, mode: str = "full", soc: str = "ascend910b") -> tuple[list[Task], list[LoadError]]:
@@ -97,10 +97,17 @@ def _task(task_dir: Path, rel: str, mode: str, soc: str) -> Task:
 
 
 def _texts(folder: Path, prefix: str) -> dict[str, str]:
+    """The files crawl would keep, as crawl reads them (bytes as they are: CRLF kept, a BOM dropped), so an answer
+    evaluated here is the same code `verify` judges when the tree is crawled (`.cc` sources included)."""
+    from ..crawl.filefilter import decode_checked, language_of
+
     if not folder.is_dir():
         return {}
-    return {
-        prefix + p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and p.suffix in _TEXT
-    }
+    out = {}
+    for p in sorted(folder.rglob("*")):
+        rel = p.relative_to(folder).as_posix()
+        if p.is_file() and language_of(rel) is not None:
+            text, _ = decode_checked(p.read_bytes(), MAX_FILE_BYTES)
+            if text is not None:
+                out[prefix + rel] = text
+    return out

@@ -50,6 +50,28 @@ def test_kernel_only_mode_gives_the_reference_host_and_asks_for_the_kernel():
         specs.answer_files({"validation/module.py": "print(1)"}, full[0])
 
 
+def test_answer_files_are_the_files_crawl_keeps_byte_for_byte(tmp_path):
+    """eval judges the code `verify` judges when the tree is crawled: a `.cc` host source is part of the answer, CRLF
+    line ends stay, a BOM goes (as crawl reads a file); a file crawl never keeps (a note) is not part of it."""
+    from cotbuilder.crawl.filefilter import read_checked
+
+    root = tmp_path / "tree"
+    shutil.copytree(BENCH, root)
+    answer = root / "tasks/level1/Activation/HardSigmoidCustom/answer/0"
+    kernel = answer / "op_kernel/hard_sigmoid_custom.cpp"
+    kernel.write_bytes(kernel.read_bytes().replace(b"\n", b"\r\n"))
+    (answer / "op_host/hard_sigmoid_custom_proto.cc").write_bytes(b"\xef\xbb\xbf// infer shape lives here\n")
+    (answer / "op_host/notes.log").write_text("build notes\n")
+    (task,), errors = load_npukernelbench(root, "full")
+    assert errors == []
+    got = task.answer()
+    assert "op_host/notes.log" not in got
+    for rel in ("op_kernel/hard_sigmoid_custom.cpp", "op_host/hard_sigmoid_custom_proto.cc", "CMakeLists.txt"):
+        assert got[rel] == read_checked(answer / rel, 2**20)[0], rel
+    assert "\r\n" in got["op_kernel/hard_sigmoid_custom.cpp"]
+    assert got["op_host/hard_sigmoid_custom_proto.cc"] == "// infer shape lives here\n"
+
+
 def test_a_task_without_rows_is_named_and_the_others_load(tmp_path):
     root = tmp_path / "tree"
     shutil.copytree(MINI / "tasks", root / "tasks")
