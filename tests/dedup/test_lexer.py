@@ -129,3 +129,24 @@ def test_shard_signatures_are_those_of_the_polars_path_bit_for_bit():
     assert np.array_equal(shard.signatures, minhash.signature_matrix(flat, counts, params.num_perm, params.seed))
     assert shard.code_hashes == tokens.code_hashes(lists)
     assert shard.has_shingles.tolist() == (counts > 0).tolist()
+
+
+def test_token_views_follow_arrows_layout_with_zeros_past_a_short_token():
+    """Views are built from 12 bytes read whatever the token's length: the bytes past a short token must be masked
+    (Arrow: an inline view is zero padded; Arrow and polars compare inline views as 16-byte words)."""
+    codes = ["a bb ccc dddd eeeee ffffff ggggggg hhhhhhhh iiiiiiiii jjjjjjjjjj kkkkkkkkkkk llllllllllll mmmmmmmmmmmmm;"]
+    codes += _fuzz(500, seed=4)
+    lexed = lexer.lex(pa.array(codes, type=pa.large_string()))
+    words = np.frombuffer(lexed.tokens.buffers()[1], dtype=np.uint64).reshape(-1, 2)
+    data = lexed.tokens.buffers()[2].to_pybytes()
+    lengths = (words[:, 0] & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    assert sorted(set(lengths[:13].tolist())) == list(range(1, 14))
+    for (lo, hi), length, token in zip(words.tolist(), lengths.tolist(), lexed.tokens.to_pylist(), strict=True):
+        raw = token.encode()
+        assert length == len(raw)
+        inline = (lo >> 32).to_bytes(4, "little") + hi.to_bytes(8, "little")
+        if length <= 12:
+            assert inline == raw + bytes(12 - length)
+        else:
+            assert inline[:4] == raw[:4] and hi & 0xFFFFFFFF == 0  # buffer 0
+            assert data[hi >> 32 : (hi >> 32) + length] == raw
