@@ -104,3 +104,15 @@ def test_bad_shard_size_is_refused_before_anything_runs(tmp_path):
 
     with Store(tmp_path / "ws") as store, pytest.raises(StageRefused, match="shard_size"):
         run_stage(DedupStage(DedupConfig(shard_size=0)), store)
+
+
+def test_a_workspace_without_units_gets_an_empty_table(tmp_path):
+    ws = tmp_path / "ws"
+    _fill(ws)
+    with Store(ws) as store:
+        run(store, DedupConfig())
+        assert store.count("dedup") > 0
+        store.execute("DELETE FROM units")  # every unit gone: so are their rows
+        stats = run(store, DedupConfig(shard_size=7, jobs=2))
+        assert store.count("dedup") == 0
+    assert stats.counts["units"] == 0 and not stats.errors
