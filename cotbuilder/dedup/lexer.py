@@ -263,9 +263,10 @@ def _operator_end(s, p, n, assign):
 
 
 @njit(cache=True, nogil=True)
-def _tokenise(s, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
-    """`tokens._TOKEN_RE.findall` over s[:n]: the tokens joined by one space written at joined[j0:], and an Arrow
-    string view per token (into `joined`) at views[t0:]. Returns (tokens, joined bytes), or tokens = -1 to fall back,
+def _tokenise(s, words, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
+    """`tokens._TOKEN_RE.findall` over s[:n] (`words`: the same bytes as aligned 64-bit words, for `_view`): the
+    tokens joined by one space written at joined[j0:], and an Arrow string view per token (into `joined`) at
+    views[t0:]. Returns (tokens, joined bytes), or tokens = -1 to fall back,
     -2 when `views` is full."""
     p = 0
     t = t0
@@ -301,7 +302,7 @@ def _tokenise(s, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
         if t > t0:
             joined[j] = 32
             j += 1
-        _view(views, t, s, p, end - p, j)
+        _view(views, t, words, p, end - p, j)
         for q in range(p, end):
             joined[j] = s[q]
             j += 1
@@ -311,32 +312,23 @@ def _tokenise(s, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
 
 
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
-_SLACK = 16  # bytes past the text of the buffer `_tokenise` reads: `_view` reads 12 bytes from any token start
+_SLACK = 24  # bytes past the text of the buffer `_tokenise` reads: `_view` reads the 3 words from a token's start
 
 
 @njit(cache=True, nogil=True)
-def _view(views, t, s, p, length, at):
-    """Arrow's 16-byte string view of s[p:p+length], whose bytes are at `at` in data buffer 0, as two little-endian
-    64-bit words: the length and the first 4 bytes, then the next 8 bytes inline when the token fits in 12 (zero
-    padded), else buffer index 0 and the offset. Without a branch on the length: the 12 bytes from p are read whatever
-    the token's length (`s` has _SLACK bytes of room past its text) and masked. Token lengths vary from one token to
-    the next, so loops or branches on them mispredict: they were 40% of the lexer's time."""
-    w0 = (
-        np.uint64(s[p])
-        | (np.uint64(s[p + 1]) << np.uint64(8))
-        | (np.uint64(s[p + 2]) << np.uint64(16))
-        | (np.uint64(s[p + 3]) << np.uint64(24))
-        | (np.uint64(s[p + 4]) << np.uint64(32))
-        | (np.uint64(s[p + 5]) << np.uint64(40))
-        | (np.uint64(s[p + 6]) << np.uint64(48))
-        | (np.uint64(s[p + 7]) << np.uint64(56))
-    )
-    w1 = (
-        np.uint64(s[p + 8])
-        | (np.uint64(s[p + 9]) << np.uint64(8))
-        | (np.uint64(s[p + 10]) << np.uint64(16))
-        | (np.uint64(s[p + 11]) << np.uint64(24))
-    )
+def _view(views, t, words, p, length, at):
+    """Arrow's 16-byte string view of the token of `length` bytes at byte p of `words` (a little-endian uint64 view of
+    the text), whose bytes are at `at` in data buffer 0, as two little-endian 64-bit words: the length and the first
+    4 bytes, then the next 8 bytes inline when the token fits in 12 (zero padded), else buffer index 0 and the
+    offset. Without a branch on the length or the alignment: the 12 bytes from p are shifted out of the 3 aligned
+    words around them (`words` has _SLACK bytes of room past the text), then masked. Token lengths vary from one token
+    to the next, so a loop or a branch on them mispredicts: byte loops were 40% of the lexer's time."""
+    i = p >> 3
+    shift = np.uint64(8 * (p & 7))
+    a, b, c = words[i], words[i + 1], words[i + 2]
+    # (x << 1) << (63 - shift) is x << (64 - shift), and 0 when shift is 0 (a 64-bit shift would be undefined)
+    w0 = (a >> shift) | ((b << np.uint64(1)) << (np.uint64(63) - shift))
+    w1 = (b >> shift) | ((c << np.uint64(1)) << (np.uint64(63) - shift))
     w0 &= _ONES >> np.uint64(64 - 8 * min(length, 8))  # a token has at least one byte: the shift is at most 56
     w1 &= (np.uint64(1) << np.uint64(8 * min(max(length - 8, 0), 4))) - np.uint64(1)
     views[2 * t] = np.uint64(length) | (w0 << np.uint64(32))
@@ -353,7 +345,8 @@ def _lex(data, offsets, views, joined, classes, words, assign):
     longest = 0
     for d in range(docs):
         longest = max(longest, offsets[d + 1] - offsets[d])
-    stripped = np.zeros(longest + _SLACK, dtype=np.uint8)
+    stripped = np.zeros((longest + _SLACK + 7) // 8 * 8, dtype=np.uint8)
+    stripped_words = stripped.view(np.uint64)  # the same bytes, for _view
     cuts = np.empty(longest + 1, dtype=np.int64)
     counts = np.zeros(docs, dtype=np.int64)
     joined_offsets = np.zeros(docs + 1, dtype=np.int64)
@@ -365,7 +358,7 @@ def _lex(data, offsets, views, joined, classes, words, assign):
         n, ncuts = _strip_comments(s, len(s), stripped, cuts, classes, words)
         k = -1
         if n >= 0:
-            k, dj = _tokenise(stripped, n, cuts, ncuts, views, t, joined, j, classes, assign)
+            k, dj = _tokenise(stripped, stripped_words, n, cuts, ncuts, views, t, joined, j, classes, assign)
         if k == -2:
             return -1, 0, counts, joined_offsets, fallback
         if k < 0:
