@@ -21,6 +21,7 @@ summary counts are counted from the rows written, so they agree with the table.
 
 from __future__ import annotations
 
+import concurrent.futures as cf
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -176,6 +177,21 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             self._plan.signed[r.start] = r.signed
         stats.add("shards_signed", len(results))
 
+    def _clusters(self, plan: _Plan, signed: list[clusters.SignedShard]) -> clusters.Clustering:
+        """The shards came in the store's order; clusters are made in unit_id order (the order of every run before)."""
+        params = self.config.params()
+        order = plan.order
+        scanned = [h for s in signed for h in s.code_hashes]
+        keys = [s.band_keys for s in signed]
+        return clusters.cluster_signed(
+            [scanned[i] for i in order.tolist()],
+            np.concatenate([s.signatures for s in signed])[order] if signed else np.zeros((0, params.num_perm)),
+            np.concatenate([s.has_shingles for s in signed])[order] if signed else np.zeros(0, dtype=bool),
+            params,
+            None if plan.codes is None else clusters.exact_shingles_of(_InUnitOrder(plan.codes, order), params),
+            np.concatenate(keys)[order] if signed and all(k is not None for k in keys) else None,
+        )
+
     def finish(self, store: Store, stats: StageStats) -> None:
         plan, self._plan = self._plan, None
         if plan is None:
@@ -195,20 +211,13 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         if sum(len(s.code_hashes) for s in signed) != len(plan.unit_ids):
             stats.add("not_clustered", len(plan.unit_ids))  # a shard failed (see errors): the table is left as is
             return
+        # has_harness is read (DuckDB, beside this thread) while the clusters are made (numpy and Python, one core);
+        # the store is not touched here until it is read.
+        with cf.ThreadPoolExecutor(1, thread_name_prefix="dedup-harness") as reader:
+            harness = reader.submit(harness_frame, store)
+            result = self._clusters(plan, signed)
+            rep_of = representatives(plan.facts, result.labels, harness.result)
         params = self.config.params()
-        # the shards came in the store's order; clusters are made in unit_id order (the order of every run before)
-        order = plan.order
-        scanned = [h for s in signed for h in s.code_hashes]
-        keys = [s.band_keys for s in signed]
-        result = clusters.cluster_signed(
-            [scanned[i] for i in order.tolist()],
-            np.concatenate([s.signatures for s in signed])[order] if signed else np.zeros((0, params.num_perm)),
-            np.concatenate([s.has_shingles for s in signed])[order] if signed else np.zeros(0, dtype=bool),
-            params,
-            None if plan.codes is None else clusters.exact_shingles_of(_InUnitOrder(plan.codes, order), params),
-            np.concatenate(keys)[order] if signed and all(k is not None for k in keys) else None,
-        )
-        rep_of = representatives(plan.facts, result.labels, lambda: harness_frame(store))
         rows = _rows(plan, result, params, rep_of)
         with store.transaction():
             # The whole table is one snapshot of one run: old rows (units gone, other config) go with it.
@@ -227,7 +236,7 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
 def representatives(facts: pl.DataFrame, labels: np.ndarray, harness: Callable[[], pl.DataFrame]) -> np.ndarray:
     """The index of each unit's representative: in a cluster of two or more, the member with the smallest `rank_key`
     (facts: a row per unit in unit_id order, `Ranking.columns()`; labels: clusters.Clustering.labels; harness(): a
-    frame of unit_id, has_harness, read only when a cluster has two members). One sort over the members of shared
+    frame of unit_id, has_harness, called only when a cluster has two members). One sort over the members of shared
     clusters, not a rank_key tuple per member."""
     n = len(labels)
     rep_of = np.arange(n)
