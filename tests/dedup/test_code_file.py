@@ -154,3 +154,23 @@ def test_a_damaged_file_fails_its_shards_and_leaves_the_table_as_it_was(tmp_path
     assert any("dedup's code file" in e["error"] for e in stats.errors)
     assert _table(ws) == before  # no clusters over codes other than the planned ones
     assert _code_files(ws) == []
+
+
+def test_verify_jaccard_checks_pairs_against_the_codes_of_the_right_units(tmp_path):
+    """--verify-jaccard keeps the codes in the driver (in the store's order): each pair's exact Jaccard must be taken
+    from the two units' own codes, whichever order the shards came in."""
+    from cotbuilder.dedup import minhash
+
+    ws = tmp_path / "ws"
+    _fill(ws)
+    with Store(ws) as store:
+        run_stage(DedupStage(DedupConfig(shard_size=8, jobs=2, verify_jaccard=True)), store)
+        rows = store.rows("SELECT unit_id, representative_id, similarity FROM dedup WHERE method = 'minhash'")
+        text = {r["unit_id"]: r["kernel_code"] for r in store.rows("SELECT unit_id, kernel_code FROM units")}
+    assert rows
+    for r in rows:
+        exact = minhash.exact_jaccard(
+            minhash.shingle_hashes(tokens.tokens(text[r["unit_id"]]), 5),
+            minhash.shingle_hashes(tokens.tokens(text[r["representative_id"]]), 5),
+        )
+        assert r["similarity"] == round(exact, 4)
