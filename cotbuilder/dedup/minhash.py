@@ -26,7 +26,7 @@ import array
 import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -148,21 +148,24 @@ def signature_matrix(
         return signatures(np.split(flat, offsets) if len(counts) else [], num_perm, seed, backend)
     import rensa
 
-    offsets = np.zeros(len(counts) + 1, dtype=np.uint64)
-    offsets[1:] = np.cumsum(counts)
-    matrix = rensa.RMinHash.digest_matrix_from_flat_token_hashes(flat, offsets, num_perm, seed)
-    sig = _rows(matrix, len(counts), num_perm)
+    ends = np.cumsum(counts, dtype=np.uint64)
+    out = array.array("I")
+    for a in range(0, len(counts), _RENSA_ROWS):
+        b = min(len(counts), a + _RENSA_ROWS)
+        first = ends[a - 1] if a else np.uint64(0)
+        offsets = np.concatenate(([0], ends[a:b] - first)).astype(np.uint64)
+        matrix = rensa.RMinHash.digest_matrix_from_flat_token_hashes(flat[first : ends[b - 1]], offsets, num_perm, seed)
+        for row in matrix.to_rows():  # the values are 32-bit: half the memory of uint64
+            out.extend(row)  # array.array takes a list in one C loop (5x numpy's per-item conversion)
+    sig = np.frombuffer(out, dtype=np.uint32).reshape(len(counts), num_perm)
     sig[counts == 0] = np.iinfo(sig.dtype).max
     return sig
 
 
-def _rows(matrix: Any, n: int, num_perm: int) -> np.ndarray:
-    """rensa's digest matrix as numpy; its values are 32-bit, so half the memory of uint64. rensa hands the matrix
-    out only as lists of Python ints; array.array takes a list in one C loop (5x numpy's per-item conversion)."""
-    out = array.array("I")
-    for row in matrix.to_rows():
-        out.extend(row)
-    return np.frombuffer(out, dtype=np.uint32).reshape(n, num_perm)
+# Documents signed per rensa call. rensa 0.5 hands its matrix out only as lists of Python ints: a call over a whole
+# shard makes 500k of them at once, whose memory goes back to the system and is faulted in again every shard (as much
+# system time as rensa's own work); 128 rows (32k ints) fit in memory Python keeps. Same signatures either way.
+_RENSA_ROWS = 128
 
 
 def signatures(shingle_sets: Sequence[np.ndarray], num_perm: int, seed: int = 1, backend: str = "rensa") -> np.ndarray:

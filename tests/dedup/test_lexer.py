@@ -25,9 +25,9 @@ def _fuzz(n: int, seed: int, extra: tuple[str, ...] = ()) -> list[str]:
     return ["".join(rng.choice(pieces) for _ in range(rng.randrange(0, 70))) for _ in range(n)]
 
 
-def _lexed_tokens(codes: list[str]) -> list[list[str] | None]:
+def _lexed_tokens(codes: list[str], scratch: lexer.Scratch | None = None) -> list[list[str] | None]:
     """Each document's tokens as the compiled lexer gives them (None: handed to the fallback)."""
-    lexed = lexer.lex(pa.array(codes, type=pa.large_string()))
+    lexed = lexer.lex(pa.array(codes, type=pa.large_string()), scratch)
     flat = lexed.tokens.to_pylist()
     out, at = [], 0
     for count, fallback in zip(lexed.counts.tolist(), lexed.fallback.tolist(), strict=True):
@@ -150,3 +150,22 @@ def test_token_views_follow_arrows_layout_with_zeros_past_a_short_token():
         else:
             assert inline[:4] == raw[:4] and hi & 0xFFFFFFFF == 0  # buffer 0
             assert data[hi >> 32 : (hi >> 32) + length] == raw
+
+
+def test_a_scratch_serves_batch_after_batch_and_id_batch_results_outlive_it():
+    """Workers lex shard after shard into the same buffers: each batch's tokens are its own, and what id_batch
+    returns is not written over by the next batch (it is copied out before the scratch is used again)."""
+    scratch = lexer.Scratch()
+    first, second = corpus.codes()[:40], _fuzz(300, seed=6) + corpus.codes()[40:80]
+    for batch in (second, first, second):
+        got = _lexed_tokens(batch, scratch)
+        assert sum(t is not None for t in got) > 0.9 * len(batch)
+        assert all(toks is None or toks == tokens.tokens(c) for toks, c in zip(got, batch, strict=True))
+    a = lexer.lex(pa.array(first, type=pa.large_string()), scratch)
+    b = lexer.lex(pa.array(second, type=pa.large_string()), scratch)  # `a` still held: fresh memory would differ
+    assert a.tokens.buffers()[1].address == b.tokens.buffers()[1].address  # the largest batch's memory, again
+    one = tokens.id_batch(first)
+    kept = (one.ids.copy(), list(one.code_hashes))
+    tokens.id_batch(second)
+    assert np.array_equal(one.ids, kept[0]) and one.code_hashes == kept[1]
+    assert one.code_hashes == [tokens.code_hash(c) for c in first]
