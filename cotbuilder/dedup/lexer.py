@@ -391,7 +391,8 @@ def lex(codes: pa.Array, scratch: Scratch | None = None) -> Lexed:
     lives in its buffers: valid until the next `lex` with the same scratch."""
     if sys.byteorder != "little":  # _view writes Arrow's views as little-endian words
         raise RuntimeError("the compiled lexer needs a little-endian machine; sign with compiled=False")
-    codes = codes.cast(pa.large_string())
+    if not (pa.types.is_string(codes.type) or pa.types.is_large_string(codes.type)):
+        codes = codes.cast(pa.large_string())  # (string and large_string are read as they are: no copy, no compute)
     offsets = _offsets(codes)
     bounds = [0]
     while bounds[-1] < len(codes):  # chunks of at most _MAX_CHUNK bytes (or one longer document)
@@ -415,7 +416,11 @@ def lex(codes: pa.Array, scratch: Scratch | None = None) -> Lexed:
 
 
 def _offsets(codes: pa.Array) -> np.ndarray:
-    return np.frombuffer(codes.buffers()[1], dtype=np.int64)[codes.offset : codes.offset + len(codes) + 1]
+    """The string offsets of `codes` as int64 (a copy: the compiled code sees one array type whatever the input)."""
+    width = np.int32 if pa.types.is_string(codes.type) else np.int64
+    return np.array(
+        np.frombuffer(codes.buffers()[1], dtype=width)[codes.offset : codes.offset + len(codes) + 1], np.int64
+    )
 
 
 def _lex_chunk(codes: pa.Array, scratch: Scratch | None) -> Lexed:

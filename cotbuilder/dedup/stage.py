@@ -99,7 +99,45 @@ class _Plan:
     facts: pl.DataFrame  # what ranks cluster members, a row per unit in unit_id order (Ranking.columns)
     config_hash: str
     input_hash: str
-    signed: dict[int, clusters.SignedShard] = field(default_factory=dict)  # shard start -> its signatures
+    signed: _Signatures = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.signed = _Signatures(self.order)
+
+
+class _Signatures:
+    """The shards' signatures put at their units' places in unit_id order as each shard comes in (while the others are
+    still being signed), so finish starts from them as they are."""
+
+    def __init__(self, order: np.ndarray):
+        self.place = np.empty(len(order), dtype=np.int64)  # place[row]: the unit_id-order index of a shard row
+        self.place[order] = np.arange(len(order))
+        self.code_hashes: list[str | None] = [None] * len(order)
+        self.signatures: np.ndarray | None = None  # (units, num_perm), allocated with the first shard
+        self.has_shingles = np.zeros(len(order), dtype=bool)
+        self.band_keys: np.ndarray | None = None
+        self.keys_from_every_shard = True
+        self.starts: set[int] = set()
+        self.units = 0  # units signed so far
+
+    def add(self, start: int, shard: clusters.SignedShard) -> None:
+        if start in self.starts:  # the same shard twice (a retried task): once is enough
+            return
+        rows = self.place[start : start + len(shard.code_hashes)]
+        if self.signatures is None:
+            self.signatures = np.empty((len(self.place), shard.signatures.shape[1]), dtype=shard.signatures.dtype)
+        self.signatures[rows] = shard.signatures
+        self.has_shingles[rows] = shard.has_shingles
+        if shard.band_keys is None:
+            self.keys_from_every_shard = False  # cluster_signed makes them all
+        elif self.keys_from_every_shard:
+            if self.band_keys is None:
+                self.band_keys = np.empty((len(self.place), shard.band_keys.shape[1]), dtype=np.uint64)
+            self.band_keys[rows] = shard.band_keys
+        for row, code_hash in zip(rows.tolist(), shard.code_hashes, strict=True):
+            self.code_hashes[row] = code_hash
+        self.starts.add(start)
+        self.units += len(rows)
 
 
 class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
@@ -174,22 +212,19 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         # Nothing is written per shard: the table is one snapshot of every unit, written by `finish`.
         assert self._plan is not None
         for r in results:
-            self._plan.signed[r.start] = r.signed
+            self._plan.signed.add(r.start, r.signed)
         stats.add("shards_signed", len(results))
 
-    def _clusters(self, plan: _Plan, signed: list[clusters.SignedShard]) -> clusters.Clustering:
-        """The shards came in the store's order; clusters are made in unit_id order (the order of every run before)."""
+    def _clusters(self, plan: _Plan) -> clusters.Clustering:
         params = self.config.params()
-        order = plan.order
-        scanned = [h for s in signed for h in s.code_hashes]
-        keys = [s.band_keys for s in signed]
+        signed = plan.signed
         return clusters.cluster_signed(
-            [scanned[i] for i in order.tolist()],
-            np.concatenate([s.signatures for s in signed])[order] if signed else np.zeros((0, params.num_perm)),
-            np.concatenate([s.has_shingles for s in signed])[order] if signed else np.zeros(0, dtype=bool),
+            signed.code_hashes,
+            signed.signatures if signed.signatures is not None else np.zeros((0, params.num_perm), dtype=np.uint32),
+            signed.has_shingles,
             params,
-            None if plan.codes is None else clusters.exact_shingles_of(_InUnitOrder(plan.codes, order), params),
-            np.concatenate(keys)[order] if signed and all(k is not None for k in keys) else None,
+            None if plan.codes is None else clusters.exact_shingles_of(_InShardOrder(plan.codes, plan.order), params),
+            signed.band_keys if signed.keys_from_every_shard else None,
         )
 
     def finish(self, store: Store, stats: StageStats) -> None:
@@ -207,15 +242,14 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
     def _cluster_and_write(self, store: Store, stats: StageStats, plan: _Plan) -> None:
         from .facts import harness_frame
 
-        signed = [plan.signed[s] for s in sorted(plan.signed)]
-        if sum(len(s.code_hashes) for s in signed) != len(plan.unit_ids):
+        if plan.signed.units != len(plan.unit_ids):
             stats.add("not_clustered", len(plan.unit_ids))  # a shard failed (see errors): the table is left as is
             return
         # has_harness is read (DuckDB, beside this thread) while the clusters are made (numpy and Python, one core);
         # the store is not touched here until it is read.
         with cf.ThreadPoolExecutor(1, thread_name_prefix="dedup-harness") as reader:
             harness = reader.submit(harness_frame, store)
-            result = self._clusters(plan, signed)
+            result = self._clusters(plan)
             rep_of = representatives(plan.facts, result.labels, harness.result)
         params = self.config.params()
         rows = _rows(plan, result, params, rep_of)
@@ -280,8 +314,8 @@ def _code_file(store: Store, input_hash: str) -> Path:
     return folder / f"codes-{input_hash[:16]}.arrow"
 
 
-class _InUnitOrder:
-    """The codes of the shards' order indexed in unit_id order (exact shingles of a candidate pair, verify_jaccard)."""
+class _InShardOrder:
+    """The codes, held in the shards' order, indexed in unit_id order (exact shingles of a pair, verify_jaccard)."""
 
     def __init__(self, codes: pa.ChunkedArray, order: np.ndarray):
         self.codes, self.order = codes, order

@@ -169,3 +169,17 @@ def test_a_scratch_serves_batch_after_batch_and_id_batch_results_outlive_it():
     tokens.id_batch(second)
     assert np.array_equal(one.ids, kept[0]) and one.code_hashes == kept[1]
     assert one.code_hashes == [tokens.code_hash(c) for c in first]
+
+
+def test_string_and_large_string_arrays_and_slices_of_them_lex_alike():
+    """The store hands out `string` arrays (32-bit offsets), sliced into shards: read as they are, not cast."""
+    codes = corpus.codes()[:50] + _fuzz(200, seed=8)
+    want = _lexed_tokens(codes)
+    for kind in (pa.string(), pa.large_string(), pa.string_view()):
+        whole = pa.array(["pad"] * 7 + codes + ["pad"], type=kind).slice(7, len(codes))
+        lexed = lexer.lex(whole)
+        flat, got, at = lexed.tokens.to_pylist(), [], 0
+        for count, fallback in zip(lexed.counts.tolist(), lexed.fallback.tolist(), strict=True):
+            got.append(None if fallback else flat[at : at + count])
+            at += count
+        assert got == want, kind
