@@ -5,6 +5,9 @@ processes that sign them through one file (`CodeFile`) rather than pickled to ea
 
 from __future__ import annotations
 
+import os
+import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -85,6 +88,7 @@ class CodeSlice:
     def read(self) -> pa.Array:
         import pyarrow.ipc as ipc
 
+        _wait_whole(Path(self.path))
         try:
             # Read, not memory-mapped: a file cut short raises here instead of killing the worker with SIGBUS.
             with pa.OSFile(self.path) as f:
@@ -128,18 +132,72 @@ def _offsets_fit(codes: pa.Array) -> bool:
     )
 
 
-def write_file(path: Path, codes: pa.ChunkedArray, digests_: np.ndarray, shard_size: int) -> list[CodeSlice]:
+def write_file(path: Path, codes: pa.ChunkedArray, shard_size: int) -> None:
     """Write `codes` to `path` as an Arrow IPC file of one record batch per shard of `shard_size` codes (a shard is
-    then read alone, without the rest); return where each shard's codes are. The batches are the store's own buffers,
-    cut at shard bounds: no code is copied in memory on the way."""
+    then read alone, without the rest). The batches are the store's own buffers, cut at shard bounds: no code is
+    copied in memory on the way."""
     import pyarrow.ipc as ipc
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    slices = []
     with pa.OSFile(str(path), "wb") as f, ipc.new_file(f, pa.schema([("code", codes.type)])) as writer:
-        for k, start in enumerate(range(0, len(codes), shard_size)):
+        for start in range(0, len(codes), shard_size):
             part = codes.slice(start, shard_size)
             chunk = part.chunks[0] if part.num_chunks == 1 else pa.concat_arrays(part.chunks)
             writer.write_batch(pa.record_batch([chunk], names=["code"]))
-            slices.append(CodeSlice(str(path), k, digests_[start : start + shard_size]))
-    return slices
+
+
+class CodeFile:
+    """A run's code file, written by a thread of the driver while the pool's workers start (~1 s of imports each):
+    the shards are handed out at once and a worker that reaches its shard first waits for the file. The file appears
+    under its name only whole (written as <name>.part, then renamed); a write that fails leaves <name>.failed saying
+    why, so no worker waits for a file that will not come."""
+
+    def __init__(self, path: Path, codes: pa.ChunkedArray, digests_: np.ndarray, shard_size: int):
+        self.path = path
+        starts = range(0, len(codes), shard_size)
+        self.slices = [CodeSlice(str(path), k, digests_[start : start + shard_size]) for k, start in enumerate(starts)]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _sibling(path, ".part").write_bytes(b"")  # there before the first worker looks: "being written"
+        self._thread = threading.Thread(target=self._write, args=(codes, shard_size), name="dedup-codes", daemon=True)
+        self._thread.start()
+
+    def _write(self, codes: pa.ChunkedArray, shard_size: int) -> None:
+        part = _sibling(self.path, ".part")
+        try:
+            write_file(part, codes, shard_size)
+            os.replace(part, self.path)
+        except BaseException as exc:  # noqa: BLE001 -- said to the workers, whose shards then fail with it
+            _sibling(self.path, ".failed").write_text(f"{type(exc).__name__}: {exc}", encoding="utf-8")
+            part.unlink(missing_ok=True)
+
+    def wait(self) -> None:
+        self._thread.join()
+
+    def remove(self) -> None:
+        self.wait()
+        for path in (self.path, _sibling(self.path, ".part"), _sibling(self.path, ".failed")):
+            path.unlink(missing_ok=True)
+
+
+WAIT_S = 600.0  # how long a worker waits for the driver to finish writing the code file
+
+
+def _sibling(path: Path, suffix: str) -> Path:
+    return path.with_name(path.name + suffix)
+
+
+def _wait_whole(path: Path) -> None:
+    """Return once `path` is there (whole: see CodeFile); raise CodeFileError when it will not come."""
+    deadline = time.monotonic() + WAIT_S
+    while not path.exists():
+        failed = _sibling(path, ".failed")
+        if failed.exists():
+            reason = failed.read_text(encoding="utf-8", errors="replace")
+            raise CodeFileError(f"the driver could not write dedup's code file {path}: {reason}")
+        if not _sibling(path, ".part").exists() and not path.exists():
+            raise CodeFileError(
+                f"dedup's code file {path} is not there: the run that wrote it ended, or this worker does not "
+                "see the workspace's cache folder (a Ray node needs it on a shared file system)"
+            )
+        if time.monotonic() > deadline:
+            raise CodeFileError(f"dedup's code file {path} was still being written after {WAIT_S:.0f} s")
+        time.sleep(0.01)

@@ -95,7 +95,7 @@ class _Plan:
     unit_ids: list[str]
     order: np.ndarray  # order[i]: the row of unit_ids[i] in the shards (codes.Codes.order)
     codes: pa.ChunkedArray | None  # kept only for verify_jaccard (the exact shingles of candidate pairs)
-    code_file: Path | None  # the run's code file, removed by finish
+    code_file: codes.CodeFile | None  # the run's code file (being written while the workers start), removed by finish
     facts: pl.DataFrame  # what ranks cluster members, a row per unit in unit_id order (Ranking.columns)
     config_hash: str
     input_hash: str
@@ -200,10 +200,9 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             one = units.codes.combine_chunks()
             self._plan = _Plan(ids, units.order, kept, None, inputs, chash, input_hash)
             return [DedupShard(0, one, compiled)] if ids else []
-        path = _code_file(store, input_hash)
-        slices = codes.write_file(path, units.codes, units.digests, size)
-        self._plan = _Plan(ids, units.order, kept, path, inputs, chash, input_hash)
-        return [DedupShard(k * size, None, compiled, source) for k, source in enumerate(slices)]
+        code_file = codes.CodeFile(_code_file(store, input_hash), units.codes, units.digests, size)
+        self._plan = _Plan(ids, units.order, kept, code_file, inputs, chash, input_hash)
+        return [DedupShard(k * size, None, compiled, source) for k, source in enumerate(code_file.slices)]
 
     def work(self, item: DedupShard) -> ShardResult:
         return ShardResult(item.start, clusters.sign_shard(item.read(), self.config.params(), item.compiled))
@@ -232,7 +231,7 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         if plan is None:
             return
         # The code file goes while the driver clusters (freeing 500 MB of a file system's blocks takes a while).
-        removing = threading.Thread(target=_remove, args=(plan.code_file,), daemon=True)
+        removing = threading.Thread(target=_remove, args=(plan.code_file,), name="dedup-codes-rm", daemon=True)
         removing.start()
         try:
             self._cluster_and_write(store, stats, plan)
@@ -297,9 +296,9 @@ def representatives(facts: pl.DataFrame, labels: np.ndarray, harness: Callable[[
     return rep_of
 
 
-def _remove(path: Path | None) -> None:
-    if path is not None:
-        path.unlink(missing_ok=True)
+def _remove(code_file: codes.CodeFile | None) -> None:
+    if code_file is not None:
+        code_file.remove()
 
 
 _CODE_FILES = "dedup"  # the cache folder of the runs' code files
@@ -309,7 +308,7 @@ def _code_file(store: Store, input_hash: str) -> Path:
     """This run's code file; files that runs before it left (a run killed before its finish) are removed. One process
     writes a workspace at a time, so no other run's file is in use."""
     folder = store.cache_path(_CODE_FILES, "x").parent
-    for old in folder.glob("codes-*.arrow"):
+    for old in folder.glob("codes-*"):
         old.unlink(missing_ok=True)
     return folder / f"codes-{input_hash[:16]}.arrow"
 

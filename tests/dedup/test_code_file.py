@@ -99,8 +99,11 @@ def test_units_with_host_code_only_are_signed_by_their_host_code_from_the_file(t
 
 
 def _planned(workspace: Path) -> list:
+    stage = DedupStage(DedupConfig(shard_size=9))
     with Store(workspace) as store:
-        return DedupStage(DedupConfig(shard_size=9)).plan(store, stats=None)
+        items = stage.plan(store, stats=None)
+    stage._plan.code_file.wait()  # written by a thread of the driver
+    return items
 
 
 def test_a_damaged_code_is_refused_by_the_worker_that_reads_it(tmp_path):
@@ -133,6 +136,7 @@ class _FileDamagedAfterPlan(DedupStage):
 
     def plan(self, store, stats):
         items = super().plan(store, stats)
+        self._plan.code_file.wait()
         path = Path(items[0].source.path)
         data = bytearray(path.read_bytes())
         middle = len(data) // 2
@@ -174,3 +178,39 @@ def test_verify_jaccard_checks_pairs_against_the_codes_of_the_right_units(tmp_pa
             minhash.shingle_hashes(tokens.tokens(text[r["representative_id"]]), 5),
         )
         assert r["similarity"] == round(exact, 4)
+
+
+def test_a_worker_early_for_its_shard_waits_for_the_file_and_a_failed_write_stops_the_wait(tmp_path, monkeypatch):
+    """The driver writes the file while the workers start: a shard read before the file is whole waits for it; a
+    write that fails is said to the workers at once (no waiting for a file that will not come)."""
+    import threading
+
+    _fill(tmp_path / "ws")
+    write, go = codes.write_file, threading.Event()
+
+    def slow_write(*args):
+        go.wait(30)
+        write(*args)
+
+    monkeypatch.setattr(codes, "write_file", slow_write)
+    stage = DedupStage(DedupConfig(shard_size=9))
+    with Store(tmp_path / "ws") as store:
+        items = stage.plan(store, stats=None)
+    path = Path(items[0].source.path)
+    assert not path.exists()  # not whole yet: nothing under its name
+    threading.Timer(0.5, go.set).start()
+    assert len(items[2].read()) == len(items[2])  # waited, then read and checked
+    stage._plan.code_file.remove()
+
+    def failing_write(part, *args):
+        part.write_bytes(b"ARROW1 half a file")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(codes, "write_file", failing_write)
+    stage = DedupStage(DedupConfig(shard_size=9))
+    with Store(tmp_path / "ws") as store:
+        items = stage.plan(store, stats=None)
+    with pytest.raises(codes.CodeFileError, match="could not write dedup's code file .*No space left"):
+        items[0].read()
+    stage._plan.code_file.remove()
+    assert _code_files(tmp_path / "ws") == [] and not list((tmp_path / "ws" / "cache").rglob("codes-*"))
