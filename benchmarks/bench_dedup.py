@@ -136,6 +136,11 @@ def kids():
     r = resource.getrusage(resource.RUSAGE_CHILDREN)
     return r.ru_utime + r.ru_stime
 
+def hwm_mib():
+    # this process's own peak (ru_maxrss of a child started by fork + exec also counts its parent's memory at the fork)
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) / 1024
+
 phases = {}
 
 def timed(name):  # the driver's own parts: plan (read, hash, hand out) and finish (cluster, rank, write)
@@ -158,7 +163,7 @@ with Store(sys.argv[1]) as store:
     rows = store.count("dedup")
 print(json.dumps({"wall": wall, "cpu": driver + workers, "driver_cpu": driver, "workers_cpu": workers, "rows": rows,
                   "phases": phases, "load": [load, os.getloadavg()[0]],
-                  "driver_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "driver_rss_mib": hwm_mib(),
                   "counts": dict(stats.counts)}))
 """
 

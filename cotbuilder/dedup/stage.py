@@ -9,12 +9,13 @@ Representative priority (first difference wins):
 
 plan: unless the input hash (config + every unit's code and ranking facts) is the one the table was written from,
 the units in shards of `shard_size` (codes read in bulk, in the store's order: codes.read). A run of more than one
-shard writes the codes once to a file in the workspace's cache (codes.write_file, one Arrow record batch per shard)
-and each shard names its batch there: a worker reads its own shard, the driver neither pickles 500 MB of code to the
-pool nor keeps it. work (anywhere the cache folder is: a pool process, a Ray task): a shard's tokens, exact hashes and
-MinHash signatures, in compiled code (tokens.id_batch, shingling.flat_shingles, rensa); commit: the driver keeps each
-shard's signatures (1 KiB per unit); finish: once every shard is signed, the signatures in unit_id order, exact
-groups, LSH and union-find over all of them, one representative per cluster, and the table replaced whole in one
+shard has its codes written once to a file in the workspace's cache (codes.CodeFile, one Arrow record batch per
+shard, written by a thread while the workers start) and each shard names its batch there: a worker reads its own
+shard, the driver neither pickles 500 MB of code to the pool nor keeps it. work (anywhere the cache folder is: a pool
+process, a Ray task): a shard's tokens, exact hashes, MinHash signatures and LSH band keys, in compiled code
+(tokens.id_batch, shingling.flat_shingles, rensa); commit: the driver puts each shard's signatures (1 KiB per unit)
+at its units' places in unit_id order; finish: once every shard is signed, exact groups, LSH and union-find over all
+of them (has_harness read beside them), one representative per cluster, and the table replaced whole in one
 transaction. A shard that failed leaves the table as it was (clusters over part of the units would be wrong). The
 summary counts are counted from the rows written, so they agree with the table.
 """
