@@ -1,6 +1,7 @@
 """Dedup throughput before/after, on the same generated kernels in one run, with the duplicate decisions compared.
 
     python benchmarks/bench_dedup.py [--sizes 100000] [--jobs 2] [--baseline-ref 7b4716f4] [--no-stage | --stage-only]
+                                     [--keep-store DIR] [--repeat N]
 
 in memory (this process + a pool of --jobs processes, shards of 2,048 kernels):
     before: shards signed as dedup did before the compiled lexer: polars/Rust regex tokens (`tokens.token_lists`),
@@ -237,38 +238,53 @@ def table_agreement(before: Path, after: Path) -> str:
     )
 
 
-def stage_end_to_end(codes: list[str], jobs: int, ref: str) -> None:
+def stage_end_to_end(codes: list[str], jobs: int, ref: str, filled: Path | None = None, repeat: int = 1) -> None:
+    """The stage of `ref` and of this tree, each on its own copy of one filled store; `filled`: keep that store there
+    (made when absent, else reused: repeated runs skip generating and filling); `repeat`: pairs of runs, alternating."""
     with tempfile.TemporaryDirectory(prefix="bench-dedup-") as tmp:
         tmp = Path(tmp)
-        fill_store(tmp / "filled", codes)
+        if filled is None or not (filled / "store.duckdb").exists():
+            filled = filled or tmp / "filled"
+            fill_store(filled, codes)
         tree = baseline_tree(ref, tmp / "baseline")
-        results = {}
-        for label, source in (("before", tree), ("after", REPO)):
-            shutil.copytree(tmp / "filled", tmp / label)
-            results[label] = run_stage_in(source, tmp / label, jobs)
-            r = results[label]
-            print(_line(f"stage {label} ({ref if label == 'before' else 'this tree'})", r["rows"], r["wall"], r["cpu"]))
-            plan, finish = r["phases"].get("plan", (0, 0)), r["phases"].get("finish", (0, 0))
-            print(
-                f"    driver {r['driver_cpu']:.1f} CPU-s (plan {plan[0]:.1f} s wall / {plan[1]:.1f} CPU-s, finish "
-                f"{finish[0]:.1f} s / {finish[1]:.1f} CPU-s: before and after the workers, one core), workers "
-                f"{r['workers_cpu']:.1f} CPU-s; driver peak RSS {r['driver_rss_mib']:,.0f} MiB; load average "
-                f"{r['load'][0]:.1f} -> {r['load'][1]:.1f}"
-            )
-        b, a = results["before"], results["after"]
-        print(f"  stage ratio after / before: {b['wall'] / a['wall']:.2f}x wall, {b['cpu'] / a['cpu']:.2f}x CPU")
-        print(table_agreement(tmp / "before", tmp / "after"))
+        for _ in range(repeat):
+            _stage_pair(filled, tree, tmp, jobs, ref)
+
+
+def _stage_pair(filled: Path, tree: Path, tmp: Path, jobs: int, ref: str) -> None:
+    results = {}
+    for label, source in (("before", tree), ("after", REPO)):
+        shutil.rmtree(tmp / label, ignore_errors=True)
+        shutil.copytree(filled, tmp / label)
+        results[label] = run_stage_in(source, tmp / label, jobs)
+        r = results[label]
+        print(_line(f"stage {label} ({ref if label == 'before' else 'this tree'})", r["rows"], r["wall"], r["cpu"]))
+        plan, finish = r["phases"].get("plan", (0, 0)), r["phases"].get("finish", (0, 0))
+        print(
+            f"    driver {r['driver_cpu']:.1f} CPU-s (plan {plan[0]:.1f} s wall / {plan[1]:.1f} CPU-s, finish "
+            f"{finish[0]:.1f} s / {finish[1]:.1f} CPU-s: before and after the workers, one core), workers "
+            f"{r['workers_cpu']:.1f} CPU-s; driver peak RSS {r['driver_rss_mib']:,.0f} MiB; load average "
+            f"{r['load'][0]:.1f} -> {r['load'][1]:.1f}"
+        )
+    b, a = results["before"], results["after"]
+    print(f"  stage ratio after / before: {b['wall'] / a['wall']:.2f}x wall, {b['cpu'] / a['cpu']:.2f}x CPU")
+    print(table_agreement(tmp / "before", tmp / "after"))
 
 
 def _line(label: str, n: int, wall: float, cpu: float) -> str:
     return f"  {label:40s} {n / wall:9,.0f} records/s  ({wall:6.1f} s, {n / cpu:9,.0f} per CPU-second)"
 
 
-def bench(n: int, jobs: int, stage: bool, ref: str, memory: bool = True) -> None:
-    codes = synthetic.kernels(n, max_variants=3)
+def bench(
+    n: int, jobs: int, stage: bool, ref: str, memory: bool = True, filled: Path | None = None, repeat: int = 1
+) -> None:
     print(f"\n== {n:,} kernels, {jobs} jobs (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    if not memory and filled is not None and (filled / "store.duckdb").exists():
+        stage_end_to_end([], jobs, ref, filled, repeat)  # the kept store: no kernels to make
+        return
+    codes = synthetic.kernels(n, max_variants=3)
     if not memory:
-        stage_end_to_end(codes, jobs, ref)
+        stage_end_to_end(codes, jobs, ref, filled, repeat)
         return
     in_memory(codes[:SHARD], jobs, sign_after)  # warm: the compiled code's cache, imports
     old, old_signed, t_old = in_memory(codes, jobs, sign_before)
@@ -281,7 +297,7 @@ def bench(n: int, jobs: int, stage: bool, ref: str, memory: bool = True) -> None
     print(f"  signatures identical: {same_sig}; exact hashes identical: {same_hash}")
     print(agreement(codes, old.groups, new.groups))
     if stage:
-        stage_end_to_end(codes, jobs, ref)
+        stage_end_to_end(codes, jobs, ref, filled, repeat)
     print(f"  peak RSS: this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
 
 
@@ -296,9 +312,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     ap.add_argument("--no-stage", action="store_true", help="in memory only (no store, no stage runs)")
     ap.add_argument("--stage-only", action="store_true", help="the stage runs only (not the in-memory signing)")
+    ap.add_argument("--keep-store", type=Path, help="keep the filled store here and reuse it when there (one size)")
+    ap.add_argument("--repeat", type=int, default=1, help="stage runs: this many before/after pairs, alternating")
     args = ap.parse_args(argv)
     for n in args.sizes:
-        bench(n, args.jobs, not args.no_stage, args.baseline_ref, memory=not args.stage_only)
+        bench(n, args.jobs, not args.no_stage, args.baseline_ref, not args.stage_only, args.keep_store, args.repeat)
 
 
 if __name__ == "__main__":
