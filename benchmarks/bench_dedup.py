@@ -1,6 +1,7 @@
 """Dedup throughput before/after, on the same generated kernels in one run, with the duplicate decisions compared.
 
-    python benchmarks/bench_dedup.py [--sizes 100000] [--jobs 2] [--baseline-ref 7b4716f4] [--no-stage]
+    python benchmarks/bench_dedup.py [--sizes 100000] [--jobs 2] [--baseline-ref 7b4716f4] [--no-stage | --stage-only]
+                                     [--keep-store DIR] [--repeat N]
 
 in memory (this process + a pool of --jobs processes, shards of 2,048 kernels):
     before: shards signed as dedup did before the compiled lexer: polars/Rust regex tokens (`tokens.token_lists`),
@@ -12,9 +13,10 @@ store is not timed): the code of --baseline-ref (exported with `git archive` int
 each in its own process on its own copy of the same store.
 
 Printed: records/s (wall) and records per CPU-second (process CPU summed over the driver and its workers: on a shared
-machine it says what the code costs when the cores are not its own), the after/before ratios, and the agreement of the
-duplicate decisions: the same-cluster pairs of both, units judged duplicates by one only, and the stage's tables row
-by row (cluster, representative). Kernels come from cotbuilder.dedup.synthetic (~5 KB, ~1000 tokens each, with exact,
+machine it says what the code costs when the cores are not its own), the stage's driver CPU and the wall and CPU of
+its plan and finish (the driver's parts before and after the workers: what one core does while the other waits), the
+after/before ratios, and the agreement of the duplicate decisions: the same-cluster pairs of both, units judged
+duplicates by one only, and the stage's tables row by row, column by column. Kernels come from cotbuilder.dedup.synthetic (~5 KB, ~1000 tokens each, with exact,
 reformatted, renamed and 80%-shared duplicates).
 """
 
@@ -122,21 +124,48 @@ def agreement(codes: list[str], old: list[list[int]], new: list[list[int]]) -> s
 
 # -- the stage, end to end -----------------------------------------------------------------------------------------
 _STAGE_RUN = """
-import json, resource, sys, time
+import json, os, resource, sys, time
 from cotbuilder.dedup.stage import DedupConfig, DedupStage
 from cotbuilder.stages.driver import run_stage
 from cotbuilder.store import Store
 
-def cpu():
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+def me():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
 
+def kids():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+def hwm_mib():
+    # this process's own peak (ru_maxrss of a child started by fork + exec also counts its parent's memory at the fork)
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) / 1024
+
+phases = {}
+
+def timed(name):  # the driver's own parts: plan (read, hash, hand out) and finish (cluster, rank, write)
+    f = getattr(DedupStage, name)
+    def wrapper(self, *args):
+        wall, cpu = time.perf_counter(), me()
+        try:
+            return f(self, *args)
+        finally:
+            phases[name] = (time.perf_counter() - wall, me() - cpu)
+    setattr(DedupStage, name, wrapper)
+
+timed("plan")
+timed("finish")
 with Store(sys.argv[1]) as store:
-    wall, start = time.perf_counter(), cpu()
+    load = os.getloadavg()[0]
+    wall, driver, workers = time.perf_counter(), me(), kids()
     stats = run_stage(DedupStage(DedupConfig(jobs=int(sys.argv[2]))), store)
-    wall, used = time.perf_counter() - wall, cpu() - start
+    wall, driver, workers = time.perf_counter() - wall, me() - driver, kids() - workers
     rows = store.count("dedup")
-print(json.dumps({"wall": wall, "cpu": used, "rows": rows, "counts": dict(stats.counts)}))
+print(json.dumps({"wall": wall, "cpu": driver + workers, "driver_cpu": driver, "workers_cpu": workers, "rows": rows,
+                  "phases": phases, "load": [load, os.getloadavg()[0]],
+                  "driver_rss_mib": hwm_mib(),
+                  "counts": dict(stats.counts)}))
 """
 
 
@@ -177,47 +206,86 @@ def run_stage_in(tree: Path, workspace: Path, jobs: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+_COLUMNS = (
+    "cluster_id",
+    "cluster_size",
+    "is_representative",
+    "method",
+    "similarity",
+    "representative_id",
+    "code_hash",
+    "input_hash",
+)
+
+
 def table_agreement(before: Path, after: Path) -> str:
-    """The two `dedup` tables compared unit by unit."""
+    """The two `dedup` tables compared unit by unit, column by column (created_at aside)."""
     import duckdb
 
     con = duckdb.connect()
     con.execute(f"ATTACH '{before / 'store.duckdb'}' AS b (READ_ONLY)")
     con.execute(f"ATTACH '{after / 'store.duckdb'}' AS a (READ_ONLY)")
-    n, same_cluster, same_rep, same_method, same_hash = con.execute(
-        "SELECT count(*), count(*) FILTER (b.cluster_id = a.cluster_id), "
-        "count(*) FILTER (b.representative_id = a.representative_id), count(*) FILTER (b.method = a.method), "
-        "count(*) FILTER (b.code_hash = a.code_hash) FROM b.dedup b JOIN a.dedup a USING (unit_id)"
+    same = ", ".join(f"count(*) FILTER (b.{c} = a.{c})" for c in _COLUMNS)
+    every = " AND ".join(f"b.{c} = a.{c}" for c in _COLUMNS)
+    n, *counts, whole = con.execute(
+        f"SELECT count(*), {same}, count(*) FILTER ({every}) FROM b.dedup b JOIN a.dedup a USING (unit_id)"
     ).fetchone()
+    sizes = con.execute("SELECT (SELECT count(*) FROM b.dedup), (SELECT count(*) FROM a.dedup)").fetchone()
+    per_column = ", ".join(f"{c} {k / max(1, n):.3%}" for c, k in zip(_COLUMNS, counts, strict=True))
     return (
-        f"  dedup tables, unit by unit ({n:,} units in both): same cluster {same_cluster / n:.3%}, "
-        f"same representative {same_rep / n:.3%}, same method {same_method / n:.3%}, same code_hash {same_hash / n:.3%}"
+        f"  dedup tables, unit by unit ({sizes[0]:,} rows before, {sizes[1]:,} after, {n:,} units in both): the same "
+        f"row on {whole / max(1, n):.3%}; per column: {per_column}"
     )
 
 
-def stage_end_to_end(codes: list[str], jobs: int, ref: str) -> None:
+def stage_end_to_end(codes: list[str], jobs: int, ref: str, filled: Path | None = None, repeat: int = 1) -> None:
+    """The stage of `ref` and of this tree, each on its own copy of one filled store; `filled`: keep that store there
+    (made when absent, else reused: repeated runs skip generating and filling); `repeat`: pairs of runs, alternating."""
     with tempfile.TemporaryDirectory(prefix="bench-dedup-") as tmp:
         tmp = Path(tmp)
-        fill_store(tmp / "filled", codes)
+        if filled is None or not (filled / "store.duckdb").exists():
+            filled = filled or tmp / "filled"
+            fill_store(filled, codes)
         tree = baseline_tree(ref, tmp / "baseline")
-        results = {}
-        for label, source in (("before", tree), ("after", REPO)):
-            shutil.copytree(tmp / "filled", tmp / label)
-            results[label] = run_stage_in(source, tmp / label, jobs)
-            r = results[label]
-            print(_line(f"stage {label} ({ref if label == 'before' else 'this tree'})", r["rows"], r["wall"], r["cpu"]))
-        b, a = results["before"], results["after"]
-        print(f"  stage ratio after / before: {b['wall'] / a['wall']:.2f}x wall, {b['cpu'] / a['cpu']:.2f}x CPU")
-        print(table_agreement(tmp / "before", tmp / "after"))
+        for _ in range(repeat):
+            _stage_pair(filled, tree, tmp, jobs, ref)
+
+
+def _stage_pair(filled: Path, tree: Path, tmp: Path, jobs: int, ref: str) -> None:
+    results = {}
+    for label, source in (("before", tree), ("after", REPO)):
+        shutil.rmtree(tmp / label, ignore_errors=True)
+        shutil.copytree(filled, tmp / label)
+        results[label] = run_stage_in(source, tmp / label, jobs)
+        r = results[label]
+        print(_line(f"stage {label} ({ref if label == 'before' else 'this tree'})", r["rows"], r["wall"], r["cpu"]))
+        plan, finish = r["phases"].get("plan", (0, 0)), r["phases"].get("finish", (0, 0))
+        print(
+            f"    driver {r['driver_cpu']:.1f} CPU-s (plan {plan[0]:.1f} s wall / {plan[1]:.1f} CPU-s, finish "
+            f"{finish[0]:.1f} s / {finish[1]:.1f} CPU-s: before and after the workers, one core), workers "
+            f"{r['workers_cpu']:.1f} CPU-s; driver peak RSS {r['driver_rss_mib']:,.0f} MiB; load average "
+            f"{r['load'][0]:.1f} -> {r['load'][1]:.1f}"
+        )
+    b, a = results["before"], results["after"]
+    print(f"  stage ratio after / before: {b['wall'] / a['wall']:.2f}x wall, {b['cpu'] / a['cpu']:.2f}x CPU")
+    print(table_agreement(tmp / "before", tmp / "after"))
 
 
 def _line(label: str, n: int, wall: float, cpu: float) -> str:
     return f"  {label:40s} {n / wall:9,.0f} records/s  ({wall:6.1f} s, {n / cpu:9,.0f} per CPU-second)"
 
 
-def bench(n: int, jobs: int, stage: bool, ref: str) -> None:
-    codes = synthetic.kernels(n, max_variants=3)
+def bench(
+    n: int, jobs: int, stage: bool, ref: str, memory: bool = True, filled: Path | None = None, repeat: int = 1
+) -> None:
     print(f"\n== {n:,} kernels, {jobs} jobs (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+    if not memory and filled is not None and (filled / "store.duckdb").exists():
+        stage_end_to_end([], jobs, ref, filled, repeat)  # the kept store: no kernels to make
+        return
+    codes = synthetic.kernels(n, max_variants=3)
+    if not memory:
+        stage_end_to_end(codes, jobs, ref, filled, repeat)
+        return
     in_memory(codes[:SHARD], jobs, sign_after)  # warm: the compiled code's cache, imports
     old, old_signed, t_old = in_memory(codes, jobs, sign_before)
     print(_line("in memory, before (polars regex tokens)", n, t_old.wall, t_old.cpu))
@@ -229,7 +297,7 @@ def bench(n: int, jobs: int, stage: bool, ref: str) -> None:
     print(f"  signatures identical: {same_sig}; exact hashes identical: {same_hash}")
     print(agreement(codes, old.groups, new.groups))
     if stage:
-        stage_end_to_end(codes, jobs, ref)
+        stage_end_to_end(codes, jobs, ref, filled, repeat)
     print(f"  peak RSS: this process {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB")
 
 
@@ -243,9 +311,12 @@ def main(argv: list[str] | None = None) -> None:
         help="git ref whose dedup stage is the 'before' (default: issue 16's start)",
     )
     ap.add_argument("--no-stage", action="store_true", help="in memory only (no store, no stage runs)")
+    ap.add_argument("--stage-only", action="store_true", help="the stage runs only (not the in-memory signing)")
+    ap.add_argument("--keep-store", type=Path, help="keep the filled store here and reuse it when there (one size)")
+    ap.add_argument("--repeat", type=int, default=1, help="stage runs: this many before/after pairs, alternating")
     args = ap.parse_args(argv)
     for n in args.sizes:
-        bench(n, args.jobs, not args.no_stage, args.baseline_ref)
+        bench(n, args.jobs, not args.no_stage, args.baseline_ref, not args.stage_only, args.keep_store, args.repeat)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """Duplicate clusters of code documents: exact groups first, then MinHash LSH over the exact-group leaders.
 
 The work is split so that the costly part runs anywhere, shard by shard (`sign_shard`: tokens, exact hash,
-shingles, signature), and only the part that needs every document at once runs in one place (`cluster_signed`:
-exact groups, LSH bands, union-find). `cluster_codes` does both in this process.
+shingles, signature, the signature's LSH band keys), and only the part that needs every document at once runs in one
+place (`cluster_signed`: exact groups, LSH buckets, union-find). `cluster_codes` does both in this process.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ class SignedShard:
     code_hashes: list[str]  # tokens.code_hash of each document
     signatures: np.ndarray  # (documents, num_perm) MinHash signatures
     has_shingles: np.ndarray  # bool per document: False for a document without tokens (nothing to compare)
+    band_keys: np.ndarray | None = None  # (documents, bands) uint64: minhash.band_key_matrix of the signatures
 
 
 def sign_shard(codes: Sequence[str] | pa.Array, params: ClusterParams, compiled: bool = True) -> SignedShard:
@@ -55,12 +56,13 @@ def sign_shard(codes: Sequence[str] | pa.Array, params: ClusterParams, compiled:
         hashes = tokens.code_hashes(lists)
         flat, counts = minhash.batch_shingles(lists, params.ngram)
     sig = minhash.signature_matrix(flat, counts, params.num_perm, params.seed, params.backend)
-    return SignedShard(hashes, sig, counts > 0)
+    bands, rows = minhash.optimal_bands(params.threshold, params.num_perm)
+    return SignedShard(hashes, sig, counts > 0, minhash.band_key_matrix(sig, bands, rows))
 
 
 @dataclass
 class Clustering:
-    groups: list[list[int]]  # indices into the input, one list per cluster
+    labels: np.ndarray  # int64 per document: the smallest index in its cluster (a document alone: its own index)
     code_hashes: list[str]
     signatures: np.ndarray | None  # rows for `leaders` only
     leaders: list[int]  # one index per exact group that has shingles (the documents that went into LSH)
@@ -69,6 +71,13 @@ class Clustering:
     counts: dict[str, int]
     exact_shingles: Callable[[int], np.ndarray] | None = None  # index -> its shingle set (for exact Jaccard)
 
+    @property
+    def groups(self) -> list[list[int]]:
+        """Indices into the input, one ascending list per cluster, clusters in the order of their smallest index."""
+        order = np.argsort(self.labels, kind="stable")
+        cuts = np.flatnonzero(np.diff(self.labels[order])) + 1
+        return [part.tolist() for part in np.split(order, cuts)] if len(order) else []
+
 
 def cluster_signed(
     code_hashes: Sequence[str],
@@ -76,9 +85,11 @@ def cluster_signed(
     has_shingles: np.ndarray,
     params: ClusterParams,
     exact_shingles: Callable[[int], np.ndarray] | None = None,
+    band_keys: np.ndarray | None = None,
 ) -> Clustering:
     """Clusters of documents from their exact hashes and signatures (rows in input order). `exact_shingles(i)` gives
-    a document's shingle set when `params.verify_jaccard` asks for the exact Jaccard of each candidate pair."""
+    a document's shingle set when `params.verify_jaccard` asks for the exact Jaccard of each candidate pair;
+    `band_keys` (rows in input order, as `sign_shard` makes them) saves making them here."""
     n = len(code_hashes)
     uf = UnionFind(n)
     joined_by: dict[int, str] = {}
@@ -107,7 +118,8 @@ def cluster_signed(
         if params.verify_jaccard and exact_shingles is None:
             raise ValueError("verify_jaccard needs the documents' exact shingle sets")
         bands, rows = minhash.optimal_bands(params.threshold, params.num_perm)
-        pairs = minhash.candidate_pair_array(sig, bands, rows)
+        keys = None if band_keys is None else band_keys[lsh_docs]
+        pairs = minhash.candidate_pair_array(sig, bands, rows, keys=keys)
         counts["candidate_pairs"] = len(pairs)
         if params.verify_jaccard:
             sims = [minhash.exact_jaccard(exact_shingles(lsh_docs[a]), exact_shingles(lsh_docs[b])) for a, b in pairs]
@@ -121,10 +133,9 @@ def cluster_signed(
             if uf.find(ia) != uf.find(ib):
                 uf.union(ia, ib)
                 joined_by.setdefault(max(ia, ib), "minhash")
-    groups = uf.groups()
     counts["minhash_duplicates"] = sum(1 for m in joined_by.values() if m == "minhash")
     row_of_hash = {code_hashes[d]: k for k, d in enumerate(lsh_docs)}
-    return Clustering(groups, list(code_hashes), sig, lsh_docs, row_of_hash, joined_by, counts, exact_shingles)
+    return Clustering(uf.labels(), list(code_hashes), sig, lsh_docs, row_of_hash, joined_by, counts, exact_shingles)
 
 
 def _estimated_jaccards(sig: np.ndarray, pairs: np.ndarray, chunk: int = 8192) -> list[float]:

@@ -55,14 +55,9 @@ _HAS_HARNESS_SQL = (
 )
 
 
-def harness_of(store: Store, unit_ids: list[str]) -> dict[str, bool]:
-    """has_harness of the given units (read from their files' roles and paths). Every unit's files are scanned: a
-    list of tens of thousands of ids as a query parameter cost more than the scan, which reads them all anyway."""
-    if not unit_ids:
-        return {}
-    table = store.arrow(f"SELECT unit_id, {_HAS_HARNESS_SQL} AS has_harness FROM units")
-    every = dict(zip(table["unit_id"].to_pylist(), table["has_harness"].to_pylist(), strict=True))
-    return {unit_id: every[unit_id] for unit_id in unit_ids if unit_id in every}
+def harness_frame(store: Store) -> pl.DataFrame:
+    """has_harness of every unit, as a frame of unit_id, has_harness (read from their files' roles and paths)."""
+    return pl.from_arrow(store.arrow(f"SELECT unit_id, {_HAS_HARNESS_SQL} AS has_harness FROM units"))
 
 
 def load_unit_facts(store: Store, unit_ids: list[str] | None = None, *, harness: bool = True) -> dict[str, UnitFacts]:
@@ -104,12 +99,10 @@ def _add_other_stages(store: Store, facts: dict[str, UnitFacts], get: Callable[[
 @dataclass
 class Ranking:
     """What ranks dedup's cluster members, for every unit without a Python object per unit: the licences as a column,
-    UnitFacts only for the units verify or annotate said something about (the rest are made when asked)."""
+    UnitFacts only for the units verify or annotate said something about; `columns()` puts both in one frame."""
 
     licenses: pl.DataFrame  # unit_id, license, license_allowed
     said: dict[str, UnitFacts]  # units with a verification or an annotation
-    license_of: dict[str, str]
-    allowed_license: dict[str, bool]
 
     def columns(self) -> pl.DataFrame:
         """Every unit's ranking facts, one row per unit: part of dedup's input hash. has_harness is not among them: it
@@ -130,11 +123,6 @@ class Ranking:
         )
         return self.licenses.select("unit_id", "license_allowed").join(said, on="unit_id", how="left")
 
-    def facts_of(self, unit_ids: list[str]) -> tuple[dict[str, UnitFacts], dict[str, bool]]:
-        """(UnitFacts, licence allowed) of these units; has_harness is False until someone reads it."""
-        facts = {u: self.said.get(u) or UnitFacts(u, self.license_of[u], False) for u in unit_ids}
-        return facts, {u: self.allowed_license[self.license_of[u]] for u in unit_ids}
-
 
 def ranking(store: Store, allowed: set[str]) -> Ranking:
     from ..publish.licenses import is_allowed
@@ -153,4 +141,4 @@ def ranking(store: Store, allowed: set[str]) -> Ranking:
         return said.get(unit_id)
 
     _add_other_stages(store, said, get)
-    return Ranking(licenses, said, license_of, verdict)
+    return Ranking(licenses, said)

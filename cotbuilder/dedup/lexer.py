@@ -263,9 +263,10 @@ def _operator_end(s, p, n, assign):
 
 
 @njit(cache=True, nogil=True)
-def _tokenise(s, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
-    """`tokens._TOKEN_RE.findall` over s[:n]: the tokens joined by one space written at joined[j0:], and an Arrow
-    string view per token (into `joined`) at views[t0:]. Returns (tokens, joined bytes), or tokens = -1 to fall back,
+def _tokenise(s, words, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
+    """`tokens._TOKEN_RE.findall` over s[:n] (`words`: the same bytes as aligned 64-bit words, for `_view`): the
+    tokens joined by one space written at joined[j0:], and an Arrow string view per token (into `joined`) at
+    views[t0:]. Returns (tokens, joined bytes), or tokens = -1 to fall back,
     -2 when `views` is full."""
     p = 0
     t = t0
@@ -301,7 +302,7 @@ def _tokenise(s, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
         if t > t0:
             joined[j] = 32
             j += 1
-        _view(views, t, s, p, end - p, j)
+        _view(views, t, words, p, end - p, j)
         for q in range(p, end):
             joined[j] = s[q]
             j += 1
@@ -310,22 +311,29 @@ def _tokenise(s, n, cuts, ncuts, views, t0, joined, j0, classes, assign):
     return t - t0, j - j0
 
 
+_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
+_SLACK = 24  # bytes past the text of the buffer `_tokenise` reads: `_view` reads the 3 words from a token's start
+
+
 @njit(cache=True, nogil=True)
-def _view(views, t, s, p, length, at):
-    """Arrow's 16-byte string view of s[p:p+length], whose bytes are at `at` in data buffer 0, as two little-endian
-    64-bit words: the length and the first 4 bytes, then the next 8 bytes inline when the token fits in 12 (zero
-    padded), else buffer index 0 and the offset. Built in registers: one store per word."""
-    lo = np.uint64(length)
-    for k in range(min(length, 4)):
-        lo |= np.uint64(s[p + k]) << np.uint64(32 + 8 * k)
-    hi = np.uint64(0)
-    if length <= 12:
-        for k in range(4, length):
-            hi |= np.uint64(s[p + k]) << np.uint64(8 * (k - 4))
-    else:
-        hi = np.uint64(at) << np.uint64(32)
-    views[2 * t] = lo
-    views[2 * t + 1] = hi
+def _view(views, t, words, p, length, at):
+    """Arrow's 16-byte string view of the token of `length` bytes at byte p of `words` (a little-endian uint64 view of
+    the text), whose bytes are at `at` in data buffer 0, as two little-endian 64-bit words: the length and the first
+    4 bytes, then the next 8 bytes inline when the token fits in 12 (zero padded), else buffer index 0 and the
+    offset. Without a branch on the length or the alignment: the 12 bytes from p are shifted out of the 3 aligned
+    words around them (`words` has _SLACK bytes of room past the text), then masked. Token lengths vary from one token
+    to the next, so a loop or a branch on them mispredicts: byte loops were 40% of the lexer's time."""
+    i = p >> 3
+    shift = np.uint64(8 * (p & 7))
+    a, b, c = words[i], words[i + 1], words[i + 2]
+    # (x << 1) << (63 - shift) is x << (64 - shift), and 0 when shift is 0 (a 64-bit shift would be undefined)
+    w0 = (a >> shift) | ((b << np.uint64(1)) << (np.uint64(63) - shift))
+    w1 = (b >> shift) | ((c << np.uint64(1)) << (np.uint64(63) - shift))
+    w0 &= _ONES >> np.uint64(64 - 8 * min(length, 8))  # a token has at least one byte: the shift is at most 56
+    w1 &= (np.uint64(1) << np.uint64(8 * min(max(length - 8, 0), 4))) - np.uint64(1)
+    views[2 * t] = np.uint64(length) | (w0 << np.uint64(32))
+    inline = (w0 >> np.uint64(32)) | (w1 << np.uint64(32))
+    views[2 * t + 1] = inline if length <= 12 else np.uint64(at) << np.uint64(32)
 
 
 @njit(cache=True, nogil=True)
@@ -337,7 +345,8 @@ def _lex(data, offsets, views, joined, classes, words, assign):
     longest = 0
     for d in range(docs):
         longest = max(longest, offsets[d + 1] - offsets[d])
-    stripped = np.empty(longest, dtype=np.uint8)
+    stripped = np.zeros((longest + _SLACK + 7) // 8 * 8, dtype=np.uint8)
+    stripped_words = stripped.view(np.uint64)  # the same bytes, for _view
     cuts = np.empty(longest + 1, dtype=np.int64)
     counts = np.zeros(docs, dtype=np.int64)
     joined_offsets = np.zeros(docs + 1, dtype=np.int64)
@@ -349,7 +358,7 @@ def _lex(data, offsets, views, joined, classes, words, assign):
         n, ncuts = _strip_comments(s, len(s), stripped, cuts, classes, words)
         k = -1
         if n >= 0:
-            k, dj = _tokenise(stripped, n, cuts, ncuts, views, t, joined, j, classes, assign)
+            k, dj = _tokenise(stripped, stripped_words, n, cuts, ncuts, views, t, joined, j, classes, assign)
         if k == -2:
             return -1, 0, counts, joined_offsets, fallback
         if k < 0:
@@ -377,18 +386,23 @@ class Lexed:
 _MAX_CHUNK = 1 << 29  # bytes lexed at once: a view addresses the joined text (< 2x this) with a 32-bit offset
 
 
-def lex(codes: pa.Array) -> Lexed:
-    """Tokens of `codes` (an Arrow string array), as `tokens.tokens` would give them."""
+def lex(codes: pa.Array, scratch: Scratch | None = None) -> Lexed:
+    """Tokens of `codes` (an Arrow string array), as `tokens.tokens` would give them. With a `scratch`, the result
+    lives in its buffers: valid until the next `lex` with the same scratch."""
     if sys.byteorder != "little":  # _view writes Arrow's views as little-endian words
         raise RuntimeError("the compiled lexer needs a little-endian machine; sign with compiled=False")
-    codes = codes.cast(pa.large_string())
+    if not (pa.types.is_string(codes.type) or pa.types.is_large_string(codes.type)):
+        codes = codes.cast(pa.large_string())  # (string and large_string are read as they are: no copy, no compute)
     offsets = _offsets(codes)
     bounds = [0]
     while bounds[-1] < len(codes):  # chunks of at most _MAX_CHUNK bytes (or one longer document)
         first = bounds[-1]
         stop = int(np.searchsorted(offsets, offsets[first] + _MAX_CHUNK, side="right")) - 1
         bounds.append(min(len(codes), max(stop, first + 1)))
-    parts = [_lex_chunk(codes.slice(a, b - a)) for a, b in itertools.pairwise(bounds)] or [_lex_chunk(codes)]
+    if len(bounds) > 2:  # several chunks (a batch over _MAX_CHUNK bytes): each its own buffers, concatenated below
+        scratch = None
+    parts = [_lex_chunk(codes.slice(a, b - a), scratch) for a, b in itertools.pairwise(bounds)]
+    parts = parts or [_lex_chunk(codes, scratch)]
     if len(parts) == 1:
         return parts[0]
     shifts = np.cumsum([0] + [len(p.joined) for p in parts[:-1]])
@@ -402,20 +416,25 @@ def lex(codes: pa.Array) -> Lexed:
 
 
 def _offsets(codes: pa.Array) -> np.ndarray:
-    return np.frombuffer(codes.buffers()[1], dtype=np.int64)[codes.offset : codes.offset + len(codes) + 1]
+    """The string offsets of `codes` as int64 (a copy: the compiled code sees one array type whatever the input)."""
+    width = np.int32 if pa.types.is_string(codes.type) else np.int64
+    return np.array(
+        np.frombuffer(codes.buffers()[1], dtype=width)[codes.offset : codes.offset + len(codes) + 1], np.int64
+    )
 
 
-def _lex_chunk(codes: pa.Array) -> Lexed:
+def _lex_chunk(codes: pa.Array, scratch: Scratch | None) -> Lexed:
     offsets = _offsets(codes)
     data = codes.buffers()[2]
     data = np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, dtype=np.uint8)
     size = int(offsets[-1] - offsets[0])
-    # The buffers are made here, not in the compiled code: numpy asks for huge pages for large arrays, which saves
-    # most of the page faults of first touch. Code has ~0.2 tokens per byte; a denser batch is lexed again with room
-    # for one token per byte (the most there can be).
-    joined = np.empty(2 * size, dtype=np.uint8)
+    new = scratch.take if scratch is not None else _fresh
+    # The buffers are made here, not in the compiled code (numpy asks for huge pages for large arrays, which saves
+    # most of the page faults of first touch; a scratch saves them all after its first use). Code has ~0.2 tokens per
+    # byte; a denser batch is lexed again with room for one token per byte (the most there can be).
+    joined = new("joined", 2 * size, np.uint8)
     for room in (size // 3 + 1024, size + 1):
-        views = np.empty(2 * room, dtype=np.uint64)
+        views = new("views", 2 * room, np.uint64)
         n, j, counts, joined_offsets, fallback = _lex(
             data, offsets, views, joined, _CLASS, _DIRECTIVE_BYTES, _ASSIGN_OPS
         )
@@ -423,3 +442,24 @@ def _lex_chunk(codes: pa.Array) -> Lexed:
             break
     tokens = pa.Array.from_buffers(pa.string_view(), n, [None, pa.py_buffer(views[: 2 * n]), pa.py_buffer(joined[:j])])
     return Lexed(tokens, counts, joined[:j], joined_offsets, fallback)
+
+
+def _fresh(name: str, size: int, dtype: type) -> np.ndarray:
+    return np.empty(size, dtype=dtype)
+
+
+class Scratch:
+    """Buffers `lex` writes into and takes again on its next call. dedup's workers lex shard after shard: fresh
+    buffers (~50 MB a shard) cost a page fault per page, and where memory is fragmented huge-page compaction, as much
+    CPU as the lexing itself (measured: 45 µs of system time per kernel beside 25 µs of lexing, on a loaded machine).
+    One per thread: what `lex` returns with it is valid until its next call."""
+
+    def __init__(self) -> None:
+        self._buffers: dict[str, np.ndarray] = {}
+
+    def take(self, name: str, size: int, dtype: type) -> np.ndarray:
+        buffer = self._buffers.get(name)
+        if buffer is None or len(buffer) < size:
+            buffer = np.empty(size + size // 4, dtype=dtype)  # room to spare: shards differ a little in size
+            self._buffers[name] = buffer
+        return buffer[:size]

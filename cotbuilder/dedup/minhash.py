@@ -26,7 +26,7 @@ import array
 import hashlib
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -148,21 +148,24 @@ def signature_matrix(
         return signatures(np.split(flat, offsets) if len(counts) else [], num_perm, seed, backend)
     import rensa
 
-    offsets = np.zeros(len(counts) + 1, dtype=np.uint64)
-    offsets[1:] = np.cumsum(counts)
-    matrix = rensa.RMinHash.digest_matrix_from_flat_token_hashes(flat, offsets, num_perm, seed)
-    sig = _rows(matrix, len(counts), num_perm)
+    ends = np.cumsum(counts, dtype=np.uint64)
+    out = array.array("I")
+    for a in range(0, len(counts), _RENSA_ROWS):
+        b = min(len(counts), a + _RENSA_ROWS)
+        first = ends[a - 1] if a else np.uint64(0)
+        offsets = np.concatenate(([0], ends[a:b] - first)).astype(np.uint64)
+        matrix = rensa.RMinHash.digest_matrix_from_flat_token_hashes(flat[first : ends[b - 1]], offsets, num_perm, seed)
+        for row in matrix.to_rows():  # the values are 32-bit: half the memory of uint64
+            out.extend(row)  # array.array takes a list in one C loop (5x numpy's per-item conversion)
+    sig = np.frombuffer(out, dtype=np.uint32).reshape(len(counts), num_perm)
     sig[counts == 0] = np.iinfo(sig.dtype).max
     return sig
 
 
-def _rows(matrix: Any, n: int, num_perm: int) -> np.ndarray:
-    """rensa's digest matrix as numpy; its values are 32-bit, so half the memory of uint64. rensa hands the matrix
-    out only as lists of Python ints; array.array takes a list in one C loop (5x numpy's per-item conversion)."""
-    out = array.array("I")
-    for row in matrix.to_rows():
-        out.extend(row)
-    return np.frombuffer(out, dtype=np.uint32).reshape(n, num_perm)
+# Documents signed per rensa call. rensa 0.5 hands its matrix out only as lists of Python ints: a call over a whole
+# shard makes 500k of them at once, whose memory goes back to the system and is faulted in again every shard (as much
+# system time as rensa's own work); 128 rows (32k ints) fit in memory Python keeps. Same signatures either way.
+_RENSA_ROWS = 128
 
 
 def signatures(shingle_sets: Sequence[np.ndarray], num_perm: int, seed: int = 1, backend: str = "rensa") -> np.ndarray:
@@ -227,23 +230,28 @@ def optimal_bands(threshold: float, num_perm: int, fp_weight: float = 0.5, fn_we
 
 
 def lsh_candidate_pairs(sig: np.ndarray, bands: int, rows: int, max_bucket_pairs: int = 50) -> set[tuple[int, int]]:
-    """Index pairs (i < j) that share at least one band. Large buckets are linked as a star from their first member
+    """Index pairs (i < j) that share at least one band. Large buckets are linked as a star from their smallest index
     (keeps the pair count linear; union-find still joins them all)."""
     return {(int(i), int(j)) for i, j in candidate_pair_array(sig, bands, rows, max_bucket_pairs)}
 
 
-def candidate_pair_array(sig: np.ndarray, bands: int, rows: int, max_bucket_pairs: int = 50) -> np.ndarray:
+def candidate_pair_array(
+    sig: np.ndarray, bands: int, rows: int, max_bucket_pairs: int = 50, keys: np.ndarray | None = None
+) -> np.ndarray:
     """`lsh_candidate_pairs` as a sorted (pairs, 2) array, built with numpy: per band, rows are sorted by their band
     key, and the pairs inside each bucket are made by comparing each sorted position with the ones d places on (a
     bucket of s members has its pairs at d = 1 .. s-1), so no Python loop runs per bucket; at 100k signatures
-    the per-bucket loop was most of dedup's clustering time."""
+    the per-bucket loop was most of dedup's clustering time. `keys`: `band_key_matrix(sig, bands, rows)` when the
+    caller has it already (dedup's workers make it with the signatures)."""
     n = sig.shape[0]
     found: list[np.ndarray] = []
+    if keys is None and n >= 2:
+        keys = band_key_matrix(sig, bands, rows)
     if n >= 2:
         for b in range(bands):
-            keys = _band_keys(sig[:, b * rows : (b + 1) * rows])
-            order = np.argsort(keys, kind="stable")
-            sorted_keys = keys[order]
+            band_keys = np.ascontiguousarray(keys[:, b])
+            order = np.argsort(band_keys)  # not stable (5x faster): a large bucket's star centre is chosen below
+            sorted_keys = band_keys[order]
             new_bucket = np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1]))
             bucket = np.cumsum(new_bucket) - 1
             starts = np.flatnonzero(new_bucket)
@@ -255,14 +263,24 @@ def candidate_pair_array(sig: np.ndarray, bands: int, rows: int, max_bucket_pair
                 k = k[bucket[k] == bucket[k + d]]
                 found.append(np.stack((order[k], order[k + d]), axis=1))
                 d += 1
-            big = np.flatnonzero(~small & ~new_bucket)  # a star from the first member of each large bucket
+            big = np.flatnonzero(~small)  # a star from the smallest index of each large bucket to the others
             if len(big):
-                found.append(np.stack((order[starts[bucket[big]]], order[big]), axis=1))
+                centre = np.minimum.reduceat(order, starts)[bucket[big]]
+                leaf = order[big] != centre
+                found.append(np.stack((centre[leaf], order[big][leaf]), axis=1))
     if not found:
         return np.zeros((0, 2), dtype=np.int64)
     pairs = np.concatenate(found).astype(np.int64)
     key = np.unique(np.minimum(pairs[:, 0], pairs[:, 1]) * n + np.maximum(pairs[:, 0], pairs[:, 1]))  # i < j, sorted
     return np.stack((key // n, key % n), axis=1)
+
+
+def band_key_matrix(sig: np.ndarray, bands: int, rows: int) -> np.ndarray:
+    """(documents, bands) uint64: the key of each band of each signature (`_band_keys`)."""
+    out = np.empty((sig.shape[0], bands), dtype=np.uint64)
+    for b in range(bands):
+        out[:, b] = _band_keys(sig[:, b * rows : (b + 1) * rows])
+    return out
 
 
 def _band_keys(band: np.ndarray) -> np.ndarray:

@@ -8,22 +8,30 @@ Representative priority (first difference wins):
   5. smallest unit_id (determinism)
 
 plan: unless the input hash (config + every unit's code and ranking facts) is the one the table was written from,
-the units in shards of `shard_size` (codes read in bulk: codes.read); work (anywhere: a pool process, a Ray task): a
-shard's tokens, exact hashes and MinHash signatures, in compiled code (tokens.id_batch, shingling.flat_shingles,
-rensa); commit: the driver keeps each shard's signatures (1 KiB per unit); finish: once every shard is signed, exact
-groups, LSH and union-find over all of them, one representative per cluster, and the table replaced whole in one
-transaction. A shard that failed leaves
-the table as it was (clusters over part of the units would be wrong). The summary counts are counted from the rows
-written, so they agree with the table.
+the units in shards of `shard_size` (codes read in bulk, in the store's order: codes.read). A run of more than one
+shard has its codes written once to a file in the workspace's cache (codes.CodeFile, one Arrow record batch per
+shard, written by a thread while the workers start) and each shard names its batch there: a worker reads its own
+shard, the driver neither pickles 500 MB of code to the pool nor keeps it. work (anywhere the cache folder is: a pool
+process, a Ray task): a shard's tokens, exact hashes, MinHash signatures and LSH band keys, in compiled code
+(tokens.id_batch, shingling.flat_shingles, rensa); commit: the driver puts each shard's signatures (1 KiB per unit)
+at its units' places in unit_id order; finish: once every shard is signed, exact groups, LSH and union-find over all
+of them (has_harness read beside them), one representative per cluster, and the table replaced whole in one
+transaction. A shard that failed leaves the table as it was (clusters over part of the units would be wrong). The
+summary counts are counted from the rows written, so they agree with the table.
 """
 
 from __future__ import annotations
 
+import concurrent.futures as cf
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from ..hashing import config_hash, sha256_text
 from ..stages.base import PROCESS, Stage
@@ -36,7 +44,7 @@ from .config import BACKENDS, DedupConfig
 if TYPE_CHECKING:
     from ..stats import StageStats
     from ..store import Store
-    from .facts import Ranking, UnitFacts
+    from .facts import UnitFacts
 
 __all__ = ["DedupConfig", "DedupStage", "rank_key", "run", "unit_code"]
 
@@ -61,9 +69,18 @@ _INPUT_SEED = 0x636F69  # polars' row hash seed of the input hash (any fixed val
 
 @dataclass
 class DedupShard:
-    start: int  # index of its first unit in the plan's order
-    codes: pl.Series  # a slice of the plan's codes: travels to its worker as its own bytes, not 2,048 Python strings
+    start: int  # index of its first unit in the plan's order (the store's scan order, codes.Codes)
+    codes: pl.Series | pa.Array | Sequence[str] | None = None  # the codes themselves (a run of one shard) ...
     compiled: bool = True  # sign with the compiled lexer (see COMPILED_FROM)
+    source: codes.CodeSlice | None = None  # ... or where its worker reads them (the run's code file)
+
+    def __len__(self) -> int:
+        return len(self.source) if self.source is not None else len(self.codes)
+
+    def read(self) -> pa.Array | Sequence[str]:
+        if self.source is not None:
+            return self.source.read()
+        return self.codes.to_arrow() if isinstance(self.codes, pl.Series) else self.codes
 
 
 @dataclass
@@ -77,11 +94,51 @@ class _Plan:
     """What the driver keeps between plan and finish (never sent to a worker: see DedupStage.__getstate__)."""
 
     unit_ids: list[str]
-    codes: pl.Series
-    ranking: Ranking  # what ranks cluster members (finish reads has_harness for the units that share a cluster)
+    order: np.ndarray  # order[i]: the row of unit_ids[i] in the shards (codes.Codes.order)
+    codes: pa.ChunkedArray | None  # kept only for verify_jaccard (the exact shingles of candidate pairs)
+    code_file: codes.CodeFile | None  # the run's code file (being written while the workers start), removed by finish
+    facts: pl.DataFrame  # what ranks cluster members, a row per unit in unit_id order (Ranking.columns)
     config_hash: str
     input_hash: str
-    signed: dict[int, clusters.SignedShard] = field(default_factory=dict)  # shard start -> its signatures
+    signed: _Signatures = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.signed = _Signatures(self.order)
+
+
+class _Signatures:
+    """The shards' signatures put at their units' places in unit_id order as each shard comes in (while the others are
+    still being signed), so finish starts from them as they are."""
+
+    def __init__(self, order: np.ndarray):
+        self.place = np.empty(len(order), dtype=np.int64)  # place[row]: the unit_id-order index of a shard row
+        self.place[order] = np.arange(len(order))
+        self.code_hashes: list[str | None] = [None] * len(order)
+        self.signatures: np.ndarray | None = None  # (units, num_perm), allocated with the first shard
+        self.has_shingles = np.zeros(len(order), dtype=bool)
+        self.band_keys: np.ndarray | None = None
+        self.keys_from_every_shard = True
+        self.starts: set[int] = set()
+        self.units = 0  # units signed so far
+
+    def add(self, start: int, shard: clusters.SignedShard) -> None:
+        if start in self.starts:  # the same shard twice (a retried task): once is enough
+            return
+        rows = self.place[start : start + len(shard.code_hashes)]
+        if self.signatures is None:
+            self.signatures = np.empty((len(self.place), shard.signatures.shape[1]), dtype=shard.signatures.dtype)
+        self.signatures[rows] = shard.signatures
+        self.has_shingles[rows] = shard.has_shingles
+        if shard.band_keys is None:
+            self.keys_from_every_shard = False  # cluster_signed makes them all
+        elif self.keys_from_every_shard:
+            if self.band_keys is None:
+                self.band_keys = np.empty((len(self.place), shard.band_keys.shape[1]), dtype=np.uint64)
+            self.band_keys[rows] = shard.band_keys
+        for row, code_hash in zip(rows.tolist(), shard.code_hashes, strict=True):
+            self.code_hashes[row] = code_hash
+        self.starts.add(start)
+        self.units += len(rows)
 
 
 class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
@@ -114,7 +171,7 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         return max(1, self.config.jobs)
 
     def label(self, item: DedupShard) -> str:
-        return f"units {item.start}-{item.start + len(item.codes) - 1}"
+        return f"units {item.start}-{item.start + len(item) - 1}"
 
     def plan(self, store: Store, stats: StageStats) -> list[DedupShard]:
         from ..publish.licenses import allowlist
@@ -127,7 +184,8 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         # The text itself decides the result (its tokens), so its digest stands for it here; tokenising every unit
         # in the driver just to decide whether anything changed would cost as much as the work. Hashed as columns
         # (polars' row hash, a new polars version may change it: then one run does the work again).
-        inputs = pl.DataFrame({"unit_id": units.unit_ids, "digest": units.digests}).join(
+        ids = pl.Series("unit_id", units.unit_ids, dtype=pl.String)  # typed: an empty store has no values to tell
+        inputs = pl.DataFrame({"unit_id": ids, "digest": units.digests[units.order]}).join(
             ranks.columns(), on="unit_id", how="left", maintain_order="left"
         )
         input_hash = sha256_text(chash + inputs.hash_rows(seed=_INPUT_SEED).to_numpy().tobytes().hex())
@@ -136,46 +194,65 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
         if ids and done == len(ids) == store.count("dedup"):
             stats.skip("already deduplicated with this config and input", len(ids))
             return []
-        self._plan = _Plan(ids, units.codes, ranks, chash, input_hash)
         size = config.shard_size
         compiled = len(ids) >= COMPILED_FROM
-        return [DedupShard(start, units.codes.slice(start, size), compiled) for start in range(0, len(ids), size)]
+        kept = units.codes if config.verify_jaccard else None
+        if len(ids) <= size:
+            one = units.codes.combine_chunks()
+            self._plan = _Plan(ids, units.order, kept, None, inputs, chash, input_hash)
+            return [DedupShard(0, one, compiled)] if ids else []
+        code_file = codes.CodeFile(_code_file(store, input_hash), units.codes, units.digests, size)
+        self._plan = _Plan(ids, units.order, kept, code_file, inputs, chash, input_hash)
+        return [DedupShard(k * size, None, compiled, source) for k, source in enumerate(code_file.slices)]
 
     def work(self, item: DedupShard) -> ShardResult:
-        return ShardResult(item.start, clusters.sign_shard(item.codes.to_arrow(), self.config.params(), item.compiled))
+        return ShardResult(item.start, clusters.sign_shard(item.read(), self.config.params(), item.compiled))
 
     def commit(self, store: Store, results: list[ShardResult], stats: StageStats) -> None:
         # Nothing is written per shard: the table is one snapshot of every unit, written by `finish`.
         assert self._plan is not None
         for r in results:
-            self._plan.signed[r.start] = r.signed
+            self._plan.signed.add(r.start, r.signed)
         stats.add("shards_signed", len(results))
 
-    def finish(self, store: Store, stats: StageStats) -> None:
-        from .facts import harness_of
+    def _clusters(self, plan: _Plan) -> clusters.Clustering:
+        params = self.config.params()
+        signed = plan.signed
+        return clusters.cluster_signed(
+            signed.code_hashes,
+            signed.signatures if signed.signatures is not None else np.zeros((0, params.num_perm), dtype=np.uint32),
+            signed.has_shingles,
+            params,
+            None if plan.codes is None else clusters.exact_shingles_of(_InShardOrder(plan.codes, plan.order), params),
+            signed.band_keys if signed.keys_from_every_shard else None,
+        )
 
+    def finish(self, store: Store, stats: StageStats) -> None:
         plan, self._plan = self._plan, None
         if plan is None:
             return
-        signed = [plan.signed[s] for s in sorted(plan.signed)]
-        if sum(len(s.code_hashes) for s in signed) != len(plan.unit_ids):
+        # The code file goes while the driver clusters (freeing 500 MB of a file system's blocks takes a while).
+        removing = threading.Thread(target=_remove, args=(plan.code_file,), name="dedup-codes-rm", daemon=True)
+        removing.start()
+        try:
+            self._cluster_and_write(store, stats, plan)
+        finally:
+            removing.join()
+
+    def _cluster_and_write(self, store: Store, stats: StageStats, plan: _Plan) -> None:
+        from .facts import harness_frame
+
+        if plan.signed.units != len(plan.unit_ids):
             stats.add("not_clustered", len(plan.unit_ids))  # a shard failed (see errors): the table is left as is
             return
+        # has_harness is read (DuckDB, beside this thread) while the clusters are made (numpy and Python, one core);
+        # the store is not touched here until it is read.
+        with cf.ThreadPoolExecutor(1, thread_name_prefix="dedup-harness") as reader:
+            harness = reader.submit(harness_frame, store)
+            result = self._clusters(plan)
+            rep_of = representatives(plan.facts, result.labels, harness.result)
         params = self.config.params()
-        result = clusters.cluster_signed(
-            [h for s in signed for h in s.code_hashes],
-            np.concatenate([s.signatures for s in signed]),
-            np.concatenate([s.has_shingles for s in signed]),
-            params,
-            clusters.exact_shingles_of(plan.codes, params),
-        )
-        # who represents a cluster: only clusters of two or more need the ranking facts, and has_harness (the files'
-        # roles: a read of every unit's files otherwise) only there
-        shared = [plan.unit_ids[i] for g in result.groups if len(g) > 1 for i in g]
-        facts, allowed = plan.ranking.facts_of(shared)
-        for unit_id, harness in harness_of(store, shared).items():
-            facts[unit_id].has_harness = harness
-        rows = _rows(plan, result, params, facts, allowed)
+        rows = _rows(plan, result, params, rep_of)
         with store.transaction():
             # The whole table is one snapshot of one run: old rows (units gone, other config) go with it.
             store.execute("DELETE FROM dedup")
@@ -190,30 +267,70 @@ class DedupStage(Stage[DedupConfig, DedupShard, ShardResult]):
             stats.add(key, result.counts[key])
 
 
-def _rows(
-    plan: _Plan,
-    result: clusters.Clustering,
-    params: clusters.ClusterParams,
-    facts: dict[str, UnitFacts],
-    allowed: dict[str, bool],
-) -> pl.DataFrame:
-    """The `dedup` table, one row per unit, as columns (`facts`, `allowed`: of the units that share a cluster)."""
+def representatives(facts: pl.DataFrame, labels: np.ndarray, harness: Callable[[], pl.DataFrame]) -> np.ndarray:
+    """The index of each unit's representative: in a cluster of two or more, the member with the smallest `rank_key`
+    (facts: a row per unit in unit_id order, `Ranking.columns()`; labels: clusters.Clustering.labels; harness(): a
+    frame of unit_id, has_harness, called only when a cluster has two members). One sort over the members of shared
+    clusters, not a rank_key tuple per member."""
+    n = len(labels)
+    rep_of = np.arange(n)
+    shared = np.flatnonzero(np.bincount(labels, minlength=n)[labels] > 1)
+    if not len(shared):
+        return rep_of
+    members = (
+        facts[shared]
+        .with_columns(index=pl.Series(shared), cluster=pl.Series(labels[shared]))
+        .join(harness(), on="unit_id", how="left", maintain_order="left")
+    )
+    first = members.sort(  # rank_key's order, field for field; the index last stands for the unit_id (same order)
+        pl.col("cluster"),
+        pl.col("verified").fill_null(False).not_(),
+        pl.col("license_allowed").fill_null(False).not_(),
+        pl.col("has_harness").fill_null(False).not_(),
+        pl.col("annotation_id").is_null(),
+        -pl.col("rationale_chars").fill_null(0),
+        pl.col("index"),
+    ).unique(subset="cluster", keep="first", maintain_order=True)
+    best = np.empty(n, dtype=np.int64)
+    best[first["cluster"].to_numpy()] = first["index"].to_numpy()
+    rep_of[shared] = best[labels[shared]]
+    return rep_of
+
+
+def _remove(code_file: codes.CodeFile | None) -> None:
+    if code_file is not None:
+        code_file.remove()
+
+
+_CODE_FILES = "dedup"  # the cache folder of the runs' code files
+
+
+def _code_file(store: Store, input_hash: str) -> Path:
+    """This run's code file; files that runs before it left (a run killed before its finish) are removed. One process
+    writes a workspace at a time, so no other run's file is in use."""
+    folder = store.cache_path(_CODE_FILES, "x").parent
+    for old in folder.glob("codes-*"):
+        old.unlink(missing_ok=True)
+    return folder / f"codes-{input_hash[:16]}.arrow"
+
+
+class _InShardOrder:
+    """The codes, held in the shards' order, indexed in unit_id order (exact shingles of a pair, verify_jaccard)."""
+
+    def __init__(self, codes: pa.ChunkedArray, order: np.ndarray):
+        self.codes, self.order = codes, order
+
+    def __getitem__(self, i: int) -> str:
+        return self.codes[int(self.order[i])].as_py()
+
+
+def _rows(plan: _Plan, result: clusters.Clustering, params: clusters.ClusterParams, rep_of: np.ndarray) -> pl.DataFrame:
+    """The `dedup` table, one row per unit, as columns."""
     from ..store import utcnow
 
     n = len(plan.unit_ids)
-    rep_of = np.arange(n)  # a unit alone is its own representative
-    size_of = np.ones(n, dtype=np.int64)
-    first_of = np.arange(n)  # the index of the cluster's smallest unit_id
-
-    def rank(i: int) -> tuple:
-        unit_id = plan.unit_ids[i]
-        return rank_key(facts[unit_id], allowed[unit_id])
-
-    for group in result.groups:
-        if len(group) > 1:
-            rep_of[group] = min(group, key=rank)
-            size_of[group] = len(group)
-            first_of[group] = min(group, key=plan.unit_ids.__getitem__)
+    first_of = result.labels  # the cluster's smallest index: its smallest unit_id
+    size_of = np.bincount(first_of, minlength=n)[first_of]
     ids = pl.Series(plan.unit_ids)
     hashes = pl.Series(result.code_hashes)
     is_rep = rep_of == np.arange(n)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     import numpy as np
     import polars as pl
     import pyarrow as pa
+
+    from . import lexer
 
 # Comments are blanked first (strings are matched too so a `//` inside a literal survives), then one findall without
 # capture groups collects the tokens: both loops run inside the regex engine, not in Python.
@@ -119,7 +122,7 @@ def id_batch(codes: Sequence[str] | pa.Array) -> IdBatch:
 
     if not isinstance(codes, pa.Array):
         codes = pa.array(list(codes), type=pa.large_string())
-    lexed = lexer.lex(codes)
+    lexed = lexer.lex(codes, _scratch())  # used up before this returns: the next batch may write over it
     fast_ids = pl.from_arrow(lexed.tokens).hash(TOKEN_HASH_SEED).to_numpy()
     joined, at = memoryview(lexed.joined), lexed.joined_offsets.tolist()
     hashes = [hashlib.sha256(joined[at[i] : at[i + 1]]).hexdigest() for i in range(len(codes))]
@@ -138,6 +141,18 @@ def id_batch(codes: Sequence[str] | pa.Array) -> IdBatch:
     for docs, part in ((np.flatnonzero(~lexed.fallback), fast_ids), (slow, slow_ids)):
         ids[_ranges(starts[docs], counts[docs])] = part
     return IdBatch(ids, counts, hashes, len(slow))
+
+
+_THREAD = threading.local()
+
+
+def _scratch() -> lexer.Scratch:
+    """This thread's lexer buffers (a worker signs shard after shard: the same memory serves each)."""
+    from . import lexer
+
+    if not hasattr(_THREAD, "scratch"):
+        _THREAD.scratch = lexer.Scratch()
+    return _THREAD.scratch
 
 
 def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

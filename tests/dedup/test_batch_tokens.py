@@ -69,3 +69,17 @@ def test_a_document_without_tokens_gets_no_shingles_and_an_all_max_signature():
     assert counts.tolist() == [0, 1]
     sig = minhash.signature_matrix(flat, counts, 64)
     assert (sig[0] == np.iinfo(sig.dtype).max).all() and not (sig[1] == np.iinfo(sig.dtype).max).all()
+
+
+def test_signatures_do_not_depend_on_how_many_documents_go_to_rensa_at_once(monkeypatch):
+    rng = np.random.default_rng(3)
+    counts = rng.integers(0, 40, 700)
+    counts[::9] = 0  # documents without shingles, some at the edge of a call
+    counts[128:140] = 0
+    flat = rng.integers(0, 2**63, int(counts.sum()), dtype=np.uint64)
+    whole = minhash.signature_matrix(flat, counts, 64)
+    monkeypatch.setattr(minhash, "_RENSA_ROWS", 128)
+    assert np.array_equal(minhash.signature_matrix(flat, counts, 64), whole)
+    monkeypatch.setattr(minhash, "_RENSA_ROWS", 1)
+    assert np.array_equal(minhash.signature_matrix(flat, counts, 64), whole)
+    assert (whole[counts == 0] == np.iinfo(np.uint32).max).all() and (whole[counts > 0] < np.iinfo(np.uint32).max).all()

@@ -25,9 +25,9 @@ def _fuzz(n: int, seed: int, extra: tuple[str, ...] = ()) -> list[str]:
     return ["".join(rng.choice(pieces) for _ in range(rng.randrange(0, 70))) for _ in range(n)]
 
 
-def _lexed_tokens(codes: list[str]) -> list[list[str] | None]:
+def _lexed_tokens(codes: list[str], scratch: lexer.Scratch | None = None) -> list[list[str] | None]:
     """Each document's tokens as the compiled lexer gives them (None: handed to the fallback)."""
-    lexed = lexer.lex(pa.array(codes, type=pa.large_string()))
+    lexed = lexer.lex(pa.array(codes, type=pa.large_string()), scratch)
     flat = lexed.tokens.to_pylist()
     out, at = [], 0
     for count, fallback in zip(lexed.counts.tolist(), lexed.fallback.tolist(), strict=True):
@@ -129,3 +129,57 @@ def test_shard_signatures_are_those_of_the_polars_path_bit_for_bit():
     assert np.array_equal(shard.signatures, minhash.signature_matrix(flat, counts, params.num_perm, params.seed))
     assert shard.code_hashes == tokens.code_hashes(lists)
     assert shard.has_shingles.tolist() == (counts > 0).tolist()
+
+
+def test_token_views_follow_arrows_layout_with_zeros_past_a_short_token():
+    """Views are built from 12 bytes read whatever the token's length: the bytes past a short token must be masked
+    (Arrow: an inline view is zero padded; Arrow and polars compare inline views as 16-byte words)."""
+    codes = ["a bb ccc dddd eeeee ffffff ggggggg hhhhhhhh iiiiiiiii jjjjjjjjjj kkkkkkkkkkk llllllllllll mmmmmmmmmmmmm;"]
+    codes += _fuzz(500, seed=4)
+    lexed = lexer.lex(pa.array(codes, type=pa.large_string()))
+    words = np.frombuffer(lexed.tokens.buffers()[1], dtype=np.uint64).reshape(-1, 2)
+    data = lexed.tokens.buffers()[2].to_pybytes()
+    lengths = (words[:, 0] & np.uint64(0xFFFFFFFF)).astype(np.int64)
+    assert sorted(set(lengths[:13].tolist())) == list(range(1, 14))
+    for (lo, hi), length, token in zip(words.tolist(), lengths.tolist(), lexed.tokens.to_pylist(), strict=True):
+        raw = token.encode()
+        assert length == len(raw)
+        inline = (lo >> 32).to_bytes(4, "little") + hi.to_bytes(8, "little")
+        if length <= 12:
+            assert inline == raw + bytes(12 - length)
+        else:
+            assert inline[:4] == raw[:4] and hi & 0xFFFFFFFF == 0  # buffer 0
+            assert data[hi >> 32 : (hi >> 32) + length] == raw
+
+
+def test_a_scratch_serves_batch_after_batch_and_id_batch_results_outlive_it():
+    """Workers lex shard after shard into the same buffers: each batch's tokens are its own, and what id_batch
+    returns is not written over by the next batch (it is copied out before the scratch is used again)."""
+    scratch = lexer.Scratch()
+    first, second = corpus.codes()[:40], _fuzz(300, seed=6) + corpus.codes()[40:80]
+    for batch in (second, first, second):
+        got = _lexed_tokens(batch, scratch)
+        assert sum(t is not None for t in got) > 0.9 * len(batch)
+        assert all(toks is None or toks == tokens.tokens(c) for toks, c in zip(got, batch, strict=True))
+    a = lexer.lex(pa.array(first, type=pa.large_string()), scratch)
+    b = lexer.lex(pa.array(second, type=pa.large_string()), scratch)  # `a` still held: fresh memory would differ
+    assert a.tokens.buffers()[1].address == b.tokens.buffers()[1].address  # the largest batch's memory, again
+    one = tokens.id_batch(first)
+    kept = (one.ids.copy(), list(one.code_hashes))
+    tokens.id_batch(second)
+    assert np.array_equal(one.ids, kept[0]) and one.code_hashes == kept[1]
+    assert one.code_hashes == [tokens.code_hash(c) for c in first]
+
+
+def test_string_and_large_string_arrays_and_slices_of_them_lex_alike():
+    """The store hands out `string` arrays (32-bit offsets), sliced into shards: read as they are, not cast."""
+    codes = corpus.codes()[:50] + _fuzz(200, seed=8)
+    want = _lexed_tokens(codes)
+    for kind in (pa.string(), pa.large_string(), pa.string_view()):
+        whole = pa.array(["pad"] * 7 + codes + ["pad"], type=kind).slice(7, len(codes))
+        lexed = lexer.lex(whole)
+        flat, got, at = lexed.tokens.to_pylist(), [], 0
+        for count, fallback in zip(lexed.counts.tolist(), lexed.fallback.tolist(), strict=True):
+            got.append(None if fallback else flat[at : at + count])
+            at += count
+        assert got == want, kind

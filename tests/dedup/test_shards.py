@@ -104,3 +104,34 @@ def test_bad_shard_size_is_refused_before_anything_runs(tmp_path):
 
     with Store(tmp_path / "ws") as store, pytest.raises(StageRefused, match="shard_size"):
         run_stage(DedupStage(DedupConfig(shard_size=0)), store)
+
+
+def test_a_workspace_without_units_gets_an_empty_table(tmp_path):
+    ws = tmp_path / "ws"
+    _fill(ws)
+    with Store(ws) as store:
+        run(store, DedupConfig())
+        assert store.count("dedup") > 0
+        store.execute("DELETE FROM units")  # every unit gone: so are their rows
+        stats = run(store, DedupConfig(shard_size=7, jobs=2))
+        assert store.count("dedup") == 0
+    assert stats.counts["units"] == 0 and not stats.errors
+
+
+def test_a_shard_result_that_comes_twice_counts_once(tmp_path):
+    """A result delivered again (a task retried after its first answer was sent) must not make the units look signed
+    when another shard is missing, nor shift anything."""
+    _fill(tmp_path / "ws")
+    with Store(tmp_path / "ws") as store:
+        stage = DedupStage(DedupConfig(shard_size=10))
+        items = stage.plan(store, stats=None)
+        results = [stage.work(item) for item in items]
+        stage.commit(store, results[:1] * 3 + results[2:], stats=_Counts())
+        assert stage._plan.signed.units == sum(len(item) for item in items) - len(items[1])
+        stage.commit(store, results[1:2], stats=_Counts())
+        assert stage._plan.signed.units == sum(len(item) for item in items)
+
+
+class _Counts:
+    def add(self, key, value):
+        pass
