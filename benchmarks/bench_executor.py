@@ -135,10 +135,9 @@ _NOT_VERDICT = {
 
 
 def bench_dedup(n: int, cpus: int, ray_executor) -> None:
-    from bench_dedup import generate
-
     from cotbuilder.dedup.config import DedupConfig
     from cotbuilder.dedup.stage import DedupShard, DedupStage
+    from cotbuilder.dedup.synthetic import kernels as generate
 
     codes = generate(n)
     stage = DedupStage(DedupConfig(jobs=cpus))
