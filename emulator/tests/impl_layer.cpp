@@ -5,6 +5,8 @@
 //   b16: the same on 16 half blocks of 16 through address values: a 16x16 transpose.
 //   fill: DuplicateImpl of 7 over 100 int16 of UB, DataCopyUB2GMImpl of 4 blocks (64 values) to GM.
 //   outside: the hostile twin: DuplicateImpl on a pointer past UB must be an emulator error, not a write.
+//   gm_past: the hardware-wrong twin of fill: DataCopyUB2GMImpl of 4 blocks to 12 bytes before the end of the GM
+//        output: a GM overrun, reported as DataCopy's would be.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -48,13 +50,14 @@ extern "C" __global__ __aicore__ void impl_layer(GM_ADDR x, GM_ADDR out, uint32_
         if (which == 3) p += 1 << 20;  // far past the end of UB
         DuplicateImpl<int16_t>(p, 7, 100);
         PipeBarrier<PIPE_ALL>();
-        DataCopyUB2GMImpl((__gm__ int16_t*)out, p, {1, 4, 0, 0});
+        __gm__ int16_t* to = (__gm__ int16_t*)out + (which == 4 ? 250 : 0);  // 250: 12 bytes before the end
+        DataCopyUB2GMImpl(to, p, {1, 4, 0, 0});
     }
 }
 
 int main(int argc, char** argv) {
     std::string c = argc > 1 ? argv[1] : "";
-    uint32_t which = c == "b32" ? 0 : c == "b16" ? 1 : c == "fill" ? 2 : 3;
+    uint32_t which = c == "b32" ? 0 : c == "b16" ? 1 : c == "fill" ? 2 : c == "gm_past" ? 4 : 3;
     uint8_t* x = (uint8_t*)GmAlloc(512);
     uint8_t* out = (uint8_t*)GmAlloc(512);
     for (int i = 0; i < 128; ++i) ((int32_t*)x)[i] = i;

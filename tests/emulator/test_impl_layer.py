@@ -47,3 +47,11 @@ def test_duplicate_impl_on_a_pointer_past_ub_is_an_emulator_error(exe):
     assert proc.returncode == 3, proc.stderr[-3000:]
     kinds = {d["kind"] for d in diagnostics.errors(diagnostics.parse_emulator_diagnostics(proc.stderr)[0])}
     assert "ub_out_of_bounds" in kinds, proc.stderr[-2000:]
+
+
+def test_datacopy_ub2gm_impl_past_the_end_of_its_gm_allocation_is_an_emulator_error(exe):
+    """Hardware-wrong twin of the fill case: the raw GM pointer is checked against its allocation, as DataCopy's."""
+    proc = _run(exe, "gm_past")
+    assert proc.returncode == 3, proc.stderr[-3000:]
+    errors = diagnostics.errors(diagnostics.parse_emulator_diagnostics(proc.stderr)[0])
+    assert any(d["kind"] == "gm_out_of_bounds" and "DataCopy" in d["message"] for d in errors), proc.stderr[-2000:]

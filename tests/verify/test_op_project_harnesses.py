@@ -292,19 +292,42 @@ def test_benchmark_task_whose_dtype_variants_share_class_names_runs_each_variant
     not a template has the same mangled names in every variant, and the linker would keep one variant's inline
     functions for all (NPUKernelBench Eye ran its float code on half and int32 tensors: a correct answer stored
     wrong_answer). Each variant after the first gets names of its own: both the half and the float cases pass."""
-    one_class = {
-        HSIG_KERNEL: [
-            ('extern "C" __global__', ONE_CLASS_PER_BINARY),
-            (
-                "    KernelHardSigmoid<DTYPE_X> op;\n    op.Init(x, y, tilingData.blockLength, tilingData.lastBlockLength, "
-                "tilingData.tileLength);\n    op.Process();",
-                "    KernelRunner().Run(x, y, tilingData.blockLength, tilingData.lastBlockLength, tilingData.tileLength);",
-            ),
-        ]
-    }
-    which, v = verify(_bench(one_class, all_cases=True), ctx)
+    which, v = verify(_bench(_one_class(ONE_CLASS_PER_BINARY), all_cases=True), ctx)
     assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:])
     assert sorted({c["case"]["dtype"] for c in v.cases}) == ["float16", "float32"]
+
+
+def _one_class(runner: str, *csv_edits: tuple[str, str]) -> dict:
+    call = (
+        "    KernelHardSigmoid<DTYPE_X> op;\n    op.Init(x, y, tilingData.blockLength, tilingData.lastBlockLength, "
+        "tilingData.tileLength);\n    op.Process();"
+    )
+    run = "    KernelRunner().Run(x, y, tilingData.blockLength, tilingData.lastBlockLength, tilingData.tileLength);"
+    edits = {HSIG_KERNEL: [('extern "C" __global__', runner), (call, run)]}
+    if csv_edits:
+        edits[HSIG_CASES[0]] = list(csv_edits)
+    return edits
+
+
+def test_a_gm_overrun_in_a_renamed_dtype_variant_is_still_caught(ctx):
+    """Hardware-wrong twin: the float binary (the second variant, the renamed one) writes past its output. The rename
+    must leave the emulator's shared state (the GM allocation registry, the diagnostics) shared, or the renamed
+    variant would run unchecked and pass."""
+    past_end = ONE_CLASS_PER_BINARY.replace(
+        "        op.Process();\n",
+        "        op.Process();\n"
+        "        if constexpr (sizeof(DTYPE_X) == 4) {  // the float binary only, core 0: 16 KiB past the output (the shim rounds a tensor to 512 B, as torch_npu does)\n"
+        "            if (AscendC::GetBlockIdx() != 0) return;\n"
+        "            AscendC::GlobalTensor<DTYPE_X> out;\n"
+        "            out.SetGlobalBuffer((__gm__ DTYPE_X*)y);\n"
+        "            out.SetValue(block * (AscendC::GetBlockNum() - 1) + last + 4096, DTYPE_X(0));\n"
+        "        }\n",
+    )
+    assert past_end != ONE_CLASS_PER_BINARY
+    only_float = _one_class(past_end, ("\n0;[16, 1024];float16", ""), ("\n2;[3, 5, 1001];float16", ""))
+    _, v = verify(_bench(only_float, all_cases=True), ctx)
+    assert [c["case"]["dtype"] for c in v.cases] == ["float32"] and v.timings["kernel_variants"] == 1
+    assert v.status == "failed_run" and "gm_out_of_bounds" in v.reason, (v.reason, v.diagnostics[:3])
 
 
 def test_benchmark_task_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):
