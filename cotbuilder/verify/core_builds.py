@@ -139,11 +139,14 @@ def clang_available() -> bool:
     return shutil.which(CLANG) is not None
 
 
-def compile_split(builder: Any, kernel_copy: str, prelude: str, entry: str, index: int, texts: list[str]) -> Split:
+def compile_split(
+    builder: Any, kernel_copy: str, prelude: str, entry: str, index: int, texts: list[str], prefix: str = ""
+) -> Split:
     """Both builds of one kernel variant (op-project builder: `_compile`, `_write`, `run`, `_pch_args`, `pch`).
     A kernel that specialises a member per core type inside its class (CWG 727) is compiled by clang++, as the
     clang-based device compiler takes it, when clang++ is on PATH; else by g++, whose refusal the caller reports as
-    the named gap."""
+    the named gap. `prefix`: names of this variant's own (own_names) for both builds, the entry of the cube build
+    kept; the vector build gets its names once, with `prefix` before its own."""
     compiler = CLANG if specialises_in_class(texts) and clang_available() else "g++"
     folder, base = posixpath.split(kernel_copy)
     if compiler == CLANG:
@@ -169,10 +172,15 @@ def compile_split(builder: Any, kernel_copy: str, prelude: str, entry: str, inde
         if not ok:
             return Split(None, log, outcome, compiler)
         objs.append(out)
-    aiv, rename_log, outcome = own_names(builder, objs[1], RENAME_PREFIX)
+    cube = objs[0]
+    if prefix:
+        cube, rename_log, outcome = own_names(builder, cube, prefix, frozenset({entry}))
+        if cube is None:
+            return Split(None, rename_log, outcome, compiler)
+    aiv, rename_log, outcome = own_names(builder, objs[1], prefix + RENAME_PREFIX)
     if aiv is None:
         return Split(None, rename_log, outcome, compiler)
-    return Split([objs[0], aiv], log, "ok", compiler)
+    return Split([cube, aiv], log, "ok", compiler)
 
 
 def own_names(builder: Any, obj: str, prefix: str, keep: frozenset[str] = frozenset()) -> tuple[str | None, str, str]:

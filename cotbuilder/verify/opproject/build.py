@@ -416,30 +416,26 @@ class Builder:
         for v in variants:
             prelude = f"{GEN_DIR}/kernel_prelude_{v.index}.h"
             self._write(prelude, v.prelude)
+            # every variant after the first gets names of its own (core_builds.own_names)
+            prefix = f"cbemu_v{v.index}_" if v.index > 0 else ""
             if split:
-                both = core_builds.compile_split(self, kernel_copy, prelude, v.symbol, v.index, kernel_texts)
+                both = core_builds.compile_split(self, kernel_copy, prelude, v.symbol, v.index, kernel_texts, prefix)
                 if both.objects is None:
                     return self._fail("kernel", both.log, both.outcome)
-                built = both.objects
-            else:
-                out = f"{GEN_DIR}/kernel_{v.index}.o"
-                ok, log, outcome = self._compile(
-                    kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
-                )
-                if not ok:
+                objs += both.objects
+                vector_builds.append(both.objects[1])
+                continue
+            out = f"{GEN_DIR}/kernel_{v.index}.o"
+            ok, log, outcome = self._compile(
+                kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
+            )
+            if not ok:
+                return self._fail("kernel", log, outcome)
+            if prefix:
+                out, log, outcome = core_builds.own_names(self, out, prefix, frozenset({v.symbol}))
+                if out is None:
                     return self._fail("kernel", log, outcome)
-                built = [out]
-            if v.index > 0:  # every variant after the first gets names of its own (core_builds.own_names)
-                renamed = []
-                for obj in built:
-                    own, log, outcome = core_builds.own_names(self, obj, f"cbemu_v{v.index}_", frozenset({v.symbol}))
-                    if own is None:
-                        return self._fail("kernel", log, outcome)
-                    renamed.append(own)
-                built = renamed
-            objs += built
-            if split:
-                vector_builds.append(built[1])
+            objs.append(out)
         ok, log, outcome = self._compile(
             f"{GEN_DIR}/aclnn_impl.cpp", f"{GEN_DIR}/aclnn.o", self._pch_args(), salt=source
         )
