@@ -23,7 +23,8 @@ struct BasicArgs {
     uint32_t transB, useBias, relu, quant;  // quant: 0 none (out = L0C type), 1 F322F16, 2 DEQF16 (int32 -> half)
     uint32_t nzOut;                         // Fixpipe CFG_NZ instead of ND
     uint32_t variant;                       // 0 correct; 1 wrong Nz stride; 2 no B transpose; 3 L0A overflow;
-                                            // 4 no MTE1 -> M sync; 5 no M -> FIX sync
+                                            // 4 no MTE1 -> M sync; 5 no M -> FIX sync; 6 Fixpipe with
+                                            // SetAtomicAdd (onto C as the host left it)
     uint64_t deq;                           // DEQF16 scale
 };
 
@@ -152,7 +153,9 @@ __global__ __aicore__ void basic_mm(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR 
         Fixpipe<Out, Acc, CFG_NZ>(cG, cL0, fp);
     } else {
         FixpipeParamsV220 fp{(uint16_t)N, (uint16_t)M, (uint16_t)Ma, N, (bool)p.relu, q, (int64_t)p.deq, 1, 0, 0, 0};
+        if (p.variant == 6) SetAtomicAdd<Out>();
         Fixpipe<Out, Acc, CFG_ROW_MAJOR>(cG, cL0, fp);  // @race_m_fix
+        if (p.variant == 6) SetAtomicNone();
     }
     PipeBarrier<PIPE_ALL>();
 }
@@ -460,12 +463,14 @@ int main(int argc, char** argv) {
         else if (k == "synced") basic(32, 32, 64, 32);
         else if (k == "no_sync_load_mmad") basic(32, 32, 64, 32), p.variant = 4;
         else if (k == "no_sync_mmad_fixpipe") basic(32, 32, 64, 32), p.variant = 5;
+        else if (k == "atomic_cleared" || k == "atomic_uncleared") basic(32, 32, 64, 32), p.variant = 6;
         else return 2;
         uint8_t* args = gm_of(&p, sizeof p);
         bool i8 = k.rfind("i8", 0) == 0, f32 = k == "f32";
         uint32_t Ma = align_to(p.M, 16), Na = align_to(p.N, 32);
         out_bytes = (size_t)Ma * Na * 4;
-        uint8_t* cbuf = out(out_bytes);
+        uint8_t* cbuf = out(out_bytes);  // GmAlloc: zeroed
+        if (k == "atomic_uncleared") std::memset(cbuf, 0xFF, out_bytes);  // as aclrtMalloc memory holds it here
         if (i8 && p.quant == 2) ICPU_RUN_KF((basic_mm<int8_t, int32_t, half>), 1, a, b, bias, cbuf, args);
         else if (i8) ICPU_RUN_KF((basic_mm<int8_t, int32_t, int32_t>), 1, a, b, bias, cbuf, args);
         else if (f32) ICPU_RUN_KF((basic_mm<float, float, float>), 1, a, b, bias, cbuf, args);

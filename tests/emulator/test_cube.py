@@ -192,6 +192,21 @@ def test_missing_loaddata_transpose_gives_a_wrong_matrix(cube_exe, tmp_path):
     np.testing.assert_allclose(got, mm(a, bt), rtol=1e-5, atol=1e-5)
 
 
+def test_fixpipe_accumulating_onto_uncleared_gm_says_so_and_onto_cleared_gm_is_right(cube_exe, tmp_path, toolchain):
+    """Fixpipe with SetAtomicAdd adds onto C: onto zeroed GM that is the product, without a word; onto GM nobody
+    wrote (the poison byte, as aclrtMalloc memory holds) the output is garbage and the warning atomic_onto_poison
+    names the Fixpipe, once for the call, not once per element."""
+    rng = np.random.default_rng(11)
+    a, b = f16(rng, 32, 64), f16(rng, 64, 32)
+    proc = basic(cube_exe, tmp_path, "basic_atomic_cleared", a, b)
+    assert proc.returncode == 0 and not toolchain.parse_diags(proc.stderr), proc.stderr
+    np.testing.assert_allclose(out(tmp_path, np.float32, 32 * 32).reshape(32, 32), mm(a, b), rtol=1e-5, atol=1e-5)
+    proc = basic(cube_exe, tmp_path, "bad_basic_atomic_uncleared", a, b)
+    poison = [d for d in toolchain.parse_diags(proc.stderr) if d["kind"] == "atomic_onto_poison"]
+    assert len(poison) == 1 and "Fixpipe" in poison[0]["message"] and poison[0]["severity"] == "warning", proc.stderr
+    assert np.isnan(out(tmp_path, np.float32, 32 * 32)).all()
+
+
 def test_l0a_overflow_is_reported_at_the_initbuffer_line(cube_exe, tmp_path, toolchain):
     rng = np.random.default_rng(13)
     proc = basic(cube_exe, tmp_path, "bad_basic_l0a_overflow", f16(rng, 32, 32), f16(rng, 32, 32))

@@ -268,6 +268,7 @@ inline void fixpipe_to_gm(const AscendC::GlobalTensor<D>& dst, const AscendC::Lo
     hz::Scope op(hz::P_FIX, loc, api, mode ? hz::F_ATOMIC : 0);  // L0C -> GM: PIPE_FIX
     op.read(src.addr_, out_src_bytes(sh, sizeof(S)));
     WriteRuns runs(op);
+    bool warned = false;  // atomic_onto_poison: one finding per call is enough (a report formats and locks)
     fixpipe_core<D, S>(src.addr_, sh, conv, [&](uint64_t at, D v) {
         if ((at + 1) * sizeof(D) > valid) return;
         D* p = dst.addr_ + at;
@@ -275,7 +276,7 @@ inline void fixpipe_to_gm(const AscendC::GlobalTensor<D>& dst, const AscendC::Lo
         if (mode == 0) {
             *p = v;
         } else {
-            warn_atomic_onto_poison((const uint8_t*)p, sizeof(D), sizeof(D), loc, api);
+            warned = warned || warn_atomic_onto_poison((const uint8_t*)p, sizeof(D), sizeof(D), loc, api);
             std::lock_guard<std::mutex> g(atomic_mutex());
             if (mode == 1) *p = (D)((double)*p + (double)v);
             else if (mode == 2) *p = (double)v > (double)*p ? v : *p;
@@ -293,6 +294,7 @@ inline void fixpipe_to_local(const AscendC::LocalTensor<D>& dst, const AscendC::
     hz::Scope op(hz::P_FIX, loc, api);  // L0C -> L1 / UB: PIPE_FIX
     op.read(src.addr_, out_src_bytes(sh, sizeof(S)));
     WriteRuns runs(op);
+    bool warned = false;  // atomic_onto_poison: one finding per call is enough (a report formats and locks)
     fixpipe_core<D, S>(src.addr_, sh, conv, [&](uint64_t at, D v) {
         runs.add(dst.addr_ + at, sizeof(D));
         dst.addr_[at] = v;

@@ -58,9 +58,10 @@ inline void atomic_store(T* dst, const T* src, uint64_t n) {
 // aclrtMalloc is not cleared (SetAtomicAdd.md), so the sum is garbage on the NPU and NaN here. A warning, not an
 // error: an integer output may legitimately hold -1 (the 0xFF pattern) before an atomic max; the verdict stays the
 // comparison's, and a wrong answer's reason names this cause.
-inline void warn_atomic_onto_poison(const uint8_t* dst, uint64_t n, size_t elem, const SrcLoc& loc, const char* api) {
+// Returns whether it warned (a caller checking element by element stops asking after the first).
+inline bool warn_atomic_onto_poison(const uint8_t* dst, uint64_t n, size_t elem, const SrcLoc& loc, const char* api) {
     const uint8_t pb = poison_byte();
-    if (!ctx().atomic || pb == 0) return;
+    if (!ctx().atomic || pb == 0) return false;
     for (uint64_t at = 0; at + elem <= n; at += elem) {
         bool poisoned = true;
         for (size_t b = 0; b < elem && poisoned; ++b) poisoned = dst[at + b] == pb;
@@ -70,8 +71,9 @@ inline void warn_atomic_onto_poison(const uint8_t* dst, uint64_t n, size_t elem,
                "(it still holds the poison byte 0x%02X): device memory from aclrtMalloc is not cleared "
                "(SetAtomicAdd.md); clear it first (aclrtMemset, InitGlobalMemory or a plain copy)",
                api, (unsigned long long)(at / elem), pb);
-        return;
+        return true;
     }
+    return false;
 }
 
 // GM -> UB copy of n bytes, clipped to the GlobalTensor's valid range.
