@@ -10,13 +10,11 @@ of them (the static teacher's prompt version names this file instead).
 
 from __future__ import annotations
 
-import functools
 import re
-import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from ..paths import package_data
+from ..verify.npu import soc_table
 
 _SHAPE_RE = re.compile(r"\[(\d+(?:, \d+)*)\]")
 _DTYPE_WORDS = ("float16", "float32", "float64", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "uint16")
@@ -123,7 +121,7 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, lang: str = 
     if form["attrs"]:
         out.append(p.attrs.format(attrs=p.name_join.join(f"{k} = {v}" for k, v in form["attrs"].items())))
     if soc:
-        table = _socs().get(soc.lower(), {})
+        table = soc_table().get(soc.lower(), {})
         limits = [p.vector_cores.format(n=table["aiv_cores"])] if table.get("aiv_cores") else []
         limits += [p.ub_bytes.format(n=table["ub_bytes"])] if table.get("ub_bytes") else []
         out.append(p.target.format(soc=soc, limits=p.limits.format(limits=p.name_join.join(limits)) if limits else ""))
@@ -131,11 +129,6 @@ def prose(form: dict[str, Any], entry: str, soc: str | None = None, lang: str = 
     exact = tol.get("atol") == 0 and tol.get("rtol") == 0
     out.append(p.exact if exact else p.within.format(atol=tol["atol"], rtol=tol["rtol"]))
     return p.sentence_join.join(out)
-
-
-@functools.cache
-def _socs() -> dict[str, Any]:
-    return tomllib.loads(package_data("verify/data/socs.toml").read_text(encoding="utf-8"))
 
 
 # The Chinese prose's punctuation and attribute label, mapped so the English rules read it.

@@ -100,10 +100,7 @@ class CodeSlice:
                     )
                 codes = reader.get_batch(self.batch).column(0)
         except FileNotFoundError:
-            raise CodeFileError(
-                f"dedup's code file {self.path} is not there: the run that wrote it ended, or this worker does not "
-                "see the workspace's cache folder (a Ray node needs it on a shared file system)"
-            ) from None
+            raise _missing(self.path) from None
         except (pa.ArrowInvalid, OSError) as exc:
             raise CodeFileError(f"dedup's code file {self.path} cannot be read ({exc}): it is damaged") from None
         if len(codes) != len(self.digests) or not _offsets_fit(codes) or (digests(codes) != self.digests).any():
@@ -181,6 +178,13 @@ class CodeFile:
 WAIT_S = 600.0  # how long a worker waits for the driver to finish writing the code file
 
 
+def _missing(path: Path | str) -> CodeFileError:
+    return CodeFileError(
+        f"dedup's code file {path} is not there: the run that wrote it ended, or this worker does not see the "
+        "workspace's cache folder (a Ray node needs it on a shared file system)"
+    )
+
+
 def _sibling(path: Path, suffix: str) -> Path:
     return path.with_name(path.name + suffix)
 
@@ -194,10 +198,7 @@ def _wait_whole(path: Path) -> None:
             reason = failed.read_text(encoding="utf-8", errors="replace")
             raise CodeFileError(f"the driver could not write dedup's code file {path}: {reason}")
         if not _sibling(path, ".part").exists() and not path.exists():
-            raise CodeFileError(
-                f"dedup's code file {path} is not there: the run that wrote it ended, or this worker does not "
-                "see the workspace's cache folder (a Ray node needs it on a shared file system)"
-            )
+            raise _missing(path)
         if time.monotonic() > deadline:
             raise CodeFileError(f"dedup's code file {path} was still being written after {WAIT_S:.0f} s")
         time.sleep(0.01)

@@ -308,10 +308,10 @@ _CODE_FILES = "dedup"  # the cache folder of the runs' code files
 def _code_file(store: Store, input_hash: str) -> Path:
     """This run's code file; files that runs before it left (a run killed before its finish) are removed. One process
     writes a workspace at a time, so no other run's file is in use."""
-    folder = store.cache_path(_CODE_FILES, "x").parent
-    for old in folder.glob("codes-*"):
+    path = store.cache_path(_CODE_FILES, f"codes-{input_hash[:16]}.arrow")
+    for old in path.parent.glob("codes-*"):
         old.unlink(missing_ok=True)
-    return folder / f"codes-{input_hash[:16]}.arrow"
+    return path
 
 
 class _InShardOrder:

@@ -19,7 +19,6 @@ from .toml_loader import LoadError
 
 MODES = ("full", "kernel_only")
 _OPDEF = re.compile(r"class\s+(\w+)\s*:\s*public\s+OpDef\b")
-MAX_FILE_BYTES = 2 * 2**20  # crawl's default --max-file-bytes
 
 
 def load_npukernelbench(root: Path, mode: str = "full", soc: str = "ascend910b") -> tuple[list[Task], list[LoadError]]:
@@ -99,15 +98,17 @@ def _task(task_dir: Path, rel: str, mode: str, soc: str) -> Task:
 def _texts(folder: Path, prefix: str) -> dict[str, str]:
     """The files crawl would keep, as crawl reads them (bytes as they are: CRLF kept, a BOM dropped), so an answer
     evaluated here is the same code `verify` judges when the tree is crawled (`.cc` sources included)."""
-    from ..crawl.filefilter import decode_checked, language_of
+    from ..crawl.config import CrawlConfig
+    from ..crawl.filefilter import language_of, read_checked
 
     if not folder.is_dir():
         return {}
+    limit = CrawlConfig().max_file_bytes  # crawl's default --max-file-bytes
     out = {}
     for p in sorted(folder.rglob("*")):
         rel = p.relative_to(folder).as_posix()
         if p.is_file() and language_of(rel) is not None:
-            text, _ = decode_checked(p.read_bytes(), MAX_FILE_BYTES)
+            text, _, _ = read_checked(p, limit)
             if text is not None:
                 out[prefix + rel] = text
     return out
