@@ -152,12 +152,15 @@ struct mask_word<U, true> {
     using type = typename std::make_unsigned<U>::type;
 };
 }  // namespace detail_select
+// Every Select form: T as the docs list it, the mask through mask_word.
+#define CBEMU_LEGAL_SELECT(T, U) \
+    CBEMU_LEGAL(Select, T, T);   \
+    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type)
 
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint32_t count, CBEMU_LOC) {
-    CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
+    CBEMU_LEGAL_SELECT(T, U);
     if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select") |
         !cbemu::check_count(src1, count, loc, "Select"))
         return;
@@ -174,8 +177,7 @@ void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const Loca
 template <typename T, typename U>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
             SELMODE selMode, uint32_t count, CBEMU_LOC) {
-    CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
+    CBEMU_LEGAL_SELECT(T, U);
     if (!cbemu::check_count(dst, count, loc, "Select") | !cbemu::check_count(src0, count, loc, "Select")) return;
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Select");
     op.read(selMask.addr_, (count + 7) / 8), cbemu::rd(op, src0, count), cbemu::wr(op, dst, count);
@@ -212,8 +214,7 @@ template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask[], uint8_t repeatTime,
             const BinaryRepeatParams& p, CBEMU_LOC) {
-    CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
+    CBEMU_LEGAL_SELECT(T, U);
     auto getb = [&](uint32_t r, uint32_t j) { return src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]; };
     detail_select::select_rep(dst, selMask, src0, getb, selMode, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
@@ -221,24 +222,21 @@ template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0,
             const LocalTensor<T>& src1, SELMODE selMode, uint64_t mask, uint8_t repeatTime,
             const BinaryRepeatParams& p, CBEMU_LOC) {
-    CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
+    CBEMU_LEGAL_SELECT(T, U);
     auto getb = [&](uint32_t r, uint32_t j) { return src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]; };
     detail_select::select_rep(dst, selMask, src0, getb, selMode, cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
             SELMODE selMode, uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
-    CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
+    CBEMU_LEGAL_SELECT(T, U);
     detail_select::select_rep(dst, selMask, src0, [src1](uint32_t, uint32_t) { return src1; }, selMode,
                               cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
 template <typename T, typename U, bool isSetMask = true>
 void Select(const LocalTensor<T>& dst, const LocalTensor<U>& selMask, const LocalTensor<T>& src0, T src1,
             SELMODE selMode, uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
-    CBEMU_LEGAL(Select, T, T);
-    CBEMU_LEGAL(Select, U, typename detail_select::mask_word<U>::type);
+    CBEMU_LEGAL_SELECT(T, U);
     detail_select::select_rep(dst, selMask, src0, [src1](uint32_t, uint32_t) { return src1; }, selMode,
                               cbemu::use_mask(isSetMask, mask), repeatTime, p, loc);
 }
