@@ -60,6 +60,38 @@ def test_sleeping_forever_is_stopped_by_the_wall_limit(workdir):
     assert res.outcome == "timeout" and "wall" in res.reason and res.wall_s < 5
 
 
+def _hogs_on_cpu0(n: int) -> list:
+    """n busy processes pinned to CPU 0 (each ends by itself after 60 s if the test dies)."""
+    import subprocess
+
+    code = (
+        "import time, os  # a hog\nos.sched_setaffinity(0, {0})\nend = time.time() + 60\nwhile time.time() < end: pass"
+    )
+    # each in a session of its own: with autogroup scheduling, hogs sharing one session would share one CPU share
+    return [subprocess.Popen(py(code), start_new_session=True) for _ in range(n)]
+
+
+def test_a_step_starved_of_cpu_by_the_host_is_not_a_timeout_but_a_sleeping_one_still_is(workdir):
+    """The wall limit stops a step that does not finish, not one a busy host starves: a kernel that needs 1 s of CPU,
+    pinned to a core three busy processes share with it (it gets ~1/4: ~4 s of wall), finishes under a 3 s wall limit
+    because it still gets CPU each second. A step that sleeps on the same busy core uses none and is stopped at it."""
+    hogs = _hogs_on_cpu0(3)
+    try:
+        code = (
+            "import time, os  # starved\nos.sched_setaffinity(0, {0})\nt = time.process_time()\n"
+            "while time.process_time() - t < 1.0: pass\nprint('done')"
+        )
+        res = sandbox.run(py(code), workdir, sandbox.Limits(cpu_s=5, wall_s=3, memory_mb=512, nproc=16))
+        assert res.ok and res.stdout.strip() == "done", res
+        assert res.wall_s > 3, f"the step was not starved ({res.wall_s:.1f} s): the test proves nothing"
+        res = sandbox.run(["taskset", "-c", "0", "sleep", "60"], workdir, sandbox.Limits(cpu_s=2, wall_s=1, nproc=16))
+        assert res.outcome == "timeout" and "wall" in res.reason and res.wall_s < 5, res
+    finally:
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
+
+
 def test_giant_allocation_fails_with_the_memory_limit(workdir):
     res = sandbox.run(py("x = bytearray(8 * 1024**3)"), workdir, SMALL)
     assert res.outcome == "limit" and res.reason == "memory limit"
