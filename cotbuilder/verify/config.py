@@ -41,7 +41,12 @@ class VerifyConfig:
     seeds: list[int] = field(default_factory=lambda: [0, 1])
     # sandbox limits for generators, kernels, checkers
     cpu_s: int = option(60, "--cpu-seconds", help="Sandbox CPU-time limit per process.")
-    wall_s: float = option(120.0, "--wall-seconds", help="Sandbox wall-time limit per process.")
+    wall_s: float = option(
+        120.0,
+        "--wall-seconds",
+        help="Sandbox wall-time limit per step; a step a busy host starves (still getting >= 5% of a CPU each second)"
+        " runs on up to 4x it.",
+    )
     memory_mb: int = option(
         4096, "--memory-mb", help="Sandbox memory limit: per step (all its processes together) and per process."
     )
