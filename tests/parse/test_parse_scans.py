@@ -1,5 +1,6 @@
 """Faster scans that must find exactly what the plain ones find: the macro-call scan run over the reversed bytes, the
-bracket-depth guard that looks at brackets only (sources written here, with the awkward spellings real code has)."""
+bracket-depth guard that looks at brackets only, includes found from their '#', include resolution cached per folder
+(sources written here, with the awkward spellings real code has)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import pytest
 
 from cotbuilder.parse import budget
+from cotbuilder.parse.includes import Tree, includes_of
 from cotbuilder.parse.macro_calls import _CAPS_CALL_RE, _CAPS_CALL_REVERSED_RE, _calls
 
 _TRICKY = (
@@ -61,3 +63,21 @@ def test_depth_guard_reports_the_true_depth_whatever_the_text_around_the_bracket
         return
     with pytest.raises(budget.Unparseable, match=f"brackets nested {deepest} deep"):
         budget.check_depth(data)
+
+
+def test_an_include_counts_only_at_the_start_of_its_line():
+    text = (
+        '#include "a.h"\n   #  include <b/c.h>\n\t#include "d.h" // note\n'
+        'const char* s = "#include \\"not_me.h\\"";\nint x; #include "nor_me.h"\n/* #include "hidden.h" */\n'
+    )
+    assert includes_of(text) == [("a.h", False), ("b/c.h", True), ("d.h", False)]
+
+
+def test_one_include_resolves_against_each_units_own_folders_from_a_shared_folder():
+    tree = Tree.of(["shared/k.cpp", "opA/op_kernel/t.h", "opB/op_kernel/t.h", "lib/inc/u.h", "shared/n.h"])
+    assert tree.resolve("shared/k.cpp", "t.h", ("opA", "opA/op_kernel")) == "opA/op_kernel/t.h"
+    assert tree.resolve("shared/k.cpp", "t.h", ("opB", "opB/op_kernel")) == "opB/op_kernel/t.h"  # not A's answer
+    assert tree.resolve("shared/other.cpp", "t.h", ()) in ("opA/op_kernel/t.h", "opB/op_kernel/t.h")  # by suffix
+    assert tree.resolve("shared/k.cpp", "n.h", ("opA",)) == "shared/n.h"  # next to the includer first
+    assert tree.resolve("shared/k.cpp", "inc/u.h", ("opB",)) == "lib/inc/u.h"
+    assert tree.resolve("shared/k.cpp", "/abs/u.h", ("lib",)) is None
