@@ -5,9 +5,18 @@
 
 Prints units/s, MB/s of extraction, MB/s of a bare tree-sitter parse (no masking, no queries, no grouping) of exactly
 the C/C++ texts the extraction parsed, and ratio = extraction MB/s / bare MB/s (goal >= 0.8). Each replicated copy
-gets a distinct comment line so the per-file parse cache cannot serve it: every copy is really parsed.
+gets a distinct comment line so the per-file parse cache cannot serve it: every copy is really parsed. Each copy is
+a source of its own, as the crawl extracts one source at a time: one source holding every copy registers each op type
+once per copy, and each op project unit took the other copies' registration files (and their includes) as
+dependencies - 34 of its 40 files at 40 copies, work quadratic in the copies that no real source has. --one-source
+measures that layout (the one issue 16's first numbers were taken on).
+The bare parse times every file, the extraction parses each distinct text once (the file cache serves the copies a
+source holds twice); the ratio over distinct texts only is printed too.
 With --baseline-ref REF (default 7b4716f4, where issue 16's parse work started) the same files also go through REF's extraction (`git archive` of REF, in a
-process of its own) and the ratio this tree / REF is printed: before/after in one run on the same data.
+process of its own) and the ratio this tree / REF is printed: before/after in one run on the same data. The two
+trees' units are then compared record for record (every field but `created_at`, the time of extraction) and so are
+the notes on files left out: a speed-up must not change what is extracted. The fields that differ are counted, and
+the first units that differ are named.
 
 Times are CPU seconds of this process (time.process_time): both sides run single-threaded in this process, and on a
 shared machine wall-clock time mostly measures the neighbours. The best of --repeats runs is kept for each side.
@@ -21,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -32,7 +42,8 @@ from cotbuilder.parse.grouping import is_cpp  # noqa: E402
 from cotbuilder.paths import data_dir  # noqa: E402
 
 
-def demo_files(copies: int) -> list[dict]:
+def demo_sources(copies: int) -> list[list[dict]]:
+    """The demo corpus `copies` times, one source per copy."""
     root = data_dir("examples")
     base = [
         (p.relative_to(root).as_posix(), p.read_text(encoding="utf-8"))
@@ -40,8 +51,9 @@ def demo_files(copies: int) -> list[dict]:
         if p.is_file()
         and (p.suffix in (".cpp", ".h", ".asc", ".py", ".sh", ".json", ".toml") or p.name == "CMakeLists.txt")
     ]
-    files = []
+    sources = []
     for i in range(copies):
+        files = []
         for rel, text in base:
             if is_cpp(rel):
                 text = f"// bench copy {i}\n{text}"
@@ -54,26 +66,47 @@ def demo_files(copies: int) -> list[dict]:
                     "language": "cpp",
                 }
             )
-    return files
+        sources.append(files)
+    return sources
+
+
+def demo_files(copies: int) -> list[dict]:
+    """Every copy in one source (--one-source)."""
+    return [f for files in demo_sources(copies) for f in files]
+
+
+def extract_all(sources: list[list[dict]]) -> tuple[list[dict], list[dict]]:
+    units, notes = [], []
+    for files in sources:
+        u, n = extract_units("0" * 64, files)
+        units += u
+        notes += n
+    return units, notes
 
 
 _BASELINE = """
 import pickle, sys, time
 from cotbuilder.parse import extract_units
 from cotbuilder.parse import facts as facts_mod
-files = pickle.load(open(sys.argv[1], "rb"))
+sources = pickle.load(open(sys.argv[1], "rb"))
 best = float("inf")
 for _ in range(int(sys.argv[2])):
     facts_mod._CACHE.clear()
     t0 = time.process_time()
-    extract_units("0" * 64, files)
+    result = [], []
+    for files in sources:
+        u, n = extract_units("0" * 64, files)
+        result[0].extend(u)
+        result[1].extend(n)
     best = min(best, time.process_time() - t0)
+pickle.dump(result, open(sys.argv[3], "wb"))
 print(best)
 """
 
 
-def baseline_seconds(files: list[dict], repeats: int, ref: str) -> float:
-    """The best CPU seconds of REF's extraction of `files`, in a process importing REF's package."""
+def baseline_run(sources: list[list[dict]], repeats: int, ref: str) -> tuple[float, list[dict], list[dict]]:
+    """The best CPU seconds of REF's extraction of `sources`, in a process importing REF's package, and its last
+    (units, notes)."""
     repo = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory(prefix="bench-parse-") as tmp:
         tree = Path(tmp) / "tree"
@@ -81,26 +114,49 @@ def baseline_seconds(files: list[dict], repeats: int, ref: str) -> float:
         archive = subprocess.run(["git", "-C", str(repo), "archive", ref], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
         data = Path(tmp) / "files.pickle"
-        data.write_bytes(pickle.dumps(files))
+        data.write_bytes(pickle.dumps(sources))
+        result = Path(tmp) / "result.pickle"
         out = subprocess.run(
-            [sys.executable, "-c", _BASELINE, str(data), str(repeats)],
+            [sys.executable, "-c", _BASELINE, str(data), str(repeats), str(result)],
             env={"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin"},
             cwd=tmp,
             capture_output=True,
             text=True,
             check=True,
         )
-    return float(out.stdout.split()[-1])
+        units, notes = pickle.loads(result.read_bytes())
+    return float(out.stdout.split()[-1]), units, notes
 
 
-def run(files: list[dict], repeats: int, ref: str | None = None) -> None:
-    best_full, best_bare = float("inf"), float("inf")
+def compare_units(mine: list[dict], theirs: list[dict]) -> tuple[int, Counter, list[str]]:
+    """(units identical in every field but created_at, position by position; how many units differ in each field;
+    the first differing units' names). A missing or extra unit counts as differing in every field."""
+    fields: Counter = Counter()
+    names: list[str] = []
+    same = 0
+    for i in range(max(len(mine), len(theirs))):
+        a = mine[i] if i < len(mine) else {}
+        b = theirs[i] if i < len(theirs) else {}
+        differ = sorted(k for k in set(a) | set(b) if k != "created_at" and a.get(k) != b.get(k))
+        if not differ:
+            same += 1
+            continue
+        fields.update(differ)
+        if len(names) < 5:
+            names.append(f"{(a or b).get('root')}:{(a or b).get('name')} ({', '.join(differ)})")
+    return same, fields, names
+
+
+def run(sources: list[list[dict]], repeats: int, ref: str | None = None) -> None:
+    files = [f for source in sources for f in source]
+    best_full, best_bare, best_distinct = float("inf"), float("inf"), float("inf")
     units: list[dict] = []
+    notes: list[dict] = []
     parsed: list[bytes] = []
     for _ in range(repeats):
         facts_mod._CACHE.clear()
         t0 = time.process_time()
-        units, _ = extract_units("0" * 64, files)
+        units, notes = extract_all(sources)
         best_full = min(best_full, time.process_time() - t0)
         # exactly the texts extraction parsed (the per-file cache holds one entry per parsed text)
         wanted = set(facts_mod._CACHE)
@@ -114,21 +170,37 @@ def run(files: list[dict], repeats: int, ref: str | None = None) -> None:
         for data in parsed:
             p.parse(data)
         best_bare = min(best_bare, time.process_time() - t1)
+        t1 = time.process_time()
+        for data in set(parsed):
+            p.parse(data)
+        best_distinct = min(best_distinct, time.process_time() - t1)
     mb = sum(len(d) for d in parsed) / 1e6
-    print(f"files given          {len(files)}")
-    print(f"C/C++ files parsed   {len(parsed)} ({mb:.2f} MB)")
+    print(f"files given          {len(files)} in {len(sources)} source(s)")
+    distinct = len(set(parsed))
+    print(f"C/C++ files parsed   {len(parsed)} ({mb:.2f} MB; {distinct} distinct texts, the rest from the file cache)")
     print(f"units                {len(units)}")
     print(
         f"extraction           {best_full:.3f} s CPU   {len(units) / best_full:.1f} units/s   {mb / best_full:.2f} MB/s"
     )
     print(f"bare tree-sitter     {best_bare:.3f} s CPU   {mb / best_bare:.2f} MB/s")
     print(f"ratio (extraction MB/s / bare MB/s)  {best_bare / best_full:.2f}   (goal >= 0.8)")
+    print(f"ratio over distinct texts            {best_distinct / best_full:.2f}   (bare parse of each text once)")
     if ref:
-        before = baseline_seconds(files, repeats, ref)
+        before, ref_units, ref_notes = baseline_run(sources, repeats, ref)
         print(
             f"extraction at {ref:8s} {before:.3f} s CPU   {mb / before:.2f} MB/s   (ratio to bare {best_bare / before:.2f})"
         )
         print(f"after / before       {before / best_full:.2f}x")
+        same, fields, names = compare_units(units, ref_units)
+        total = max(len(units), len(ref_units))
+        print(
+            f"units agreement      {same}/{total} identical to {ref}'s (all fields but created_at; "
+            f"{len(units)} here, {len(ref_units)} there); notes {'identical' if notes == ref_notes else 'DIFFER'}"
+        )
+        if fields:
+            print("  fields that differ " + ", ".join(f"{k} ({n})" for k, n in fields.most_common()))
+            for name in names:
+                print(f"  e.g. {name}")
 
 
 def main(argv: list[str]) -> int:
@@ -137,14 +209,17 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--copies", type=int, default=40, help="replicas of the demo corpus")
     ap.add_argument("--repeats", type=int, default=3, help="runs; the best time of each side is reported")
     ap.add_argument("--baseline-ref", default="7b4716f4", help="git ref whose extraction is the 'before' ('' to skip)")
+    ap.add_argument("--one-source", action="store_true", help="all demo copies in one source (see above)")
     args = ap.parse_args(argv)
     if args.repo:
         from measure_parse_real import read_files
 
-        files = read_files(Path(args.repo))
+        sources = [read_files(Path(args.repo))]
+    elif args.one_source:
+        sources = [demo_files(args.copies)]
     else:
-        files = demo_files(args.copies)
-    run(files, args.repeats, args.baseline_ref or None)
+        sources = demo_sources(args.copies)
+    run(sources, args.repeats, args.baseline_ref or None)
     return 0
 
 

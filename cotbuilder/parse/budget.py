@@ -21,9 +21,11 @@ import numpy as np
 
 MAX_DEPTH = 1000
 _state = threading.local()
-_STEP = np.zeros(256, dtype=np.int32)
-_STEP[[ord("("), ord("["), ord("{")]] = 1
-_STEP[[ord(")"), ord("]"), ord("}")]] = -1
+_OPENERS, _CLOSERS = b"([{", b")]}"
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in _OPENERS + _CLOSERS)
+_STEP = np.zeros(256, dtype=np.int8)
+_STEP[list(_OPENERS)] = 1
+_STEP[list(_CLOSERS)] = -1
 
 
 class Unparseable(Exception):
@@ -51,7 +53,10 @@ def check_depth(data: bytes) -> None:
     """Unparseable when brackets nest deeper than MAX_DEPTH (an unbalanced run of `(` counts as nesting)."""
     if len(data) <= MAX_DEPTH:
         return
-    depth = np.cumsum(_STEP[np.frombuffer(data, dtype=np.uint8)], dtype=np.int64)
+    brackets = data.translate(None, _NOT_BRACKETS)  # the depth only changes at a bracket: the rest is dropped
+    if len(brackets) - sum(brackets.count(c) for c in (b")", b"]", b"}")) <= MAX_DEPTH:
+        return  # no deeper than the number of openers
+    depth = np.cumsum(_STEP[np.frombuffer(brackets, dtype=np.uint8)], dtype=np.int64)
     deepest = int(depth.max())
     if deepest > MAX_DEPTH:
         raise Unparseable(f"brackets nested {deepest} deep (limit {MAX_DEPTH})")

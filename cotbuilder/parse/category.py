@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from functools import cache
+from functools import cache, lru_cache
 
 from ..paths import package_data
 
@@ -50,10 +50,15 @@ def _complexity() -> dict[str, int]:
     return tomllib.loads(package_data("parse/data/complexity.toml").read_text(encoding="utf-8"))
 
 
+_ACRONYM_END_RE = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_WORD_END_RE = re.compile(r"([a-z0-9])([A-Z])")
+
+
+@lru_cache(maxsize=8192)
 def snake(name: str) -> str:
     """AddCustom -> add_custom, LayerNormV2 -> layer_norm_v2, RMSNorm -> rms_norm."""
-    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", name)
-    s = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", s)
+    s = _ACRONYM_END_RE.sub(r"\1_\2", name)
+    s = _WORD_END_RE.sub(r"\1_\2", s)
     return s.replace("-", "_").lower()
 
 

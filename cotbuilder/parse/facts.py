@@ -91,24 +91,28 @@ def file_facts(text: str) -> FileFacts:
     return hit
 
 
+# The capture lists facts only count or gather into sets: their order does not matter, so they are not sorted.
+_COUNTED = frozenset({"call.free", "call.member", "type", "targ"})
+
+
 def extract_facts(data: bytes) -> FileFacts:
     masked, tree = cst.parse_bytes(data)
     facts = FileFacts(diagnostics=cst.diagnostics(tree, path=""), n_lines=data.count(b"\n") + 1)
     for d in facts.diagnostics:
         d.pop("file", None)
-    caps = cst.captures("facts", tree.root_node)
+    caps = cst.captures("facts", tree.root_node, unordered=_COUNTED)
     budget.check()
     # names are counted as bytes and decoded once per distinct name (a file names the same few hundred often)
     for kind, counter in (("call.free", facts.free_calls), ("call.member", facts.member_calls)):
-        names = Counter()
-        for node in caps.get(kind, ()):
-            raw = data[node.start_byte : node.end_byte]
-            names[raw] += 1
-            if raw in _ARG_CALLS_BYTES:
-                _call_args(facts, raw.decode(), node, data)
+        nodes = caps.get(kind, ())
+        names = Counter([data[node.start_byte : node.end_byte] for node in nodes])
+        if not _ARG_CALLS_BYTES.isdisjoint(names):  # their arguments are read in source order
+            calls = [node for node in nodes if data[node.start_byte : node.end_byte] in _ARG_CALLS_BYTES]
+            for node in sorted(calls, key=cst.position):
+                _call_args(facts, data[node.start_byte : node.end_byte].decode(), node, data)
         for raw, n in names.items():
             counter[raw.decode("utf-8", "replace")] += n
-    types = Counter(data[node.start_byte : node.end_byte] for node in caps.get("type", ()))
+    types = Counter([data[node.start_byte : node.end_byte] for node in caps.get("type", ())])
     for raw, n in types.items():
         facts.types[raw.decode("utf-8", "replace")] += n
     seen_targs: set[bytes] = set()
@@ -119,8 +123,9 @@ def extract_facts(data: bytes) -> FileFacts:
         if not _is_cast_argument(node, data):  # static_cast<int32_t>(eventId) says nothing about the data's dtype
             seen_targs.add(raw)
             facts.template_types.add(_squash(raw.decode("utf-8", "replace")))
+    has_global = b"__global__" in data
     for node in caps.get("function", ()):
-        fn = _function(node, data)
+        fn = _function(node, data, has_global)
         if fn is not None:
             facts.functions.append(fn)
     for node in caps.get("class.name", ()):
@@ -130,14 +135,14 @@ def extract_facts(data: bytes) -> FileFacts:
         if name_node is not None:
             facts.structs[_text(name_node, data)] = _struct_fields(node, data)
     for node in caps.get("const.name", ()):
-        if not _is_constant_like(node):
-            continue
         holder = node.parent
+        if not _is_constant_like(holder, data):
+            continue
         value_node = holder.child_by_field_name("value") or holder.child_by_field_name("default_value")
         if value_node is None:
             continue
-        name = _text(node, data)
-        value = _squash(_text(value_node, data))
+        name = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        value = _squash(data[value_node.start_byte : value_node.end_byte].decode("utf-8", "replace"))
         if name in facts.const_exprs and facts.const_exprs[name] != value:
             facts.const_exprs[name] = None
         else:
@@ -155,23 +160,29 @@ def extract_facts(data: bytes) -> FileFacts:
     return facts
 
 
-def _is_constant_like(name_node: Node) -> bool:
+_CONST_WORDS = (b"const", b"constexpr")
+_LOCAL_SCOPE_ENDS = frozenset({"translation_unit", "namespace_definition", "field_declaration_list"})
+
+
+def _is_constant_like(holder: Node, data: bytes) -> bool:
     """const/constexpr anywhere, or a local variable (`uint32_t blockDim = 8;` in main). A class member's default
-    (`uint32_t tileLength = 0;` later set in Init) is not a constant of the kernel."""
-    decl = name_node.parent
-    if decl is not None and decl.type == "init_declarator":
-        decl = decl.parent
+    (`uint32_t tileLength = 0;` later set in Init) is not a constant of the kernel. `holder` is the name's parent."""
+    decl = holder.parent if holder.type == "init_declarator" else holder
     if decl is None:
         return False
-    if any(c.type == "type_qualifier" and c.text in (b"const", b"constexpr") for c in decl.children):
+    # the qualifier's text is in the original bytes too (masking only blanks): no "const" there, no child to look at
+    if data.find(b"const", decl.start_byte, decl.end_byte) >= 0 and any(
+        c.type == "type_qualifier" and c.text in _CONST_WORDS for c in decl.children
+    ):
         return True
     if decl.type == "field_declaration":
         return False
     parent = decl.parent
     while parent is not None:
-        if parent.type == "compound_statement":
+        kind = parent.type
+        if kind == "compound_statement":
             return True
-        if parent.type in ("translation_unit", "namespace_definition", "field_declaration_list"):
+        if kind in _LOCAL_SCOPE_ENDS:
             return False
         parent = parent.parent
     return False
@@ -220,7 +231,8 @@ def _declarator_of(node: Node) -> Node | None:
     return decl
 
 
-def _function(node: Node, data: bytes) -> Function | None:
+def _function(node: Node, data: bytes, has_global: bool = True) -> Function | None:
+    """`has_global`: whether the file holds `__global__` at all (when not, no function is an entry)."""
     decl = _declarator_of(node)
     if decl is None:
         return None
@@ -228,7 +240,7 @@ def _function(node: Node, data: bytes) -> Function | None:
     if name_node is None:
         return None
     owner = None
-    full = _text(name_node, data)
+    full = data[name_node.start_byte : name_node.end_byte].decode("utf-8", "replace")
     if "::" in full:
         scope, _, bare = full.rpartition("::")
         owner = _squash(scope.split("<", 1)[0]).split("::")[-1].strip() or None
@@ -236,17 +248,13 @@ def _function(node: Node, data: bytes) -> Function | None:
     else:
         name = full.strip()
         owner = _enclosing_class(node, data)
-    # The qualifiers were masked, so the node may start after them: look back to the previous statement boundary.
-    lo = max(0, node.start_byte - 2000)
-    window = data[lo : decl.start_byte]
-    cut = max(window.rfind(b";"), window.rfind(b"}"), window.rfind(b"{"))
-    prefix = window[cut + 1 :]
-    is_entry = b"__global__" in prefix and owner is None
+    decl_start = decl.start_byte
+    is_entry = has_global and owner is None and _global_before(data, node.start_byte, decl_start)
     params = []
     plist = decl.child_by_field_name("parameters")
     if plist is not None:
         for p in plist.named_children:
-            if p.type in ("parameter_declaration", "optional_parameter_declaration"):
+            if p.type in _PARAM_TYPES:
                 params.append(_param(p, data))
     return Function(
         name=name,
@@ -257,6 +265,17 @@ def _function(node: Node, data: bytes) -> Function | None:
         is_entry=is_entry,
         params=params,
     )
+
+
+_PARAM_TYPES = frozenset({"parameter_declaration", "optional_parameter_declaration"})
+
+
+def _global_before(data: bytes, start: int, decl_start: int) -> bool:
+    """`__global__` among the qualifiers before a function's declarator. They were masked, so the definition node may
+    start after them: look back from the node to the previous statement boundary (within 2000 bytes)."""
+    lo = max(0, start - 2000)
+    cut = max(data.rfind(b";", lo, decl_start), data.rfind(b"}", lo, decl_start), data.rfind(b"{", lo, decl_start))
+    return data.find(b"__global__", cut + 1 if cut >= 0 else lo, decl_start) >= 0
 
 
 def _param(p: Node, data: bytes) -> dict:

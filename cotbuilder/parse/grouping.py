@@ -69,10 +69,6 @@ def _rel(path: str, root: str) -> str:
     return path[len(root) + 1 :] if root else path
 
 
-def _under(path: str, root: str) -> bool:
-    return not root or path.startswith(root + "/")
-
-
 def unit_path(path: str, root: str) -> str:
     """A member's path inside its unit: relative to the unit root, or `_deps/<source path>` for a file from
     elsewhere in the source tree."""
@@ -245,9 +241,14 @@ def _op_roots(files: list[dict]) -> list[str]:
         if "op_kernel" in parts[:-1] and is_cpp(f["path"]):
             roots.add("/".join(parts[: parts.index("op_kernel")]))
     kept: list[str] = []
+    kept_set: set[str] = set()
     for root in sorted(roots, key=lambda r: (r.count("/") if r else -1, r)):
-        if not any(_under(root, k) for k in kept):
-            kept.append(root)
+        # nested in a kept root (its folder or one above it is one): looked up, not compared with every kept root
+        parts = root.split("/")
+        if "" in kept_set or any("/".join(parts[:i]) in kept_set for i in range(1, len(parts))):
+            continue
+        kept.append(root)
+        kept_set.add(root)
     return kept
 
 

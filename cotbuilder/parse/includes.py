@@ -21,7 +21,9 @@ from functools import cache, lru_cache
 
 from ..paths import emulator_dir
 
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
+# `^[ \t]*#[ \t]*include ...` (multiline), found from its '#' (a literal re jumps to): only blanks before it on its
+# line is checked after (a match is one line, so that check drops no match the anchored pattern would find)
+_INCLUDE = re.compile(r'#[ \t]*include[ \t]*([<"])([^">\n]+)[">]')
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc", ".cuh")
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx", ".c")
@@ -31,7 +33,11 @@ MAX_DEPENDENCIES = 400  # files one unit may pull in from the rest of its source
 def includes_of(text: str) -> list[tuple[str, bool]]:
     """(included path, angled) in file order, comments ignored."""
     clean = _COMMENT.sub(" ", text)
-    return [(m.group(2).strip(), m.group(1) == "<") for m in _INCLUDE.finditer(clean)]
+    return [
+        (m.group(2).strip(), m.group(1) == "<")
+        for m in _INCLUDE.finditer(clean)
+        if not clean[clean.rfind("\n", 0, m.start()) + 1 : m.start()].strip(" \t")
+    ]
 
 
 @cache
@@ -95,7 +101,11 @@ class Tree:
 
     paths: set[str]
     by_name: dict[str, list[str]] = field(default_factory=dict)
-    _resolved: dict[tuple[str, str, tuple[str, ...]], str | None] = field(default_factory=dict, repr=False)
+    # per (includer's folder, name as written): the name normalised (None: absolute, never resolved) and the hit
+    # next to the includer; then the answer when neither that nor the unit's folders have it. Neither depends on the
+    # unit, so every unit including from one folder shares them.
+    _near: dict[tuple[str, str], tuple[str | None, str | None]] = field(default_factory=dict, repr=False)
+    _far: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
     _joined: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
     _includes: dict[str, list[tuple[str, bool]]] = field(default_factory=dict, repr=False)
 
@@ -114,22 +124,25 @@ class Tree:
         return tree
 
     def resolve(self, includer: str, name: str, unit_dirs: tuple[str, ...] = ()) -> str | None:
-        key = (includer, name, unit_dirs)
-        if key not in self._resolved:
-            self._resolved[key] = self._resolve(includer, name, unit_dirs)
-        return self._resolved[key]
-
-    def _resolve(self, includer: str, name: str, unit_dirs: tuple[str, ...]) -> str | None:
-        name = name.replace("\\", "/")
-        if posixpath.isabs(name):
-            return None
-        for base in (_dirname(includer), *unit_dirs):  # what the build finds first: next to the includer, the unit's
-            hit = self._under(base, name)
+        folder = _dirname(includer)
+        near = self._near.get((folder, name))
+        if near is None:
+            norm = name.replace("\\", "/")
+            near = self._near[(folder, name)] = (
+                (None, None) if posixpath.isabs(norm) else (norm, self._under(folder, norm))
+            )
+        norm, hit = near
+        if norm is None or hit is not None:
+            return hit
+        for base in unit_dirs:  # what the build finds first: next to the includer (above), the unit's folders
+            hit = self._under(base, norm)
             if hit is not None:
                 return hit
-        if provided_by_toolkit(name):
-            return None
-        return self._by_suffix(includer, name)
+        key = (folder, norm)
+        if key not in self._far:
+            # _by_suffix reads only the includer's folder
+            self._far[key] = None if provided_by_toolkit(norm) else self._by_suffix(includer, norm)
+        return self._far[key]
 
     def _under(self, base: str, name: str) -> str | None:
         """base/name when the tree has it (the lookup the build's -I folders make)."""

@@ -8,7 +8,9 @@ extracted facts point at the real source, and the original text can be sliced wi
 
 from __future__ import annotations
 
+import itertools
 import re
+from dataclasses import dataclass
 from functools import cache
 
 from ..paths import package_data
@@ -20,16 +22,20 @@ def _names(filename: str) -> list[str]:
     return [ln.strip() for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
 
 
+@dataclass(frozen=True)
+class _Patterns:
+    dunder_re: re.Pattern[bytes]
+    others_re: re.Pattern[bytes] | None
+    others: list[bytes]
+    words: frozenset[bytes]
+    with_args: frozenset[bytes]
+    macro_probes: list[bytes]
+    macro_first_re: re.Pattern[bytes]
+    macro_line_re: re.Pattern[bytes]
+
+
 @cache
-def _patterns() -> tuple[
-    re.Pattern[bytes],
-    re.Pattern[bytes] | None,
-    list[bytes],
-    frozenset[bytes],
-    frozenset[bytes],
-    list[bytes],
-    re.Pattern[bytes],
-]:
+def _patterns() -> _Patterns:
     plain, with_args = [], []
     for name in _names("qualifiers.txt"):
         if name.endswith("(...)"):
@@ -43,8 +49,24 @@ def _patterns() -> tuple[
     dunder_re = re.compile(rb"__\w+?__(?!\w)")
     others_re = re.compile(b"|".join(re.escape(w) for w in others) + rb"(?!\w)") if others else None
     macros = sorted((m.encode() for m in _names("statement_macros.txt")), key=len, reverse=True)
-    macro_re = re.compile(rb"(?m)^[ \t]*(" + b"|".join(re.escape(m) for m in macros) + rb")\b")
-    return dunder_re, others_re, others, words, frozenset(w.encode() for w in with_args), macros, macro_re
+    alternation = b"|".join(re.escape(m) for m in macros)
+    # a statement macro alone at the start of a line, `(?m)^[ \t]*(MACRO)\b`, looked for from each newline (a literal
+    # prefix re jumps to) and at the very start, instead of trying `^` at every byte
+    return _Patterns(
+        dunder_re,
+        others_re,
+        others,
+        words,
+        frozenset(w.encode() for w in with_args),
+        # a file holds some macro when it holds one of those no other macro's name contains
+        [m for m in macros if not any(o != m and o in m for o in macros)],
+        re.compile(rb"[ \t]*(" + alternation + rb")\b"),
+        re.compile(rb"\n[ \t]*(" + alternation + rb")\b"),
+    )
+
+
+# bytes that continue a word before a qualifier (`_word_start`)
+_WORD_BYTES = frozenset(b for b in range(256) if b == 0x5F or chr(b).isalnum())
 
 
 def _word_start(data: bytes, i: int) -> bool:
@@ -69,10 +91,12 @@ _MACRO_IF_RE = re.compile(rb"if([ \t]+)([A-Z][A-Z0-9_]+)(?=\s*\{)")
 _DOT_TEMPLATE_RE = re.compile(rb"(template)[ \t]+(?=\w+[ \t]*[(<])")  # preceded by `.` / `->` (checked)
 # `inline [aicore] void f()`: an older spelling of the aicore qualifier.
 _BRACKET_QUALIFIER_RE = re.compile(rb"\[aicore\]")
-# `#define LOG(fmt, args...)`: GNU named variadic parameter; tree-sitter knows only the bare `...`
-_NAMED_VARIADIC_RE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+\w+\([^)\n]*?(\w+)\.\.\.\)")
-# `(this->*fn)(x)`: a call through a pointer to member; tree-sitter-cpp has no `->*` operator
-_PTR_TO_MEMBER_RE = re.compile(rb"(?:->|(?<=[A-Za-z_)\]])\.)(\*)(?=[ \t]*[A-Za-z_(])")
+# `#define LOG(fmt, args...)`: GNU named variadic parameter; tree-sitter knows only the bare `...`. Found from the
+# `#` (a match is one line; that only blanks precede the `#` on its line is checked after)
+_NAMED_VARIADIC_RE = re.compile(rb"#[ \t]*define[ \t]+\w+\([^)\n]*?(\w+)\.\.\.\)")
+# `(this->*fn)(x)`: a call through a pointer to member; tree-sitter-cpp has no `->*` operator. The match is the `*`
+# (a literal re jumps to), with the `->` or `x.` before it checked behind.
+_PTR_TO_MEMBER_RE = re.compile(rb"\*(?<=(?:->|[A-Za-z_)\]]\.)\*)(?=[ \t]*[A-Za-z_(])")
 
 
 # every byte becomes a space except line breaks (so line numbers stay true)
@@ -126,14 +150,18 @@ def _statement_end(data: bytes, i: int) -> int:
 
 def mask_source(data: bytes) -> bytes:
     """The bytes tree-sitter parses: same length as `data`, AscendC-only syntax replaced by spaces."""
-    dunder_re, others_re, others, words, with_args, macros, macro_re = _patterns()
+    pat = _patterns()
+    words, with_args = pat.words, pat.with_args
     buf = bytearray(data)
-    found = [m for m in dunder_re.finditer(data) if m.group() in words]
-    if others_re is not None and any(w in data for w in others):
-        found.extend(others_re.finditer(data))
+    found = [m for m in pat.dunder_re.finditer(data) if m.group() in words]
+    if pat.others_re is not None and any(w in data for w in pat.others):
+        found.extend(pat.others_re.finditer(data))
     for m in found:
         start, end = m.span()
-        if not _word_start(data, start) or _on_directive_line(data, start):
+        if start and data[start - 1] in _WORD_BYTES:
+            continue  # inside a longer word
+        line_start = data.rfind(b"\n", 0, start) + 1
+        if data.find(b"#", line_start, start) >= 0 and _on_directive_line(data, start):
             continue
         if m.group() in with_args:
             j = _skip_space(data, end)
@@ -142,17 +170,19 @@ def mask_source(data: bytes) -> bytes:
         _blank(buf, start, end)
     for m in _LAUNCH_RE.finditer(data):
         _blank(buf, m.start(), m.end())
-    for m in macro_re.finditer(data) if any(name in data for name in macros) else ():
-        end = m.end()
-        j = _skip_space(data, end)
-        if j < len(data) and data[j] == 0x28:
-            end = _balanced_end(data, j)
+    if any(name in data for name in pat.macro_probes):
+        first = pat.macro_first_re.match(data)
+        for m in itertools.chain((first,) if first else (), pat.macro_line_re.finditer(data)):
+            end = m.end()
             j = _skip_space(data, end)
-        if j < len(data) and data[j] == 0x2E:  # chained registration: IMPL_OP(X).Tiling(f).InferShape(g);
-            end = _statement_end(data, j)
-        elif j < len(data) and data[j] == 0x3B:
-            end = j + 1
-        _blank(buf, m.start(1), end)
+            if j < len(data) and data[j] == 0x28:
+                end = _balanced_end(data, j)
+                j = _skip_space(data, end)
+            if j < len(data) and data[j] == 0x2E:  # chained registration: IMPL_OP(X).Tiling(f).InferShape(g);
+                end = _statement_end(data, j)
+            elif j < len(data) and data[j] == 0x3B:
+                end = j + 1
+            _blank(buf, m.start(1), end)
     for m in _MACRO_IF_RE.finditer(data):
         if not _word_start(data, m.start()):
             continue
@@ -166,10 +196,12 @@ def mask_source(data: bytes) -> bytes:
             _blank(buf, m.start(1), m.end(1))
     if b"->*" in data or b".*" in data:
         for m in _PTR_TO_MEMBER_RE.finditer(data):
-            _blank(buf, m.start(1), m.end(1))
+            _blank(buf, m.start(), m.end())
     if b"..." in data and b"#" in data:
         for m in _NAMED_VARIADIC_RE.finditer(data):
-            _blank(buf, m.start(1), m.end(1))
+            line_start = data.rfind(b"\n", 0, m.start()) + 1
+            if not data[line_start : m.start()].strip(b" \t"):
+                _blank(buf, m.start(1), m.end(1))
     if b"using" in data:
         mask_type_macro_aliases(data, buf)
     if b"return" in data:

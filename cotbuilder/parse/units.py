@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from functools import lru_cache
 
 from ..hashing import sha256_text, stable_json
 from ..store import utcnow
@@ -20,8 +21,14 @@ CODE_ROLES = KERNEL_ROLES + HOST_ROLES + ("data_utils",)
 _AC_RE = re.compile(r"kernel_operator\.h|\bAscendC\s*::|\bTPipe\b|\bTQue\b|\bGlobalTensor\b|\bLocalTensor\b")
 
 
+# a blank (any whitespace but a newline) ending a line
+_TRAILING_BLANK_RE = re.compile(r"[^\S\n]\n")
+
+
 def normalise(text: str) -> str:
     """Line endings and trailing blanks do not make a different kernel."""
+    if "\r" not in text and not _TRAILING_BLANK_RE.search(text):
+        return text.strip()  # no line to change (the last line's trailing blanks go with the strip)
     return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).strip()
 
 
@@ -148,13 +155,20 @@ def _unit_record(source_id: str, g: Group, digests: dict[str, str] | None = None
 def _spec_block_dim(specs) -> int | None:
     """An op project's verify_spec.toml states the block_dim the task runs with."""
     for m in specs:
-        try:
-            value = tomllib.loads(m["text"]).get("block_dim")
-        except tomllib.TOMLDecodeError:
-            continue
+        value = _spec_value(m["text"])
         if isinstance(value, int) and value > 0:
             return value
     return None
+
+
+@lru_cache(maxsize=4096)
+def _spec_value(text: str) -> object:
+    """The spec's `block_dim` entry (None when absent or not TOML), read once per distinct spec: every unit of a
+    folder with harness files carries the same spec."""
+    try:
+        return tomllib.loads(text).get("block_dim")
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def _rel(path: str, root: str) -> str:

@@ -33,6 +33,17 @@ def fresh_verify_cache(shared_verify_cache: Path, tmp_path: Path) -> Path:
     return link_run_pch(tmp_path / "cache", shared_verify_cache)
 
 
+def copy_run_pch(shared_verify_cache: Path, cache: Path, opt: str, soc: str = "ascend910b") -> Path:
+    """The run's precompiled header and runtime library for (soc, opt) - built once per test run, in the run's build
+    cache - copied into `cache` (a workspace's cache/verify) under the same key, where ensure_pch finds it: for tests
+    about a cache that holds a PCH of its own, not about building one (a build is ~12 CPU-s)."""
+    pch = buildmod.ensure_pch(shared_verify_cache, soc, opt)
+    assert pch.header is not None and pch.runtime is not None, pch.error
+    folder = cache / "pch" / pch.header.parent.name
+    shutil.copytree(pch.header.parent, folder, ignore=shutil.ignore_patterns(".lock"))
+    return folder
+
+
 @pytest.fixture
 def verify_workspace(tmp_path, shared_verify_cache) -> Path:
     ws = tmp_path / "ws"

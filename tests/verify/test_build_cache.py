@@ -9,6 +9,8 @@ from pathlib import Path
 
 from cotbuilder.verify import build as buildmod
 
+from .conftest import copy_run_pch
+
 # A large .data section makes the cached binary big, so a copy over it takes long enough to be seen half-done.
 BIG_PROGRAM = "static volatile char blob[48 << 20] = {1};\nint main() { return blob[0] == 1 ? 0 : 3; }\n"
 
@@ -57,11 +59,17 @@ def test_a_second_store_of_the_same_key_never_exposes_done_with_a_partial_binary
     assert buildmod.sandbox.run(["./prog"], rundir, buildmod.COMPILE_LIMITS).ok
 
 
-def test_a_copied_workspace_cache_still_hits_though_its_precompiled_header_lives_elsewhere(tmp_path):
+def test_a_copied_workspace_cache_still_hits_though_its_precompiled_header_lives_elsewhere(
+    tmp_path, shared_verify_cache
+):
     """The PCH path is part of every compile command; the cache key names the PCH by its key, so a workspace that is
-    moved or copied (cache included) rebuilds nothing. A PCH built with other flags is still another key."""
+    moved or copied (cache included) rebuilds nothing. A PCH built with other flags is still another key.
+    The first workspace's PCHs (both levels) are the run's, copied in: what is tested is where they live, not how
+    they were built (ensure_pch finds them in this cache; building them here took two PCH builds)."""
     import shutil
 
+    for opt in ("-O1", "-O0"):
+        copy_run_pch(shared_verify_cache, tmp_path / "ws1" / "cache", opt)
     (tmp_path / "a").mkdir()
     (tmp_path / "a" / "k.cpp").write_text("int main() { return 0; }\n", encoding="utf-8")
 

@@ -174,14 +174,15 @@ def test_a_kernel_compile_leaves_the_library_instances_to_the_runtime_library_an
     assert run.ok and "sum 12504500" in run.stdout, run.stdout + run.stderr
 
 
-def test_the_runtime_library_is_optimised_whatever_level_the_units_are_built_at(tmp_path, shared_verify_cache):
+def test_the_runtime_library_is_optimised_whatever_level_the_units_are_built_at(shared_verify_cache):
     """Units build at KERNEL_OPT with a header precompiled at that level; the library they link stays at -O1 (a
-    kernel's run spends its time there). Another unit level is another header, never another library text."""
+    kernel's run spends its time there). Another unit level is another header, never another library text. Both
+    levels are the run's (in its shared build cache): -O1 is also the level test_stage verifies a unit at again."""
     unit_level = buildmod.ensure_pch(shared_verify_cache, SOC)
     assert unit_level.runtime is not None, unit_level.error
     header = unit_level.header.read_text(encoding="utf-8")
     assert "extern template class __VA_ARGS__" in header and "CBEMU_INSTANCE(std::vector<int>)" in header
-    other = buildmod.ensure_pch(tmp_path / "cache", SOC, opt="-O1")
+    other = buildmod.ensure_pch(shared_verify_cache, SOC, opt="-O1")
     assert other.header.parent.name != unit_level.header.parent.name  # the level is part of the key
     assert buildmod.KERNEL_OPT != buildmod.RUNTIME_OPT == "-O1"
 
