@@ -106,10 +106,19 @@ def _build_pch(pch_dir: Path) -> None:
     (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
     jobs = [(["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch")]
     jobs += [(["-c", str(src)], src.stem + ".o") for src in RUNTIME_SOURCES]
-    for args, target in jobs:
-        cmd = ["g++", *FLAGS, *INCLUDE_FLAGS, PREBUILT, *args, "-o", str(pch_dir / target)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr
+    # at once (independent compiles), as ensure_pch does: the other worker waits for them on the lock
+    procs = [
+        subprocess.Popen(
+            ["g++", *FLAGS, *INCLUDE_FLAGS, PREBUILT, *args, "-o", str(pch_dir / target)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for args, target in jobs
+    ]
+    for proc in procs:
+        _, err = proc.communicate(timeout=300)
+        assert proc.returncode == 0, err
     objects = [str(pch_dir / (src.stem + ".o")) for src in RUNTIME_SOURCES]
     subprocess.run(["ar", "rcs", str(pch_dir / "libcbemu.a"), *objects], check=True, timeout=120)
 

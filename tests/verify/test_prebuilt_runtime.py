@@ -4,6 +4,7 @@ digest, so an edited emulator never links a stale one (nor reuses a binary built
 
 from __future__ import annotations
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -87,10 +88,24 @@ def test_a_kernel_build_links_the_runtime_library_built_once_and_compiles_none_o
     assert '"kind":"double_free"' in run.stderr and '"line":10' in run.stderr, run.stderr
 
 
+def _copy_key(soc: str) -> str:
+    """The key ensure_pch files the current emulator's PCH and runtime library under (its recipe: the emulator's
+    digest, the unit flags and the runtime flags, at KERNEL_OPT)."""
+    flags = buildmod.base_flags(soc) + [buildmod.PREBUILT_DEFINE]
+    runtime_flags = buildmod.base_flags(soc, buildmod.RUNTIME_OPT) + [buildmod.PREBUILT_DEFINE]
+    keyed = buildmod.emulator_digest() + "\0".join(flags) + "\1" + "\0".join(runtime_flags)
+    return hashlib.sha256(keyed.encode()).hexdigest()[:16]
+
+
 @pytest.fixture
-def emulator_copy(tmp_path, monkeypatch):
+def emulator_copy(tmp_path, monkeypatch, shared_verify_cache):
     """The build module pointed at a copy of the emulator (at one path for the whole test, so only its content can
-    tell two states apart)."""
+    tell two states apart), and tmp_path/cache holding the unedited copy's PCH and runtime library: the run's
+    (built from the same files), filed under the copy's key - what the test proves is what an edit does, and building
+    the unedited state here too was a second PCH build (~12 CPU-s). Should ensure_pch's key recipe change, the seed
+    is not found and the test builds the unedited state itself: slower, the same test."""
+    unedited = buildmod.ensure_pch(shared_verify_cache, SOC)  # the run's, from the emulator itself
+    assert unedited.header is not None and unedited.runtime is not None, unedited.error
     copy = tmp_path / "emulator"
     shutil.copytree(buildmod.EMULATOR_DIR, copy, ignore=shutil.ignore_patterns("tests"))
     monkeypatch.setattr(buildmod, "EMULATOR_DIR", copy)
@@ -99,6 +114,8 @@ def emulator_copy(tmp_path, monkeypatch):
     monkeypatch.setattr(buildmod, "RUNTIME_SOURCES", tuple(copy / "src" / src.name for src in buildmod.RUNTIME_SOURCES))
     monkeypatch.setattr(buildmod, "INCLUDE_DIRS", (copy / "include", copy / "include" / "basic_api"))
     buildmod.emulator_digest.cache_clear()
+    seeded = tmp_path / "cache" / "pch" / _copy_key(SOC)
+    shutil.copytree(unedited.header.parent, seeded, ignore=shutil.ignore_patterns(".lock"))
     yield copy
     buildmod.emulator_digest.cache_clear()
 
