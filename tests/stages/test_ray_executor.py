@@ -4,7 +4,6 @@ driver killed mid-run resumes from the store."""
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
 import json
 import os
@@ -143,33 +142,14 @@ def test_the_verbs_take_the_executor_option_and_refuse_bad_values(cli, workspace
 
 
 # -- the demo on Ray -------------------------------------------------------------------------------------------------
-# The part of the demo corpus the Ray run crawls: one unit of each harness (own main, kernel UT, aclnn example, op
-# spec, benchmark validation) and a cube and an atomic kernel launch - what travels to Ray workers differs by
-# harness. A subset, not the 45 units (22 CPU-s for this test instead of 36): the local run has verified them all
-# once already (tests/conftest.py), and the kill lands mid-verify the same way.
-RAY_SUBSET = (
-    "kernel_launch/add_fp16/*",
-    "kernel_launch/matmul_fp16/*",
-    "kernel_launch/sum_all_atomic/*",
-    "op_project/AxpbyCustom/*",
-    "op_project/HardSwishCustom/*",
-    "op_project/MulAddCustom/*",
-    "op_project/bench/*",
-)
-
-
-def fingerprint(workspace: Path, unit_ids: set[str] | None = None) -> dict[str, list]:
-    """Units, verdicts, annotation content, dedup clusters and contamination verdicts (no timings, no `runs` rows),
-    of every unit or of `unit_ids`."""
+def fingerprint(workspace: Path) -> dict[str, list]:
+    """Units, verdicts, annotation content, dedup clusters and contamination verdicts (no timings, no `runs` rows)."""
 
     def h(value) -> str:
         return hashlib.sha256(json.dumps(value, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     with Store(workspace, read_only=True) as store:
-
-        def q(sql: str) -> list[dict]:
-            return [r for r in store.rows(sql) if unit_ids is None or r["unit_id"] in unit_ids]
-
+        q = store.rows
         return {
             "units": sorted(
                 (r["unit_id"], r["name"], r["layout"], r["category"])
@@ -217,55 +197,20 @@ def _cli_cmd(workspace: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "cotbuilder.cli", "--workspace", str(workspace), *args]
 
 
-def _subset_recipe(folder: Path) -> Path:
-    """demo.toml with its crawl narrowed to RAY_SUBSET (the demo manifest's source, so the same unit ids)."""
-    manifest = folder / "subset.toml"
-    demo_manifest = (REPO / "crawlers" / "demo.toml").read_text(encoding="utf-8")
-    assert 'url = "../examples"' in demo_manifest and 'exclude = ["benchmarks/*"]' in demo_manifest
-    manifest.write_text(
-        demo_manifest.replace('url = "../examples"', f'url = "{REPO / "examples"}"').replace(
-            'exclude = ["benchmarks/*"]', f'exclude = ["benchmarks/*"]\ninclude = {json.dumps(list(RAY_SUBSET))}'
-        ),
-        encoding="utf-8",
-    )
-    demo = (REPO / "pipelines" / "demo.toml").read_text(encoding="utf-8")
-    assert '"../crawlers/demo.toml"' in demo
-    recipe = folder / "demo-subset.toml"
-    recipe.write_text(
-        demo.replace('"../crawlers/demo.toml"', f'"{manifest}"').replace('"../', f'"{REPO}/'), encoding="utf-8"
-    )
-    return recipe
-
-
-def _subset_of_the_local_run(workspace: Path) -> set[str]:
-    """The local run's units in RAY_SUBSET; each of their dedup clusters must lie inside it (a cluster cut in two
-    would differ for a reason that is not the executor)."""
-    with Store(workspace, read_only=True) as store:
-        units = store.rows("SELECT u.unit_id, u.root, d.cluster_id FROM units u JOIN dedup d USING (unit_id)")
-    inside = {r["unit_id"] for r in units if any(fnmatch.fnmatch(r["root"] + "/", p) for p in RAY_SUBSET)}
-    clusters = {r["cluster_id"] for r in units if r["unit_id"] in inside}
-    cut = [r["root"] for r in units if r["cluster_id"] in clusters and r["unit_id"] not in inside]
-    assert not cut, f"RAY_SUBSET cuts a dedup cluster of the demo: add {cut}"
-    assert len(inside) == len(RAY_SUBSET), sorted(r["root"] for r in units if r["unit_id"] in inside)
-    return inside
-
-
 # its time includes the local demo run (shared by the tests that compare with it) when it is the first to ask for it
 @pytest.mark.timeout(900)
 def test_demo_on_ray_killed_mid_verify_resumes_and_equals_the_local_run(demo_run, ray_address, cli, tmp_path):
     """crawl on Ray; verify on Ray, its driver SIGKILLed once it has committed results; then the whole recipe on
     Ray: it resumes (crawl unchanged, verify only what was not committed) and every stage's result equals the
-    local run's, unit by unit. On RAY_SUBSET of the demo corpus, with the local run's build cache (what a user who
-    moves a workspace to a cluster has): every generator, kernel and check still runs on the Ray workers, only the
-    g++ runs that would give the same binaries are saved (the test took 4 minutes with them)."""
+    local run's. The Ray workspace starts with the local run's build cache (what a user who moves a workspace to a
+    cluster has): every generator, kernel and check still runs on the Ray workers, only the g++ runs
+    that would give the same binaries are saved (the test took 4 minutes with them)."""
     assert demo_run.returncode == 0, demo_run.stderr[-3000:]
-    local_units = _subset_of_the_local_run(demo_run.workspace)
-    recipe = _subset_recipe(tmp_path)
     ws = tmp_path / "ray-ws"
     (ws / "cache").mkdir(parents=True)  # the local run's build cache (the test run's, shared: a link, not a copy)
     (ws / "cache" / "verify").symlink_to((demo_run.workspace / "cache" / "verify").resolve(), target_is_directory=True)
     ray_opts = ("--executor", "ray", "--ray-address", ray_address)
-    crawl = cli("crawl", "--manifest", str(tmp_path / "subset.toml"), *ray_opts, workspace=ws)
+    crawl = cli("crawl", "--manifest", "demo", *ray_opts, workspace=ws)
     assert crawl.returncode == 0, crawl.stderr[-3000:]
 
     env = {**os.environ, "NO_COLOR": "1"}
@@ -302,7 +247,7 @@ def test_demo_on_ray_killed_mid_verify_resumes_and_equals_the_local_run(demo_run
         total = store.scalar("SELECT count(*) FROM units")
     assert 0 < committed < total
 
-    rest = cli("run", str(recipe), *ray_opts, workspace=ws, timeout=900)
+    rest = cli("run", str(REPO / "pipelines" / "demo.toml"), *ray_opts, workspace=ws, timeout=900)
     assert rest.returncode == 0, rest.stdout[-3000:] + rest.stderr[-5000:]
     with Store(ws, read_only=True) as store:
         resumed = store.rows(
@@ -310,4 +255,4 @@ def test_demo_on_ray_killed_mid_verify_resumes_and_equals_the_local_run(demo_run
         )[0]["counts"]
     assert resumed["skipped"] == committed and resumed["kept"] == total - committed
 
-    assert fingerprint(ws) == fingerprint(demo_run.workspace, local_units)
+    assert fingerprint(ws) == fingerprint(demo_run.workspace)
