@@ -246,3 +246,26 @@ def test_a_main_that_fails_only_because_the_golden_is_withheld_is_judged_by_the_
     assert (
         case["check"] == "golden" and case["evidence"]["exit_status"] == 1 and case["evidence"]["self_check"] is False
     )
+
+
+def test_every_part_of_a_verification_changes_its_id():
+    """A verification's id names what was checked: the unit, the backend, the emulator version, the SoC, the sources,
+    the seeds, the optimisation level and the scheduler seeds. Dropping any one of them from the id would let two
+    different verifications share a row (the stage's per-SoC plan query alone does not catch a dropped SoC)."""
+    from cotbuilder.verify.stage import verification_id
+
+    base = dict(unit_id="u1", backend="cpu", version="0.4.1", soc="ascend910b", src_hash="s1")
+    ref = verification_id(**base)
+    assert verification_id(**base) == ref  # the same verification: the same id
+    others = [
+        verification_id(**{**base, "unit_id": "u2"}),
+        verification_id(**{**base, "backend": "npu"}),
+        verification_id(**{**base, "version": "0.4.2"}),
+        verification_id(**{**base, "soc": "ascend310p"}),
+        verification_id(**{**base, "src_hash": "s2"}),
+        verification_id(**base, seeds=(0, 1, 2)),
+        verification_id(**base, opt="-O2"),
+        verification_id(**base, schedules=4),
+    ]
+    assert ref not in others and len(set(others)) == len(others)
+    assert verification_id(**base, seeds=(1, 0)) == ref  # the set of seeds, not their order
