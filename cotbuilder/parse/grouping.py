@@ -38,12 +38,16 @@ CPP_EXT = (".cpp", ".cc", ".cxx", ".c", ".h", ".hh", ".hpp", ".asc", ".inc")
 # not its kernel or host code (no facts are read from them, they do not decide its licence or category).
 HARNESS_ROLES = ("example", "test", "doc", "validation", "dependency")
 DEPS_PREFIX = "_deps/"
-_MAIN_RE = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
-_GTEST_RE = re.compile(r"^\s*(?:TEST|TEST_F|TEST_P)\s*\(", re.M)
+# Patterns open with a literal (a `\b` before it sits in a lookbehind after it), so re jumps between occurrences.
+_MAIN_RE = re.compile(r"int(?<!\wint)(?:32_t)?\s+main\s*\(")
+_GTEST_CALL_RE = re.compile(r"TEST(?:_F|_P)?\s*\(")  # a gtest test, when only blanks precede it on its line
 _REGISTERS_RE = re.compile(r"\b(?:IMPL_OP(?:_OPTILING|_INFERSHAPE|_CT)?|OP_ADD)\s*\(\s*(\w+)")
 _ENTRY_NAME_RE = re.compile(r"__global__\s+__aicore__\s+void\s+(\w+)|__aicore__\s+__global__\s+void\s+(\w+)")
 _HARNESS_TOPS = {"examples": "example", "tests": "test", "docs": "doc"}
-_TILING_STRUCT_RE = re.compile(r"\bBEGIN_TILING_DATA_DEF\b|\bstruct\s+\w*Tiling\w*\s*\{")
+_TILING_STRUCT_RES = (
+    re.compile(r"BEGIN_TILING_DATA_DEF(?<!\wBEGIN_TILING_DATA_DEF)\b"),
+    re.compile(r"struct(?<!\wstruct)\s+\w*Tiling\w*\s*\{"),
+)
 _HARNESS_DEPTH = 2
 
 
@@ -130,6 +134,22 @@ def _wrapper_dirs(files: list[dict], roots: set[str]) -> set[str]:
         if _rel(f["path"], root).split("/", 1)[0] in _HARNESS_TOPS and file_facts(f["text"]).entries:
             out.add(_dir(f["path"]))
     return out
+
+
+def _declares_tiling_struct(text: str) -> bool:
+    """`BEGIN_TILING_DATA_DEF` or a `struct ...Tiling... {`."""
+    return any(pattern.search(text) for pattern in _TILING_STRUCT_RES)
+
+
+def _has_gtest(text: str) -> bool:
+    """A line starting (after blanks) with TEST(, TEST_F( or TEST_P(."""
+    for m in _GTEST_CALL_RE.finditer(text):
+        i = m.start()
+        while i and text[i - 1].isspace():
+            i -= 1
+        if i == 0 or "\n" in text[i : m.start()]:
+            return True
+    return False
 
 
 def _op_name(root: str) -> str:
@@ -267,7 +287,7 @@ def _op_role(rel: str, f: dict) -> str | None:
         if not is_cpp(rel):
             return "other"
         text = f["text"]
-        if _TILING_STRUCT_RE.search(text):
+        if _declares_tiling_struct(text):
             return "tiling"
         facts = file_facts(text)
         if facts.tiling_funcs:
@@ -307,8 +327,9 @@ def _kernel_launch_groups(files: list[dict], notes: list[dict]) -> list[Group]:
     groups_by_dir: dict[str, list[Group]] = {}
     for d, items in sorted(kernels.items()):
         items.sort(key=lambda it: it[0]["path"])
-        single = [(f, fa) for f, fa in items if fa.main is not None or _GTEST_RE.search(f["text"])]
-        shared = [(f, fa) for f, fa in items if fa.main is None and not _GTEST_RE.search(f["text"])]
+        alone = [fa.main is not None or _has_gtest(f["text"]) for f, fa in items]
+        single = [item for item, one in zip(items, alone, strict=True) if one]
+        shared = [item for item, one in zip(items, alone, strict=True) if not one]
         n_units = len(single) + (1 if shared else 0)
         out: list[Group] = []
         for f, fa in single:
@@ -386,7 +407,7 @@ def _launch_role(f: dict, kernel_texts: list[str]) -> str:
         return "data_utils"
     if _MAIN_RE.search(text):
         return "host_main"
-    if _TILING_STRUCT_RE.search(text):
+    if _declares_tiling_struct(text):
         return "tiling"
     if "TilingContext" in text:
         return "tiling_func"

@@ -21,14 +21,8 @@ CODE_ROLES = KERNEL_ROLES + HOST_ROLES + ("data_utils",)
 _AC_RE = re.compile(r"kernel_operator\.h|\bAscendC\s*::|\bTPipe\b|\bTQue\b|\bGlobalTensor\b|\bLocalTensor\b")
 
 
-# a blank (any whitespace but a newline) ending a line
-_TRAILING_BLANK_RE = re.compile(r"[^\S\n]\n")
-
-
 def normalise(text: str) -> str:
     """Line endings and trailing blanks do not make a different kernel."""
-    if "\r" not in text and not _TRAILING_BLANK_RE.search(text):
-        return text.strip()  # no line to change (the last line's trailing blanks go with the strip)
     return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).strip()
 
 

@@ -1,6 +1,6 @@
 """Faster scans that must find exactly what the plain ones find: the macro-call scan run over the reversed bytes, the
-bracket-depth guard that looks at brackets only, includes found from their '#', include resolution cached per folder
-(sources written here, with the awkward spellings real code has)."""
+bracket-depth guard that looks at brackets only, includes found from their '#', include resolution cached per folder,
+queue positions looked for one literal at a time (sources written here, with the awkward spellings real code has)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import re
 import pytest
 
 from cotbuilder.parse import budget
+from cotbuilder.parse.facts import extract_facts
 from cotbuilder.parse.includes import Tree, includes_of
 from cotbuilder.parse.macro_calls import _CAPS_CALL_RE, _CAPS_CALL_REVERSED_RE, _calls
 
@@ -81,3 +82,24 @@ def test_one_include_resolves_against_each_units_own_folders_from_a_shared_folde
     assert tree.resolve("shared/k.cpp", "n.h", ("opA",)) == "shared/n.h"  # next to the includer first
     assert tree.resolve("shared/k.cpp", "inc/u.h", ("opB",)) == "lib/inc/u.h"
     assert tree.resolve("shared/k.cpp", "/abs/u.h", ("lib",)) is None
+
+
+_ONE_POSITION_PATTERN = re.compile(
+    rb"\b(?:TPosition|QuePosition)\s*::\s*([A-Z][A-Z0-9_]*)"
+    rb"|\bT(?:Que|QueBind|Buf|BufPool)\s*<\s*(?:AscendC\s*::\s*)?(?:(?:TPosition|QuePosition)\s*::\s*)?([A-Z][A-Z0-9_]*)"
+)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        b"TQue<TPosition::VECIN, 1> q; TBuf<AscendC::TPosition::VECCALC> b; TQueBind<VECIN, VECOUT, 2> x;",
+        b"pipe.InitBuffer(q, 2, n); TBufPool<QuePosition :: A1> p; xTQue<VECIN> no; TPosition::vecin;",
+        b"QuePosition :: TBufPool< Z_9TQue<VEC> w;",  # a match that swallows the start of the next one
+        b"TQue<TPosition::vecout> odd; TPosition::TQUE_X; QuePosition::TQue<B1>;",
+    ],
+)
+def test_queue_positions_split_by_literal_are_what_one_alternation_finds(src):
+    expected = {(m.group(1) or m.group(2)).decode() for m in _ONE_POSITION_PATTERN.finditer(src)}
+    assert expected  # the source names positions
+    assert extract_facts(src).positions == expected
