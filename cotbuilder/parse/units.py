@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import re
 import tomllib
+from collections.abc import Iterator
 from functools import lru_cache
 
 from ..hashing import sha256_text, stable_json
@@ -23,7 +26,7 @@ _AC_RE = re.compile(r"kernel_operator\.h|\bAscendC\s*::|\bTPipe\b|\bTQue\b|\bGlo
 
 def normalise(text: str) -> str:
     """Line endings and trailing blanks do not make a different kernel."""
-    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n")).strip()
+    return "\n".join(map(str.rstrip, text.replace("\r\n", "\n").replace("\r", "\n").split("\n"))).strip()
 
 
 def unit_id(
@@ -50,11 +53,29 @@ def extract_units(
 
     Each C/C++ file is parsed first, within `time_limit` seconds and budget.MAX_DEPTH: a file past a limit joins no
     unit and gets a note (its record stays in `files`)."""
-    files, notes = _within_time_limit(files, time_limit)
-    groups, grouping_notes = group_files(files)
-    digests: dict[str, str] = {}
-    units = [_unit_record(source_id, g, digests) for g in groups]
+    with _collector_paused():
+        files, notes = _within_time_limit(files, time_limit)
+        groups, grouping_notes = group_files(files)
+        digests: dict[str, str] = {}
+        units = [_unit_record(source_id, g, digests) for g in groups]
     return units, notes + grouping_notes
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a source is extracted: parsing allocates a million short-lived
+    tree-sitter nodes on a large source while the facts cache grows, and the collector's passes over that cache
+    took 5% of the extraction. Nothing extraction allocates forms a cycle (nodes point to their tree, facts to plain
+    values), so no memory waits for it. Each extraction switches it back on only if it was on when that extraction
+    began: with several threads extracting, the first one to start turns it back on, and an application that had
+    turned it off keeps it off."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _within_time_limit(files: list[dict], time_limit: float | None) -> tuple[list[dict], list[dict]]:
