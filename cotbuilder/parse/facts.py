@@ -6,22 +6,24 @@ by the sha256 of its text, never by its path. Paths are attached later, when fac
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from ..hashing import sha256_bytes
 from . import budget, cst
+from .literal_scan import leftmost_matches
 
 # The parameter and the call name are read from the ORIGINAL bytes (qualifiers such as `__gm__` kept) at node
 # offsets, which masking keeps true.
-# Each pattern opens with its literal (a word-start check, `\b`, sits in a lookbehind after it): re jumps from one
-# occurrence of the literal to the next instead of trying the pattern at every byte.
+# The patterns open with their literal (see literal_scan.py).
 # A queue/buffer position: `TPosition::VECIN`, `QuePosition::A1`, `TQue<QuePosition::VECOUT, 2>`, `TBuf<TPosition::
-# VECCALC>`, `TQue<VECIN, 1>`: one pattern per literal, their matches then taken left to right without overlap, as
-# one alternation of the four would find them.
+# VECCALC>`, `TQue<VECIN, 1>`: one pattern per literal, run as their alternation.
 _POSITION_RES = tuple(
     re.compile(literal + rb"(?<!\w" + literal + rb")" + rest)
     for literal, rest in (
@@ -89,9 +91,15 @@ class FileFacts:
 
 _CACHE: dict[str, FileFacts] = {}
 _CACHE_MAX = 8192
+_by_text = threading.local()
 
 
 def file_facts(text: str) -> FileFacts:
+    memo = getattr(_by_text, "memo", None)
+    if memo is not None:
+        hit = memo.get(text)
+        if hit is not None:
+            return hit
     data = text.encode("utf-8", "surrogatepass")
     key = sha256_bytes(data)
     hit = _CACHE.get(key)
@@ -99,7 +107,25 @@ def file_facts(text: str) -> FileFacts:
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.clear()  # simple bound: a crawl batch rarely revisits files from far back
         hit = _CACHE[key] = extract_facts(data)
+    if memo is not None:
+        memo[text] = hit
     return hit
+
+
+@contextlib.contextmanager
+def texts_remembered() -> Iterator[None]:
+    """While one source is extracted, file_facts answers a text it was given before without encoding and hashing it
+    again: grouping and the unit records ask for most files' facts two or three times. The memo (it holds the texts)
+    goes when the source is done; the cache by content hash stays."""
+    outer = getattr(_by_text, "memo", None)
+    if outer is not None:
+        yield  # nested: the outer extraction's memo serves
+        return
+    _by_text.memo = {}
+    try:
+        yield
+    finally:
+        _by_text.memo = None
 
 
 # The capture lists facts only count or gather into sets: their order does not matter, so they are not sorted.
@@ -144,11 +170,8 @@ def extract_facts(data: bytes) -> FileFacts:
             calls = [node for node in nodes if data[node.start_byte : node.end_byte] in _ARG_CALLS_BYTES]
             for node in sorted(calls, key=cst.position):
                 _call_args(facts, data[node.start_byte : node.end_byte].decode(), node, data)
-        for raw, n in names.items():
-            counter[raw.decode("utf-8", "replace")] += n
-    types = Counter([data[node.start_byte : node.end_byte] for node in caps.get("type", ())])
-    for raw, n in types.items():
-        facts.types[raw.decode("utf-8", "replace")] += n
+        _count_decoded(names, counter)
+    _count_decoded(Counter([data[node.start_byte : node.end_byte] for node in caps.get("type", ())]), facts.types)
     seen_targs: set[bytes] = set()
     for node in caps.get("targ", ()):
         raw = data[node.start_byte : node.end_byte]
@@ -192,6 +215,15 @@ def extract_facts(data: bytes) -> FileFacts:
     budget.check()
     _lexical_facts(facts, data)
     return facts
+
+
+def _count_decoded(raw_counts: Counter, counter: Counter) -> None:
+    """Add counts of raw names to `counter` by decoded name (two invalid byte strings can decode alike)."""
+    decoded: dict[str, int] = {}
+    for raw, n in raw_counts.items():
+        name = raw.decode("utf-8", "replace")
+        decoded[name] = decoded.get(name, 0) + n
+    counter.update(decoded)
 
 
 _CONST_WORDS = (b"const", b"constexpr")
@@ -371,12 +403,7 @@ def _struct_fields(node: Node, data: bytes) -> list[dict]:
 
 def _lexical_facts(facts: FileFacts, data: bytes) -> None:
     """Facts carried by macros and launch syntax, which the masked tree does not show: read from the text."""
-    found = sorted((m.start(), m.end(), m.group(1)) for pattern in _POSITION_RES for m in pattern.finditer(data))
-    taken_to = 0
-    for start, end, name in found:
-        if start >= taken_to:
-            facts.positions.add(name.decode())
-            taken_to = end
+    facts.positions.update(m.group(1).decode() for m in leftmost_matches(_POSITION_RES, data))
     if b"TILING_DATA_FIELD_DEF" in data:
         for m in _TILING_FIELD_RE.finditer(data):
             kind, ftype, arr, name = m.groups()

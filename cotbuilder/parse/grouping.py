@@ -32,16 +32,22 @@ from functools import lru_cache
 
 from . import includes
 from .facts import FileFacts, file_facts
+from .literal_scan import leftmost_matches
 
 CPP_EXT = (".cpp", ".cc", ".cxx", ".c", ".h", ".hh", ".hpp", ".asc", ".inc")
 # Harness, documentation and dependency files: part of a unit so it can be built and tested as its authors do, but
 # not its kernel or host code (no facts are read from them, they do not decide its licence or category).
 HARNESS_ROLES = ("example", "test", "doc", "validation", "dependency")
 DEPS_PREFIX = "_deps/"
-# Patterns open with a literal (a `\b` before it sits in a lookbehind after it), so re jumps between occurrences.
+# Patterns open with their literal (see literal_scan.py).
 _MAIN_RE = re.compile(r"int(?<!\wint)(?:32_t)?\s+main\s*\(")
 _GTEST_CALL_RE = re.compile(r"TEST(?:_F|_P)?\s*\(")  # a gtest test, when only blanks precede it on its line
-_REGISTERS_RE = re.compile(r"\b(?:IMPL_OP(?:_OPTILING|_INFERSHAPE|_CT)?|OP_ADD)\s*\(\s*(\w+)")
+# `IMPL_OP*(Type)` / `OP_ADD(Type)`, as one alternation (see literal_scan.py)
+_REGISTERS_RES = (
+    re.compile(r"IMPL_OP(?<!\wIMPL_OP)(?:_OPTILING|_INFERSHAPE|_CT)?\s*\(\s*(\w+)"),
+    re.compile(r"OP_ADD(?<!\wOP_ADD)\s*\(\s*(\w+)"),
+)
+_OP_ADD_RE = _REGISTERS_RES[1]
 _ENTRY_NAME_RE = re.compile(r"__global__\s+__aicore__\s+void\s+(\w+)|__aicore__\s+__global__\s+void\s+(\w+)")
 _HARNESS_TOPS = {"examples": "example", "tests": "test", "docs": "doc"}
 _TILING_STRUCT_RES = (
@@ -209,7 +215,7 @@ def _registrations(texts: dict[str, str]) -> dict[str, list[str]]:
     for path, text in texts.items():
         if "IMPL_OP" not in text and "OP_ADD" not in text:
             continue
-        for name in set(_REGISTERS_RE.findall(text)):
+        for name in {m.group(1) for m in leftmost_matches(_REGISTERS_RES, text)}:
             out.setdefault(_norm(name), []).append(path)
     return out
 
@@ -224,7 +230,7 @@ def _op_types(g: Group) -> set[str]:
     names = {_norm(g.name), _norm(posixpath.basename(g.root))}
     for m, role in g.members:
         if role in ("op_def", "tiling_func", "other") and "OP_ADD" in m["text"]:
-            names.update(_norm(n) for n in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", m["text"]))
+            names.update(_norm(n) for n in _OP_ADD_RE.findall(m["text"]))
         if role == "kernel":
             names.update(_norm(a or b) for a, b in _ENTRY_NAME_RE.findall(m["text"]))
     return {n for n in names if n}

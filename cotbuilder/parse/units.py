@@ -13,7 +13,7 @@ from ..hashing import sha256_text, stable_json
 from ..store import utcnow
 from . import budget
 from .category import categorize, complexity
-from .facts import FileFacts, file_facts
+from .facts import FileFacts, file_facts, texts_remembered
 from .features import unit_features
 from .grouping import HARNESS_ROLES, Group, group_files, is_cpp, unit_path
 
@@ -53,7 +53,7 @@ def extract_units(
 
     Each C/C++ file is parsed first, within `time_limit` seconds and budget.MAX_DEPTH: a file past a limit joins no
     unit and gets a note (its record stays in `files`)."""
-    with _collector_paused():
+    with _collector_paused(), texts_remembered():
         files, notes = _within_time_limit(files, time_limit)
         groups, grouping_notes = group_files(files)
         digests: dict[str, str] = {}
