@@ -32,6 +32,20 @@ def parser() -> Parser:
 
 
 @cache
+def kinds(*names: str) -> frozenset[int]:
+    """The node kind ids named `names`: `node.kind_id in kinds(...)` is `node.type in names` without building the
+    type's string (one name can have several ids in the grammar)."""
+    lang = language()
+    return frozenset(i for i in range(lang.node_kind_count) if lang.node_kind_for_id(i) in names)
+
+
+@cache
+def field(name: str) -> int:
+    """The grammar's id of field `name`: `child_by_field_id` skips the name lookup `child_by_field_name` makes."""
+    return language().field_id_for_name(name)
+
+
+@cache
 def query(name: str) -> Query:
     source = package_data(f"parse/data/queries/{name}.scm").read_text(encoding="utf-8")
     return Query(language(), source)

@@ -6,28 +6,41 @@ by the sha256 of its text, never by its path. Paths are attached later, when fac
 
 from __future__ import annotations
 
+import contextlib
 import re
+import threading
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tree_sitter import Node
 
 from ..hashing import sha256_bytes
 from . import budget, cst
+from .literal_scan import leftmost_matches
 
 # The parameter and the call name are read from the ORIGINAL bytes (qualifiers such as `__gm__` kept) at node
 # offsets, which masking keeps true.
-_POSITION_RE = re.compile(
-    rb"\b(?:TPosition|QuePosition)\s*::\s*([A-Z][A-Z0-9_]*)"
-    rb"|\bT(?:Que|QueBind|Buf|BufPool)\s*<\s*(?:AscendC\s*::\s*)?(?:(?:TPosition|QuePosition)\s*::\s*)?([A-Z][A-Z0-9_]*)"
+# The patterns open with their literal (see literal_scan.py).
+# A queue/buffer position: `TPosition::VECIN`, `QuePosition::A1`, `TQue<QuePosition::VECOUT, 2>`, `TBuf<TPosition::
+# VECCALC>`, `TQue<VECIN, 1>`: one pattern per literal, run as their alternation.
+_POSITION_RES = tuple(
+    re.compile(literal + rb"(?<!\w" + literal + rb")" + rest)
+    for literal, rest in (
+        (b"TPosition", rb"\s*::\s*([A-Z][A-Z0-9_]*)"),
+        (b"QuePosition", rb"\s*::\s*([A-Z][A-Z0-9_]*)"),
+        (b"TQue", rb"(?:Bind)?\s*<\s*(?:AscendC\s*::\s*)?(?:(?:TPosition|QuePosition)\s*::\s*)?([A-Z][A-Z0-9_]*)"),
+        (b"TBuf", rb"(?:Pool)?\s*<\s*(?:AscendC\s*::\s*)?(?:(?:TPosition|QuePosition)\s*::\s*)?([A-Z][A-Z0-9_]*)"),
+    )
 )
 _TILING_FIELD_RE = re.compile(
-    rb"\bTILING_DATA_FIELD_DEF(_ARR|_STRUCT)?\s*\(\s*([^,()]+?)\s*,\s*(?:([^,()]+?)\s*,\s*)?(\w+)\s*\)"
+    rb"TILING_DATA_FIELD_DEF(?<!\wTILING_DATA_FIELD_DEF)(_ARR|_STRUCT)?"
+    rb"\s*\(\s*([^,()]+?)\s*,\s*(?:([^,()]+?)\s*,\s*)?(\w+)\s*\)"
 )
-_TILING_STRUCT_RE = re.compile(rb"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
-_OPDEF_CLASS_RE = re.compile(rb"\bclass\s+(\w+)\s*:\s*public\s+(?:ops\s*::\s*)?OpDef\b")
-_OP_PARAM_RE = re.compile(rb"\bthis\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)([^;]*);")
-_OP_ATTR_RE = re.compile(rb"\bthis\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
+_TILING_STRUCT_RE = re.compile(rb"BEGIN_TILING_DATA_DEF(?<!\wBEGIN_TILING_DATA_DEF)\s*\(\s*(\w+)\s*\)")
+_OPDEF_CLASS_RE = re.compile(rb"class(?<!\wclass)\s+(\w+)\s*:\s*public\s+(?:ops\s*::\s*)?OpDef\b")
+_OP_PARAM_RE = re.compile(rb"this(?<!\wthis)\s*->\s*(Input|Output)\s*\(\s*\"(\w+)\"\s*\)([^;]*);")
+_OP_ATTR_RE = re.compile(rb"this(?<!\wthis)\s*->\s*Attr\s*\(\s*\"(\w+)\"\s*\)")
 _OP_DTYPES_RE = re.compile(rb"\.DataType\s*\(\s*\{([^}]*)\}")
 _LAUNCH_RE = re.compile(rb"<<<\s*([^,;>]+?)\s*[,>]")
 
@@ -78,9 +91,15 @@ class FileFacts:
 
 _CACHE: dict[str, FileFacts] = {}
 _CACHE_MAX = 8192
+_by_text = threading.local()
 
 
 def file_facts(text: str) -> FileFacts:
+    memo = getattr(_by_text, "memo", None)
+    if memo is not None:
+        hit = memo.get(text)
+        if hit is not None:
+            return hit
     data = text.encode("utf-8", "surrogatepass")
     key = sha256_bytes(data)
     hit = _CACHE.get(key)
@@ -88,11 +107,52 @@ def file_facts(text: str) -> FileFacts:
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.clear()  # simple bound: a crawl batch rarely revisits files from far back
         hit = _CACHE[key] = extract_facts(data)
+    if memo is not None:
+        memo[text] = hit
     return hit
+
+
+@contextlib.contextmanager
+def texts_remembered() -> Iterator[None]:
+    """While one source is extracted, file_facts answers a text it was given before without encoding and hashing it
+    again: grouping and the unit records ask for most files' facts two or three times. The memo (it holds the texts)
+    goes when the source is done; the cache by content hash stays."""
+    outer = getattr(_by_text, "memo", None)
+    if outer is not None:
+        yield  # nested: the outer extraction's memo serves
+        return
+    _by_text.memo = {}
+    try:
+        yield
+    finally:
+        _by_text.memo = None
 
 
 # The capture lists facts only count or gather into sets: their order does not matter, so they are not sorted.
 _COUNTED = frozenset({"call.free", "call.member", "type", "targ"})
+
+# Node kinds and fields by id: comparing `node.kind_id` and calling `child_by_field_id` cost a fifth and a half of
+# `node.type` and `child_by_field_name`, and the walks below make hundreds of thousands of them on a large source.
+_DECLARATOR, _PARAMETERS, _NAME, _VALUE, _DEFAULT_VALUE, _ARGUMENTS, _BODY, _TYPE, _SIZE = (
+    cst.field(name)
+    for name in ("declarator", "parameters", "name", "value", "default_value", "arguments", "body", "type", "size")
+)
+_K_INIT_DECLARATOR = cst.kinds("init_declarator")
+_K_FUNCTION_DECLARATOR = cst.kinds("function_declarator")
+_K_TYPE_QUALIFIER = cst.kinds("type_qualifier")
+_K_FIELD_DECLARATION = cst.kinds("field_declaration")
+_K_COMPOUND_STATEMENT = cst.kinds("compound_statement")
+_K_LOCAL_SCOPE_ENDS = cst.kinds("translation_unit", "namespace_definition", "field_declaration_list")
+_K_PARAMETER = cst.kinds("parameter_declaration", "optional_parameter_declaration")
+_K_OPTIONAL_PARAMETER = cst.kinds("optional_parameter_declaration")
+_K_NAME = cst.kinds("identifier", "field_identifier")
+_K_IDENTIFIER = cst.kinds("identifier")
+_K_CLASS = cst.kinds("class_specifier", "struct_specifier")
+_K_NOT_IN_CLASS = cst.kinds("function_definition", "translation_unit", "namespace_definition")
+_K_CALL = cst.kinds("call_expression")
+_K_COMMENT = cst.kinds("comment")
+_K_ARRAY_DECLARATOR = cst.kinds("array_declarator")
+_K_FIELD_IDENTIFIER = cst.kinds("field_identifier")
 
 
 def extract_facts(data: bytes) -> FileFacts:
@@ -110,11 +170,8 @@ def extract_facts(data: bytes) -> FileFacts:
             calls = [node for node in nodes if data[node.start_byte : node.end_byte] in _ARG_CALLS_BYTES]
             for node in sorted(calls, key=cst.position):
                 _call_args(facts, data[node.start_byte : node.end_byte].decode(), node, data)
-        for raw, n in names.items():
-            counter[raw.decode("utf-8", "replace")] += n
-    types = Counter([data[node.start_byte : node.end_byte] for node in caps.get("type", ())])
-    for raw, n in types.items():
-        facts.types[raw.decode("utf-8", "replace")] += n
+        _count_decoded(names, counter)
+    _count_decoded(Counter([data[node.start_byte : node.end_byte] for node in caps.get("type", ())]), facts.types)
     seen_targs: set[bytes] = set()
     for node in caps.get("targ", ()):
         raw = data[node.start_byte : node.end_byte]
@@ -131,14 +188,14 @@ def extract_facts(data: bytes) -> FileFacts:
     for node in caps.get("class.name", ()):
         facts.classes.setdefault(_text(node, data), [])
     for node in caps.get("struct", ()):
-        name_node = node.child_by_field_name("name")
+        name_node = node.child_by_field_id(_NAME)
         if name_node is not None:
             facts.structs[_text(name_node, data)] = _struct_fields(node, data)
     for node in caps.get("const.name", ()):
         holder = node.parent
         if not _is_constant_like(holder, data):
             continue
-        value_node = holder.child_by_field_name("value") or holder.child_by_field_name("default_value")
+        value_node = holder.child_by_field_id(_VALUE) or holder.child_by_field_id(_DEFAULT_VALUE)
         if value_node is None:
             continue
         name = data[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -160,29 +217,37 @@ def extract_facts(data: bytes) -> FileFacts:
     return facts
 
 
+def _count_decoded(raw_counts: Counter, counter: Counter) -> None:
+    """Add counts of raw names to `counter` by decoded name (two invalid byte strings can decode alike)."""
+    decoded: dict[str, int] = {}
+    for raw, n in raw_counts.items():
+        name = raw.decode("utf-8", "replace")
+        decoded[name] = decoded.get(name, 0) + n
+    counter.update(decoded)
+
+
 _CONST_WORDS = (b"const", b"constexpr")
-_LOCAL_SCOPE_ENDS = frozenset({"translation_unit", "namespace_definition", "field_declaration_list"})
 
 
 def _is_constant_like(holder: Node, data: bytes) -> bool:
     """const/constexpr anywhere, or a local variable (`uint32_t blockDim = 8;` in main). A class member's default
     (`uint32_t tileLength = 0;` later set in Init) is not a constant of the kernel. `holder` is the name's parent."""
-    decl = holder.parent if holder.type == "init_declarator" else holder
+    decl = holder.parent if holder.kind_id in _K_INIT_DECLARATOR else holder
     if decl is None:
         return False
     # the qualifier's text is in the original bytes too (masking only blanks): no "const" there, no child to look at
     if data.find(b"const", decl.start_byte, decl.end_byte) >= 0 and any(
-        c.type == "type_qualifier" and c.text in _CONST_WORDS for c in decl.children
+        c.kind_id in _K_TYPE_QUALIFIER and c.text in _CONST_WORDS for c in decl.children
     ):
         return True
-    if decl.type == "field_declaration":
+    if decl.kind_id in _K_FIELD_DECLARATION:
         return False
     parent = decl.parent
     while parent is not None:
-        kind = parent.type
-        if kind == "compound_statement":
+        kind = parent.kind_id
+        if kind in _K_COMPOUND_STATEMENT:
             return True
-        if kind in _LOCAL_SCOPE_ENDS:
+        if kind in _K_LOCAL_SCOPE_ENDS:
             return False
         parent = parent.parent
     return False
@@ -202,19 +267,19 @@ _ARG_CALLS_BYTES = frozenset(name.encode() for name in _ARG_CALLS)
 
 def _is_cast_argument(targ_node, data: bytes) -> bool:
     owner = targ_node.parent.parent if targ_node.parent is not None else None
-    name = owner.child_by_field_name("name") if owner is not None else None
+    name = owner.child_by_field_id(_NAME) if owner is not None else None
     return name is not None and data[name.start_byte : name.end_byte].endswith(b"_cast")
 
 
 def _call_args(facts: FileFacts, name: str, name_node: Node, data: bytes) -> None:
     """Arguments of the few calls whose values matter: buffer sizes and launch block dims."""
     call = name_node.parent
-    while call is not None and call.type != "call_expression":
+    while call is not None and call.kind_id not in _K_CALL:
         call = call.parent
-    args_node = call.child_by_field_name("arguments") if call is not None else None
+    args_node = call.child_by_field_id(_ARGUMENTS) if call is not None else None
     if args_node is None:
         return
-    args = [_squash(_text(a, data)) for a in args_node.named_children if a.type != "comment"]
+    args = [_squash(_text(a, data)) for a in args_node.named_children if a.kind_id not in _K_COMMENT]
     if name == "InitBuffer":
         facts.init_buffers.append(args)
     elif name == "ICPU_RUN_KF" and len(args) >= 2:
@@ -225,9 +290,9 @@ def _call_args(facts: FileFacts, name: str, name_node: Node, data: bytes) -> Non
 
 def _declarator_of(node: Node) -> Node | None:
     """The function_declarator inside a definition's declarator chain (pointer/reference return types nest it)."""
-    decl = node.child_by_field_name("declarator")
-    while decl is not None and decl.type != "function_declarator":
-        decl = decl.child_by_field_name("declarator")
+    decl = node.child_by_field_id(_DECLARATOR)
+    while decl is not None and decl.kind_id not in _K_FUNCTION_DECLARATOR:
+        decl = decl.child_by_field_id(_DECLARATOR)
     return decl
 
 
@@ -236,7 +301,7 @@ def _function(node: Node, data: bytes, has_global: bool = True) -> Function | No
     decl = _declarator_of(node)
     if decl is None:
         return None
-    name_node = decl.child_by_field_name("declarator")
+    name_node = decl.child_by_field_id(_DECLARATOR)
     if name_node is None:
         return None
     owner = None
@@ -248,26 +313,24 @@ def _function(node: Node, data: bytes, has_global: bool = True) -> Function | No
     else:
         name = full.strip()
         owner = _enclosing_class(node, data)
-    decl_start = decl.start_byte
-    is_entry = has_global and owner is None and _global_before(data, node.start_byte, decl_start)
+    start = node.start_byte
+    is_entry = has_global and owner is None and _global_before(data, start, decl.start_byte)
     params = []
-    plist = decl.child_by_field_name("parameters")
+    plist = decl.child_by_field_id(_PARAMETERS)
     if plist is not None:
-        for p in plist.named_children:
-            if p.type in _PARAM_TYPES:
-                params.append(_param(p, data))
+        children = plist.children  # with the '(' and ',' between: each parameter's previous sibling
+        for i, p in enumerate(children):
+            if p.kind_id in _K_PARAMETER:
+                params.append(_param(p, children[i - 1] if i else None, data))
     return Function(
         name=name,
         owner=owner,
         line=decl.start_point[0] + 1,
-        start=node.start_byte,
+        start=start,
         end=node.end_byte,
         is_entry=is_entry,
         params=params,
     )
-
-
-_PARAM_TYPES = frozenset({"parameter_declaration", "optional_parameter_declaration"})
 
 
 def _global_before(data: bytes, start: int, decl_start: int) -> bool:
@@ -278,55 +341,60 @@ def _global_before(data: bytes, start: int, decl_start: int) -> bool:
     return data.find(b"__global__", cut + 1 if cut >= 0 else lo, decl_start) >= 0
 
 
-def _param(p: Node, data: bytes) -> dict:
-    decl = p.child_by_field_name("declarator")
-    ident = decl
-    while ident is not None and ident.type not in ("identifier", "field_identifier"):
-        nxt = ident.child_by_field_name("declarator")
+def _param(p: Node, before: Node | None, data: bytes) -> dict:
+    """`before`: the node before `p` in its parameter list (its '(' or ',')."""
+    ident = p.child_by_field_id(_DECLARATOR)
+    while ident is not None and ident.kind_id not in _K_NAME:
+        nxt = ident.child_by_field_id(_DECLARATOR)
         if nxt is None:
-            nxt = next((c for c in ident.named_children if c.type == "identifier"), None)
+            nxt = next((c for c in ident.named_children if c.kind_id in _K_IDENTIFIER), None)
         ident = nxt
     if ident is None:
         return {"name": "", "type": _squash(_text(p, data))}
     # masked qualifiers (`__gm__`) sit before the node's start: begin right after the preceding '(' or ','
-    start = p.prev_sibling.end_byte if p.prev_sibling is not None else p.start_byte
-    type_text = data[start : ident.start_byte] + data[ident.end_byte : p.end_byte]
-    if p.type == "optional_parameter_declaration":
+    start = before.end_byte if before is not None else p.start_byte
+    name_start, name_end = ident.start_byte, ident.end_byte
+    type_text = data[start:name_start] + data[name_end : p.end_byte]
+    if p.kind_id in _K_OPTIONAL_PARAMETER:
         type_text = type_text.split(b"=", 1)[0]
-    return {"name": _text(ident, data), "type": _squash(type_text.decode("utf-8", "replace"))}
+    return {
+        "name": data[name_start:name_end].decode("utf-8", "replace"),
+        "type": _squash(type_text.decode("utf-8", "replace")),
+    }
 
 
 def _enclosing_class(node: Node, data: bytes) -> str | None:
     parent = node.parent
     while parent is not None:
-        if parent.type in ("class_specifier", "struct_specifier"):
-            name = parent.child_by_field_name("name")
+        kind = parent.kind_id
+        if kind in _K_CLASS:
+            name = parent.child_by_field_id(_NAME)
             return _text(name, data).split("<", 1)[0] if name is not None else None
-        if parent.type in ("function_definition", "translation_unit", "namespace_definition"):
+        if kind in _K_NOT_IN_CLASS:
             return None
         parent = parent.parent
     return None
 
 
 def _struct_fields(node: Node, data: bytes) -> list[dict]:
-    body = node.child_by_field_name("body")
+    body = node.child_by_field_id(_BODY)
     out = []
     if body is None:
         return out
     for f in body.named_children:
-        if f.type != "field_declaration":
+        if f.kind_id not in _K_FIELD_DECLARATION:
             continue
-        type_node = f.child_by_field_name("type")
+        type_node = f.child_by_field_id(_TYPE)
         if type_node is None:
             continue
-        for d in f.children_by_field_name("declarator"):
+        for d in f.children_by_field_id(_DECLARATOR):
             array_len = None
             inner = d
-            if d.type == "array_declarator":
-                size = d.child_by_field_name("size")
+            if d.kind_id in _K_ARRAY_DECLARATOR:
+                size = d.child_by_field_id(_SIZE)
                 array_len = _text(size, data) if size is not None else None
-                inner = d.child_by_field_name("declarator")
-            if inner is not None and inner.type == "field_identifier":
+                inner = d.child_by_field_id(_DECLARATOR)
+            if inner is not None and inner.kind_id in _K_FIELD_IDENTIFIER:
                 out.append(
                     {"name": _text(inner, data), "type": _squash(_text(type_node, data)), "array_len": array_len}
                 )
@@ -335,9 +403,7 @@ def _struct_fields(node: Node, data: bytes) -> list[dict]:
 
 def _lexical_facts(facts: FileFacts, data: bytes) -> None:
     """Facts carried by macros and launch syntax, which the masked tree does not show: read from the text."""
-    if b"Position" in data or b"TQue" in data or b"TBuf" in data:  # every _POSITION_RE match holds one of them
-        for m in _POSITION_RE.finditer(data):
-            facts.positions.add((m.group(1) or m.group(2)).decode())
+    facts.positions.update(m.group(1).decode() for m in leftmost_matches(_POSITION_RES, data))
     if b"TILING_DATA_FIELD_DEF" in data:
         for m in _TILING_FIELD_RE.finditer(data):
             kind, ftype, arr, name = m.groups()

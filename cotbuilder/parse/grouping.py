@@ -32,18 +32,28 @@ from functools import lru_cache
 
 from . import includes
 from .facts import FileFacts, file_facts
+from .literal_scan import leftmost_matches
 
 CPP_EXT = (".cpp", ".cc", ".cxx", ".c", ".h", ".hh", ".hpp", ".asc", ".inc")
 # Harness, documentation and dependency files: part of a unit so it can be built and tested as its authors do, but
 # not its kernel or host code (no facts are read from them, they do not decide its licence or category).
 HARNESS_ROLES = ("example", "test", "doc", "validation", "dependency")
 DEPS_PREFIX = "_deps/"
-_MAIN_RE = re.compile(r"\bint(?:32_t)?\s+main\s*\(")
-_GTEST_RE = re.compile(r"^\s*(?:TEST|TEST_F|TEST_P)\s*\(", re.M)
-_REGISTERS_RE = re.compile(r"\b(?:IMPL_OP(?:_OPTILING|_INFERSHAPE|_CT)?|OP_ADD)\s*\(\s*(\w+)")
+# Patterns open with their literal (see literal_scan.py).
+_MAIN_RE = re.compile(r"int(?<!\wint)(?:32_t)?\s+main\s*\(")
+_GTEST_CALL_RE = re.compile(r"TEST(?:_F|_P)?\s*\(")  # a gtest test, when only blanks precede it on its line
+# `IMPL_OP*(Type)` / `OP_ADD(Type)`, as one alternation (see literal_scan.py)
+_REGISTERS_RES = (
+    re.compile(r"IMPL_OP(?<!\wIMPL_OP)(?:_OPTILING|_INFERSHAPE|_CT)?\s*\(\s*(\w+)"),
+    re.compile(r"OP_ADD(?<!\wOP_ADD)\s*\(\s*(\w+)"),
+)
+_OP_ADD_RE = _REGISTERS_RES[1]
 _ENTRY_NAME_RE = re.compile(r"__global__\s+__aicore__\s+void\s+(\w+)|__aicore__\s+__global__\s+void\s+(\w+)")
 _HARNESS_TOPS = {"examples": "example", "tests": "test", "docs": "doc"}
-_TILING_STRUCT_RE = re.compile(r"\bBEGIN_TILING_DATA_DEF\b|\bstruct\s+\w*Tiling\w*\s*\{")
+_TILING_STRUCT_RES = (
+    re.compile(r"BEGIN_TILING_DATA_DEF(?<!\wBEGIN_TILING_DATA_DEF)\b"),
+    re.compile(r"struct(?<!\wstruct)\s+\w*Tiling\w*\s*\{"),
+)
 _HARNESS_DEPTH = 2
 
 
@@ -132,6 +142,22 @@ def _wrapper_dirs(files: list[dict], roots: set[str]) -> set[str]:
     return out
 
 
+def _declares_tiling_struct(text: str) -> bool:
+    """`BEGIN_TILING_DATA_DEF` or a `struct ...Tiling... {`."""
+    return any(pattern.search(text) for pattern in _TILING_STRUCT_RES)
+
+
+def _has_gtest(text: str) -> bool:
+    """A line starting (after blanks) with TEST(, TEST_F( or TEST_P(."""
+    for m in _GTEST_CALL_RE.finditer(text):
+        i = m.start()
+        while i and text[i - 1].isspace():
+            i -= 1
+        if i == 0 or "\n" in text[i : m.start()]:
+            return True
+    return False
+
+
 def _op_name(root: str) -> str:
     """The op folder's name; a benchmark answer (`<task>/answer/<n>`) is named after its task."""
     parts = root.split("/") if root else []
@@ -189,7 +215,7 @@ def _registrations(texts: dict[str, str]) -> dict[str, list[str]]:
     for path, text in texts.items():
         if "IMPL_OP" not in text and "OP_ADD" not in text:
             continue
-        for name in set(_REGISTERS_RE.findall(text)):
+        for name in {m.group(1) for m in leftmost_matches(_REGISTERS_RES, text)}:
             out.setdefault(_norm(name), []).append(path)
     return out
 
@@ -204,7 +230,7 @@ def _op_types(g: Group) -> set[str]:
     names = {_norm(g.name), _norm(posixpath.basename(g.root))}
     for m, role in g.members:
         if role in ("op_def", "tiling_func", "other") and "OP_ADD" in m["text"]:
-            names.update(_norm(n) for n in re.findall(r"\bOP_ADD\s*\(\s*(\w+)", m["text"]))
+            names.update(_norm(n) for n in _OP_ADD_RE.findall(m["text"]))
         if role == "kernel":
             names.update(_norm(a or b) for a, b in _ENTRY_NAME_RE.findall(m["text"]))
     return {n for n in names if n}
@@ -267,7 +293,7 @@ def _op_role(rel: str, f: dict) -> str | None:
         if not is_cpp(rel):
             return "other"
         text = f["text"]
-        if _TILING_STRUCT_RE.search(text):
+        if _declares_tiling_struct(text):
             return "tiling"
         facts = file_facts(text)
         if facts.tiling_funcs:
@@ -307,8 +333,9 @@ def _kernel_launch_groups(files: list[dict], notes: list[dict]) -> list[Group]:
     groups_by_dir: dict[str, list[Group]] = {}
     for d, items in sorted(kernels.items()):
         items.sort(key=lambda it: it[0]["path"])
-        single = [(f, fa) for f, fa in items if fa.main is not None or _GTEST_RE.search(f["text"])]
-        shared = [(f, fa) for f, fa in items if fa.main is None and not _GTEST_RE.search(f["text"])]
+        alone = [fa.main is not None or _has_gtest(f["text"]) for f, fa in items]
+        single = [item for item, one in zip(items, alone, strict=True) if one]
+        shared = [item for item, one in zip(items, alone, strict=True) if not one]
         n_units = len(single) + (1 if shared else 0)
         out: list[Group] = []
         for f, fa in single:
@@ -386,7 +413,7 @@ def _launch_role(f: dict, kernel_texts: list[str]) -> str:
         return "data_utils"
     if _MAIN_RE.search(text):
         return "host_main"
-    if _TILING_STRUCT_RE.search(text):
+    if _declares_tiling_struct(text):
         return "tiling"
     if "TilingContext" in text:
         return "tiling_func"

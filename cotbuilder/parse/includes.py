@@ -148,7 +148,10 @@ class Tree:
         """base/name when the tree has it (the lookup the build's -I folders make)."""
         key = (base, name)
         if key not in self._joined:
-            cand = posixpath.normpath(posixpath.join(base, name)) if base else posixpath.normpath(name)
+            if base and _plain(base) and _plain(name):
+                cand = base + "/" + name  # what normpath(join(...)) gives for two plain relative paths
+            else:
+                cand = posixpath.normpath(posixpath.join(base, name)) if base else posixpath.normpath(name)
             self._joined[key] = cand if not cand.startswith("..") and cand in self.paths else None
         return self._joined[key]
 
@@ -161,6 +164,12 @@ class Tree:
         if not hits:
             return None
         return min(hits, key=lambda p: (-_common_prefix(p, includer), len(p), p))
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain(path: str) -> bool:
+    """A relative path normpath leaves as it is and that climbs nothing (no `.`, `..`, empty part, leading `/`)."""
+    return path == posixpath.normpath(path) and path not in (".", "..") and not path.startswith(("/", "../"))
 
 
 @lru_cache(maxsize=1 << 16)

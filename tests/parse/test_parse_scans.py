@@ -1,6 +1,7 @@
 """Faster scans that must find exactly what the plain ones find: the macro-call scan run over the reversed bytes, the
-bracket-depth guard that looks at brackets only, includes found from their '#', include resolution cached per folder
-(sources written here, with the awkward spellings real code has)."""
+bracket-depth guard that looks at brackets only, includes found from their '#', include resolution cached per folder,
+queue positions and op registrations looked for one literal at a time (sources written here, with the awkward spellings
+real code has)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import re
 import pytest
 
 from cotbuilder.parse import budget
+from cotbuilder.parse.facts import extract_facts
+from cotbuilder.parse.grouping import _REGISTERS_RES
 from cotbuilder.parse.includes import Tree, includes_of
+from cotbuilder.parse.literal_scan import leftmost_matches
 from cotbuilder.parse.macro_calls import _CAPS_CALL_RE, _CAPS_CALL_REVERSED_RE, _calls
 
 _TRICKY = (
@@ -81,3 +85,39 @@ def test_one_include_resolves_against_each_units_own_folders_from_a_shared_folde
     assert tree.resolve("shared/k.cpp", "n.h", ("opA",)) == "shared/n.h"  # next to the includer first
     assert tree.resolve("shared/k.cpp", "inc/u.h", ("opB",)) == "lib/inc/u.h"
     assert tree.resolve("shared/k.cpp", "/abs/u.h", ("lib",)) is None
+
+
+_ONE_POSITION_PATTERN = re.compile(
+    rb"\b(?:TPosition|QuePosition)\s*::\s*([A-Z][A-Z0-9_]*)"
+    rb"|\bT(?:Que|QueBind|Buf|BufPool)\s*<\s*(?:AscendC\s*::\s*)?(?:(?:TPosition|QuePosition)\s*::\s*)?([A-Z][A-Z0-9_]*)"
+)
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        b"TQue<TPosition::VECIN, 1> q; TBuf<AscendC::TPosition::VECCALC> b; TQueBind<VECIN, VECOUT, 2> x;",
+        b"pipe.InitBuffer(q, 2, n); TBufPool<QuePosition :: A1> p; xTQue<VECIN> no; TPosition::vecin;",
+        b"QuePosition :: TBufPool< Z_9TQue<VEC> w;",  # a match that swallows the start of the next one
+        b"TQue<TPosition::vecout> odd; TPosition::TQUE_X; QuePosition::TQue<B1>;",
+    ],
+)
+def test_queue_positions_split_by_literal_are_what_one_alternation_finds(src):
+    expected = {(m.group(1) or m.group(2)).decode() for m in _ONE_POSITION_PATTERN.finditer(src)}
+    assert expected  # the source names positions
+    assert extract_facts(src).positions == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OP_ADD(AddCustom); IMPL_OP_OPTILING(AddCustom).Tiling(f); IMPL_OP_CT (Mul) xOP_ADD(No) IMPL_OPX(No)",
+        "OP_ADD(IMPL_OP(IMPL_OP(z)))",  # a match of one pattern inside another's: found again after it
+        "IMPL_OP(OP_ADD(x)) OP_ADD( \n Sub ) IMPL_OP_INFERSHAPE(Div)",
+    ],
+)
+def test_literal_first_patterns_run_as_their_alternation(text):
+    alternation = re.compile(r"\b(?:IMPL_OP(?:_OPTILING|_INFERSHAPE|_CT)?|OP_ADD)\s*\(\s*(\w+)")
+    expected = alternation.findall(text)
+    assert expected
+    assert [m.group(1) for m in leftmost_matches(_REGISTERS_RES, text)] == expected
