@@ -165,11 +165,12 @@ def extract_facts(data: bytes) -> FileFacts:
     # names are counted as bytes and decoded once per distinct name (a file names the same few hundred often)
     for kind, counter in (("call.free", facts.free_calls), ("call.member", facts.member_calls)):
         nodes = caps.get(kind, ())
-        names = Counter([data[node.start_byte : node.end_byte] for node in nodes])
+        raws = [data[node.start_byte : node.end_byte] for node in nodes]
+        names = Counter(raws)
         if not _ARG_CALLS_BYTES.isdisjoint(names):  # their arguments are read in source order
-            calls = [node for node in nodes if data[node.start_byte : node.end_byte] in _ARG_CALLS_BYTES]
-            for node in sorted(calls, key=cst.position):
-                _call_args(facts, data[node.start_byte : node.end_byte].decode(), node, data)
+            calls = [(node, raw) for node, raw in zip(nodes, raws, strict=True) if raw in _ARG_CALLS_BYTES]
+            for node, raw in sorted(calls, key=lambda call: cst.position(call[0])):
+                _call_args(facts, raw.decode(), node, data)
         _count_decoded(names, counter)
     _count_decoded(Counter([data[node.start_byte : node.end_byte] for node in caps.get("type", ())]), facts.types)
     seen_targs: set[bytes] = set()
