@@ -175,21 +175,26 @@ def mask_source(data: bytes) -> bytes:
     pat = _patterns()
     words, with_args = pat.words, pat.with_args
     buf = bytearray(data)
-    found = [m for m in pat.dunder_re.finditer(data) if m.group() in words]
+    others = ()
     if pat.others_re is not None and any(w in data for w in pat.others):
-        found.extend(pat.others_re.finditer(data))
-    for m in found:
+        others = pat.others_re.finditer(data)
+    for m in itertools.chain(pat.dunder_re.finditer(data), others):  # blanking is the same in any order
+        word = m.group()
+        if word not in words:
+            continue  # a dunder name that is no qualifier
         start, end = m.span()
         if start and data[start - 1] in _WORD_BYTES:
             continue  # inside a longer word
         line_start = data.rfind(b"\n", 0, start) + 1
         if data.find(b"#", line_start, start) >= 0 and _on_directive_line(data, start):
             continue
-        if m.group() in with_args:
+        if word in with_args:
             j = _skip_space(data, end)
             if j < len(data) and data[j] == 0x28:
                 end = _balanced_end(data, j)
-        _blank(buf, start, end)
+            _blank(buf, start, end)  # the arguments may span lines
+        else:
+            buf[start:end] = b" " * (end - start)  # one word, no line break in it
     for m in _LAUNCH_RE.finditer(data):
         _blank(buf, m.start(), m.end())
     if any(word in data and any(name in data for name in names) for word, names in pat.macro_probes):
