@@ -165,24 +165,27 @@ def extract_facts(data: bytes) -> FileFacts:
     # names are counted as bytes and decoded once per distinct name (a file names the same few hundred often)
     for kind, counter in (("call.free", facts.free_calls), ("call.member", facts.member_calls)):
         nodes = caps.get(kind, ())
-        names = Counter([data[node.start_byte : node.end_byte] for node in nodes])
+        raws = [data[node.start_byte : node.end_byte] for node in nodes]
+        names = Counter(raws)
         if not _ARG_CALLS_BYTES.isdisjoint(names):  # their arguments are read in source order
-            calls = [node for node in nodes if data[node.start_byte : node.end_byte] in _ARG_CALLS_BYTES]
-            for node in sorted(calls, key=cst.position):
-                _call_args(facts, data[node.start_byte : node.end_byte].decode(), node, data)
+            calls = [(node, raw) for node, raw in zip(nodes, raws, strict=True) if raw in _ARG_CALLS_BYTES]
+            for node, raw in sorted(calls, key=lambda call: cst.position(call[0])):
+                _call_args(facts, raw.decode(), node, data)
         _count_decoded(names, counter)
     _count_decoded(Counter([data[node.start_byte : node.end_byte] for node in caps.get("type", ())]), facts.types)
     seen_targs: set[bytes] = set()
+    any_cast = b"_cast" in data  # a cast's name ends with it: without one, no argument is a cast's
     for node in caps.get("targ", ()):
         raw = data[node.start_byte : node.end_byte]
         if raw in seen_targs:
             continue
-        if not _is_cast_argument(node, data):  # static_cast<int32_t>(eventId) says nothing about the data's dtype
+        if not (any_cast and _is_cast_argument(node, data)):  # static_cast<int32_t>(x) says nothing of the dtypes
             seen_targs.add(raw)
             facts.template_types.add(_squash(raw.decode("utf-8", "replace")))
     has_global = b"__global__" in data
+    has_class = b"class" in data or b"struct" in data  # no class or struct keyword, no method in one
     for node in caps.get("function", ()):
-        fn = _function(node, data, has_global)
+        fn = _function(node, data, has_global, has_class)
         if fn is not None:
             facts.functions.append(fn)
     for node in caps.get("class.name", ()):
@@ -296,8 +299,9 @@ def _declarator_of(node: Node) -> Node | None:
     return decl
 
 
-def _function(node: Node, data: bytes, has_global: bool = True) -> Function | None:
-    """`has_global`: whether the file holds `__global__` at all (when not, no function is an entry)."""
+def _function(node: Node, data: bytes, has_global: bool = True, has_class: bool = True) -> Function | None:
+    """`has_global` / `has_class`: whether the file holds `__global__` / a class or struct keyword at all (when not,
+    no function is an entry / a method of an enclosing class)."""
     decl = _declarator_of(node)
     if decl is None:
         return None
@@ -312,7 +316,7 @@ def _function(node: Node, data: bytes, has_global: bool = True) -> Function | No
         name = bare.strip()
     else:
         name = full.strip()
-        owner = _enclosing_class(node, data)
+        owner = _enclosing_class(node, data) if has_class else None
     start = node.start_byte
     is_entry = has_global and owner is None and _global_before(data, start, decl.start_byte)
     params = []

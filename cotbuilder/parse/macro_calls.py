@@ -32,7 +32,8 @@ _CAPS_CALL_RE = re.compile(rb"(?<![\w.])(?<!->)((?:\w+::)*[A-Z_][A-Z0-9_]*[A-Z0-
 # chain: the forward scan's leftmost start. `_calls` maps the matches back.
 _CAPS_CALL_REVERSED_RE = re.compile(rb"\([ \t]*([A-Z0-9][A-Z0-9_]*[A-Z_](?:::\w+)*)(?![\w.])(?!>-)")
 _CLASS_HEAD_RE = re.compile(rb"\b(?:class|struct)[ \t]+\w+[ \t]*(?:final[ \t]*)?:(?!:)([^;{}]*)\{")
-_DEFINE_FN_RE = re.compile(rb"(?m)^[ \t]*#[ \t]*define[ \t]+(\w+)\(")
+# `#define NAME(` at the start of a line, found from the '#' (the line start is checked after: a match is one line)
+_DEFINE_FN_RE = re.compile(rb"#[ \t]*define[ \t]+(\w+)\(")
 _ALIAS_RE = re.compile(rb"using[ \t]+\w+[ \t]*=[ \t]*(?:typename[ \t]+)?([A-Z_][A-Z0-9_]*)[ \t]*\(")
 # a builtin type keyword as a whole word: an argument _TYPE_ARG_RE takes holds one, or a '(' (a function pointer)
 _TYPE_WORD_RE = re.compile(rb"(?<!\w)(?:void|bool|char|short|int|long|float|double|unsigned|signed)(?!\w)")
@@ -115,16 +116,21 @@ def _close(data: bytes, i: int) -> int:
         i += 1
 
 
+_ARG_SPLIT_RE = re.compile(rb"[()\[\]{},]")
+
+
 def _top_level_args(inner: bytes) -> list[bytes]:
     """Split at commas outside brackets (angle brackets are not counted: `a->b` and `a < b` would unbalance them;
     a template's pieces never look like a bare type keyword anyway)."""
     args, depth, start = [], 0, 0
-    for i, c in enumerate(inner):
+    for m in _ARG_SPLIT_RE.finditer(inner):  # only brackets and commas matter
+        i = m.start()
+        c = inner[i]
         if c in b"([{":
             depth += 1
         elif c in b")]}":
             depth -= 1
-        elif c == 0x2C and depth == 0:
+        elif depth == 0:  # a comma
             args.append(inner[start:i])
             start = i + 1
     args.append(inner[start:])
@@ -184,7 +190,11 @@ def mask_macro_calls(data: bytes, buf: bytearray, errors: list[int] | None = Non
     error_at = sorted(set(errors)) if errors else []
     names = None
     if b"#" in data and b"define" in data:
-        names = {m.group(1) for m in _DEFINE_FN_RE.finditer(data)}
+        names = {
+            m.group(1)
+            for m in _DEFINE_FN_RE.finditer(data)
+            if not data[data.rfind(b"\n", 0, m.start()) + 1 : m.start()].strip(b" \t")
+        }
     reversed_data = data[::-1]
     calls = _calls(_CAPS_CALL_REVERSED_RE, reversed_data)
     if names:

@@ -29,7 +29,7 @@ class _Patterns:
     others: list[bytes]
     words: frozenset[bytes]
     with_args: frozenset[bytes]
-    macro_probes: list[bytes]
+    macro_probes: list[tuple[bytes, list[bytes]]]
     macro_first_re: re.Pattern[bytes]
     macro_line_re: re.Pattern[bytes]
 
@@ -58,11 +58,30 @@ def _patterns() -> _Patterns:
         others,
         words,
         frozenset(w.encode() for w in with_args),
-        # a file holds some macro when it holds one of those no other macro's name contains
-        [m for m in macros if not any(o != m and o in m for o in macros)],
+        _probes(macros),
         re.compile(rb"[ \t]*(" + alternation + rb")\b"),
         re.compile(rb"\n[ \t]*(" + alternation + rb")\b"),
     )
+
+
+def _probes(macros: list[bytes]) -> list[tuple[bytes, list[bytes]]]:
+    """A few words that cover the macro names, each with the names it is in: a file holds some macro only if it holds
+    one of the words, so most files are searched for five words instead of twenty names. Greedy: the run of whole
+    `_`-separated words (4 bytes or more) in most of the names not covered yet, longest first."""
+    # a name that holds another one is found by it
+    names = [m for m in macros if not any(o != m and o in m for o in macros)]
+    left, probes = set(names), []
+    while left:
+        words = set(left)
+        for m in left:
+            parts = m.split(b"_")
+            runs = (b"_".join(parts[i:j]) for i in range(len(parts)) for j in range(i + 1, len(parts) + 1))
+            words.update(w for w in runs if len(w) >= 4)
+        word = max(sorted(words), key=lambda w: (sum(w in m for m in left), len(w)))
+        covered = [m for m in names if m in left and word in m]
+        probes.append((word, covered))
+        left -= set(covered)
+    return probes
 
 
 # bytes that continue a word before a qualifier (`_word_start`)
@@ -94,9 +113,12 @@ _BRACKET_QUALIFIER_RE = re.compile(rb"\[aicore\]")
 # `#define LOG(fmt, args...)`: GNU named variadic parameter; tree-sitter knows only the bare `...`. Found from the
 # `#` (a match is one line; that only blanks precede the `#` on its line is checked after)
 _NAMED_VARIADIC_RE = re.compile(rb"#[ \t]*define[ \t]+\w+\([^)\n]*?(\w+)\.\.\.\)")
-# `(this->*fn)(x)`: a call through a pointer to member; tree-sitter-cpp has no `->*` operator. The match is the `*`
-# (a literal re jumps to), with the `->` or `x.` before it checked behind.
-_PTR_TO_MEMBER_RE = re.compile(rb"\*(?<=(?:->|[A-Za-z_)\]]\.)\*)(?=[ \t]*[A-Za-z_(])")
+# `(this->*fn)(x)`, `(obj.*fn)(x)`: a call through a pointer to member; tree-sitter-cpp has no `->*` operator. One
+# pattern per operator, each opening with it (two matches cannot overlap: each ends at its `*`).
+_PTR_TO_MEMBER_RES = (
+    re.compile(rb"->\*(?=[ \t]*[A-Za-z_(])"),
+    re.compile(rb"\.\*(?<=[A-Za-z_)\]]\.\*)(?=[ \t]*[A-Za-z_(])"),
+)
 
 
 # every byte becomes a space except line breaks (so line numbers stay true)
@@ -153,24 +175,29 @@ def mask_source(data: bytes) -> bytes:
     pat = _patterns()
     words, with_args = pat.words, pat.with_args
     buf = bytearray(data)
-    found = [m for m in pat.dunder_re.finditer(data) if m.group() in words]
+    others = ()
     if pat.others_re is not None and any(w in data for w in pat.others):
-        found.extend(pat.others_re.finditer(data))
-    for m in found:
+        others = pat.others_re.finditer(data)
+    for m in itertools.chain(pat.dunder_re.finditer(data), others):  # blanking is the same in any order
+        word = m.group()
+        if word not in words:
+            continue  # a dunder name that is no qualifier
         start, end = m.span()
         if start and data[start - 1] in _WORD_BYTES:
             continue  # inside a longer word
         line_start = data.rfind(b"\n", 0, start) + 1
         if data.find(b"#", line_start, start) >= 0 and _on_directive_line(data, start):
             continue
-        if m.group() in with_args:
+        if word in with_args:
             j = _skip_space(data, end)
             if j < len(data) and data[j] == 0x28:
                 end = _balanced_end(data, j)
-        _blank(buf, start, end)
+            _blank(buf, start, end)  # the arguments may span lines
+        else:
+            buf[start:end] = b" " * (end - start)  # one word, no line break in it
     for m in _LAUNCH_RE.finditer(data):
         _blank(buf, m.start(), m.end())
-    if any(name in data for name in pat.macro_probes):
+    if any(word in data and any(name in data for name in names) for word, names in pat.macro_probes):
         first = pat.macro_first_re.match(data)
         for m in itertools.chain((first,) if first else (), pat.macro_line_re.finditer(data)):
             end = m.end()
@@ -194,9 +221,9 @@ def mask_source(data: bytes) -> bytes:
         before = data[max(0, m.start() - 8) : m.start()].rstrip(b" \t")
         if before.endswith((b".", b"->")):
             _blank(buf, m.start(1), m.end(1))
-    if b"->*" in data or b".*" in data:
-        for m in _PTR_TO_MEMBER_RE.finditer(data):
-            _blank(buf, m.start(), m.end())
+    for pattern in _PTR_TO_MEMBER_RES:
+        for m in pattern.finditer(data):
+            _blank(buf, m.end() - 1, m.end())  # the `*`
     if b"..." in data and b"#" in data:
         for m in _NAMED_VARIADIC_RE.finditer(data):
             line_start = data.rfind(b"\n", 0, m.start()) + 1
