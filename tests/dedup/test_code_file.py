@@ -17,23 +17,20 @@ from cotbuilder.dedup.stage import DedupConfig, DedupStage, run
 from cotbuilder.stages.driver import run_stage
 from cotbuilder.store import Store
 
+from ..dedup_store import dedup_rows, fill
+
 
 def _fill(workspace: Path, extra: list[dict] | None = None) -> list[str]:
     texts, _ = synthetic.corpus(30, dup_fraction=0.5, seed=8)
-    with Store(workspace) as store:
-        store.insert("sources", [synthetic.source_row()])
-        store.insert("units", synthetic.unit_rows(texts) + (extra or []))
+    fill(workspace, texts)
+    if extra:
+        with Store(workspace) as store:
+            store.insert("units", extra)
     return texts
 
 
 def _table(workspace: Path) -> list[tuple]:
-    with Store(workspace, read_only=True) as store:
-        return [
-            tuple(r.values())
-            for r in store.rows(
-                "SELECT unit_id, cluster_id, is_representative, method, similarity, code_hash FROM dedup ORDER BY 1"
-            )
-        ]
+    return dedup_rows(workspace, "unit_id, cluster_id, is_representative, method, similarity, code_hash")
 
 
 def _code_files(workspace: Path) -> list[Path]:

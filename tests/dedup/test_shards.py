@@ -13,24 +13,20 @@ from cotbuilder.dedup.stage import DedupConfig, DedupStage, run
 from cotbuilder.stages.driver import run_stage
 from cotbuilder.store import Store
 
+from ..dedup_store import dedup_rows, fill
+
 
 def _fill(workspace: Path, n_bases: int = 40, seed: int = 4) -> None:
     codes, _ = synthetic.corpus(n_bases, dup_fraction=0.6, seed=seed)
     codes += ["", "// a file with only a comment"]  # documents without tokens: nothing to compare
-    with Store(workspace) as store:
-        store.insert("sources", [synthetic.source_row()])
-        store.insert("units", synthetic.unit_rows(codes))
+    fill(workspace, codes)
 
 
 def _table(workspace: Path) -> list[tuple]:
-    with Store(workspace, read_only=True) as store:
-        return [
-            tuple(r.values())
-            for r in store.rows(
-                "SELECT unit_id, cluster_id, cluster_size, is_representative, method, similarity, representative_id, "
-                "code_hash FROM dedup ORDER BY unit_id"
-            )
-        ]
+    return dedup_rows(
+        workspace,
+        "unit_id, cluster_id, cluster_size, is_representative, method, similarity, representative_id, code_hash",
+    )
 
 
 def test_shard_size_and_worker_count_do_not_change_the_clusters(tmp_path):

@@ -11,6 +11,8 @@ from cotbuilder.dedup import synthetic
 from cotbuilder.pipeline.recipe import RecipeError, load_recipe
 from cotbuilder.store import Store
 
+from ..dedup_store import dedup_rows, fill
+
 
 def _recipe(tmp_path: Path, pipeline: str, stages: str = "[dedup]\nshard_size = 16\n") -> Path:
     path = tmp_path / "recipe.toml"
@@ -47,20 +49,11 @@ def test_a_bad_executor_choice_in_a_recipe_is_refused(tmp_path, pipeline, messag
 
 
 def _units(workspace: Path) -> None:
-    codes, _ = synthetic.corpus(30, dup_fraction=0.6, seed=2)
-    with Store(workspace) as store:
-        store.insert("sources", [synthetic.source_row()])
-        store.insert("units", synthetic.unit_rows(codes))
+    fill(workspace, synthetic.corpus(30, dup_fraction=0.6, seed=2)[0])
 
 
 def _dedup_table(workspace: Path) -> list[tuple]:
-    with Store(workspace, read_only=True) as store:
-        return [
-            tuple(r.values())
-            for r in store.rows(
-                "SELECT unit_id, cluster_id, is_representative, method, similarity FROM dedup ORDER BY unit_id"
-            )
-        ]
+    return dedup_rows(workspace, "unit_id, cluster_id, is_representative, method, similarity")
 
 
 def test_a_recipe_that_puts_dedup_on_ray_gives_the_local_clusters(tmp_path, cli, ray_address):
