@@ -179,15 +179,19 @@ def _events(cgroup: Path, kind: str) -> dict[str, int]:
     return out
 
 
+def _cgroup_pids(path: Path) -> list[int]:
+    """The processes of the cgroup and of its children."""
+    pids: list[int] = []
+    for procs in [path / "cgroup.procs", *path.glob("*/cgroup.procs")]:
+        with contextlib.suppress(OSError):
+            pids += [int(p) for p in procs.read_text().split()]
+    return pids
+
+
 def _kill_cgroup(path: Path) -> None:
     """SIGKILL every process of the cgroup (and of its children) until it is empty."""
     for _ in range(200):
-        pids: list[int] = []
-        for procs in [path / "cgroup.procs", *path.glob("*/cgroup.procs")]:
-            try:
-                pids += [int(p) for p in procs.read_text().split()]
-            except OSError:
-                pass
+        pids = _cgroup_pids(path)
         if not pids:
             return
         for pid in pids:
@@ -800,13 +804,8 @@ _TICK_S = 1.0 / os.sysconf("SC_CLK_TCK")
 def _cpu_seconds(cgroups: list[Path]) -> float:
     """CPU seconds of the step's live processes and of the children they reaped (/proc/<pid>/stat utime, stime,
     cutime, cstime)."""
-    pids: set[str] = set()
-    for path in cgroups:
-        for procs in [path / "cgroup.procs", *path.glob("*/cgroup.procs")]:
-            with contextlib.suppress(OSError):
-                pids.update(procs.read_text().split())
     ticks = 0
-    for pid in pids:
+    for pid in {pid for path in cgroups for pid in _cgroup_pids(path)}:
         with contextlib.suppress(OSError, ValueError, IndexError):
             with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as fh:
                 fields = fh.read().rsplit(")", 1)[1].split()
