@@ -92,6 +92,16 @@ def test_a_step_starved_of_cpu_by_the_host_is_not_a_timeout_but_a_sleeping_one_s
             hog.wait()
 
 
+def test_a_step_that_keeps_using_some_cpu_forever_is_stopped_at_the_stretched_wall_limit(workdir):
+    """Hostile: a step that never ends but spins half the time (so it is never "not using the CPU") and stays far
+    under its CPU limit. The stretch of a starved step must not let it run on: it ends at STARVED_STRETCH x the wall
+    limit, as a timeout."""
+    code = "import time\nwhile True:\n    t = time.process_time()\n    while time.process_time() - t < 0.05: pass\n    time.sleep(0.05)"
+    res = sandbox.run(py(code), workdir, sandbox.Limits(cpu_s=60, wall_s=1, memory_mb=512, nproc=16))
+    assert res.outcome == "timeout" and "wall" in res.reason, res
+    assert sandbox.STARVED_STRETCH * 1 <= res.wall_s < sandbox.STARVED_STRETCH * 1 + 3, res.wall_s
+
+
 def test_giant_allocation_fails_with_the_memory_limit(workdir):
     res = sandbox.run(py("x = bytearray(8 * 1024**3)"), workdir, SMALL)
     assert res.outcome == "limit" and res.reason == "memory limit"
