@@ -12,7 +12,9 @@ Prints
   library existed) and once with the runtime library (the default), each with its CPU seconds per kernel, the ratio and
   the verdicts of both compared (goal: >= 3 kernels/s on 2 cores); and the runtime-library run once more with every
   sandbox step started through a fresh shim (COTBUILDER_SANDBOX_ZYGOTE=0: before the zygote) against the default
-  (the sandbox's warm zygote, SANDBOX.md), its ratio and verdicts compared;
+  (the sandbox's warm zygote, SANDBOX.md), its ratio and verdicts compared; and once with the zygote but a
+  precompiled header that declares none of the emulator's template instances the library holds
+  (emulator/src/cbemu_api_instances.h: before they were there), its ratio and verdicts compared;
 - compile seconds per kernel (main + kernel, one g++ run in the sandbox, no build cache; wall and CPU) without the
   precompiled header, with it header-only, and with it and the runtime library, and the ratios;
 - the sandbox's cost per step (a trivial command confined with every isolation feature, vs. a plain subprocess);
@@ -41,6 +43,11 @@ zygote 0.83 CPU-s per kernel, 2.41 kernels/s at 2 idle cores. After (units at -O
 -O1 holding the C++ library instances the header declares `extern template`, gold): 0.66 CPU-s per kernel at load
 ~12, 3.01 kernels/s at 2 idle cores; the same 29/29 verdicts. Side by side in-process (16 kernels, two processes at
 once, load ~10): compile + link 0.50 -> 0.36 CPU-s, the whole unit 0.68 -> 0.55.
+
+Baseline of the API-instances work (issue 16; commit 69c8966 re-measured at its start, idle machine, load 1.1):
+runtime lib + zygote 2.80 kernels/s, 0.61 CPU-s per kernel, compile + link 0.345 CPU-s. After (the emulator's
+template instances in the library, declared extern in the header): 3.35 kernels/s, 0.49 CPU-s per kernel, compile +
+link 0.256 CPU-s; the same 29/29 verdicts. The "no API" row re-measures the before side in the same run.
 """
 
 from __future__ import annotations
@@ -278,15 +285,36 @@ def zygote(on: bool):
             os.environ[sandbox.ZYGOTE_SWITCH] = old
 
 
+@contextlib.contextmanager
+def without_api_instances(on: bool):
+    """Verify as it was before the emulator's template instances went into the runtime library: the precompiled
+    header declares none of them (`COTBUILDER_NO_API_INSTANCES` first; another header text, so another PCH key)."""
+    if not on:
+        yield
+        return
+    real = buildmod.pch_text
+    buildmod.pch_text = lambda headers, runtime: f"#define {buildmod.NO_API_INSTANCES} 1\n" + real(headers, runtime)
+    try:
+        yield
+    finally:
+        buildmod.pch_text = real
+
+
 def distinct_throughput(
-    units: list[dict], tmp: Path, runtime_library: bool, use_zygote: bool = True
+    units: list[dict], tmp: Path, runtime_library: bool, use_zygote: bool = True, api_instances: bool = True
 ) -> tuple[float, float, float, dict]:
     """(kernels/s, seconds, CPU seconds per kernel, status by unit name): verify --jobs 2, default configuration, a
     fresh workspace (empty build cache), the precompiled header (and runtime library) built before the clock starts.
     CPU seconds include the zygotes' (each worker waits for its zygote when it exits)."""
-    ws = tmp / f"ws-distinct-{'runtime' if runtime_library else 'header-only'}-{'zygote' if use_zygote else 'shim'}"
+    name = f"{'runtime' if runtime_library else 'header-only'}-{'zygote' if use_zygote else 'shim'}"
+    ws = tmp / f"ws-distinct-{name}{'' if api_instances else '-no-api'}"
     config = VerifyConfig(jobs=2, progress=False)
-    with Store(ws) as store, header_only(not runtime_library), zygote(use_zygote):
+    with (
+        Store(ws) as store,
+        header_only(not runtime_library),
+        zygote(use_zygote),
+        without_api_instances(not api_instances),
+    ):
         store.insert("units", units)
         buildmod.ensure_pch(store.cache_path("verify", "x").parent, config.soc, config.opt)
         start, cpu = time.monotonic(), cpu_seconds()
@@ -307,21 +335,23 @@ def report_distinct(n: int, samples: int) -> None:
         print("  default configuration (seeds 0 and 1), empty build cache, precompiled header warm:")
         rows = {}
         settings = (
-            ("header-only (before)", False, True),
-            ("runtime lib, no zygote", True, False),
-            ("runtime lib + zygote", True, True),
+            ("header-only (before)", False, True, True),
+            ("runtime lib, no zygote", True, False, True),
+            ("lib + zygote, no API", True, True, False),
+            ("runtime lib + zygote", True, True, True),
         )
-        for label, runtime_library, use_zygote in settings:
-            rows[label] = distinct_throughput(units, tmp, runtime_library, use_zygote)
+        for label, runtime_library, use_zygote, api_instances in settings:
+            rows[label] = distinct_throughput(units, tmp, runtime_library, use_zygote, api_instances)
             per_s, seconds, cpu, statuses = rows[label]
             passed = sum(s == "passed" for s, _ in statuses.values())
             print(f"  {label:22} {per_s:5.2f} kernels/s ({seconds:.1f} s, {cpu:.2f} CPU-s/kernel, {passed} passed)")
             print(f"  {'':22} load {os.getloadavg()[0]:.1f} at its end")
-        (b_s, _, b_cpu, b_v), (s_s, _, s_cpu, s_v), (a_s, _, a_cpu, a_v) = rows.values()
+        (b_s, _, b_cpu, b_v), (s_s, _, s_cpu, s_v), (n_s, _, n_cpu, n_v), (a_s, _, a_cpu, a_v) = rows.values()
         print(f"  ratio runtime lib/header-only: {s_s / b_s:.2f}x kernels/s, {b_cpu / s_cpu:.2f}x less CPU per kernel")
         print(f"  ratio zygote/no zygote: {a_s / s_s:.2f}x kernels/s, {s_cpu / a_cpu:.2f}x less CPU per kernel")
+        print(f"  ratio API instances/none: {a_s / n_s:.2f}x kernels/s, {n_cpu / a_cpu:.2f}x less CPU per kernel")
         print(f"  at 2 idle cores (CPU-bound): {2 / a_cpu:.2f} kernels/s (goal >= 3)")
-        for label, other in (("header-only", b_v), ("no zygote", s_v)):
+        for label, other in (("header-only", b_v), ("no zygote", s_v), ("no API instances", n_v)):
             same = sum(other[k] == a_v.get(k) for k in other)
             print(f"  verdicts (status + reason) equal to {label}: {same}/{len(other)}")
         sample = units[:samples]

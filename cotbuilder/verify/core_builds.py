@@ -29,6 +29,7 @@ import shutil
 from dataclasses import dataclass
 from typing import Any
 
+from . import build as buildmod
 from .opproject.layout import strip_comments
 
 CUBE, VECTOR = 1, 2
@@ -152,14 +153,17 @@ def compile_split(
     if compiler == CLANG:
         header = builder.pch.header if builder.pch is not None else None
         text = header.read_text(encoding="utf-8") if header is not None else '#include "kernel_operator.h"\n'
+        text = f"#define {buildmod.NO_API_INSTANCES} 1\n{text}"  # clang mangles some of them unlike g++ (pch_text)
         builder._write(f"{GEN}/{CLANG_PRELUDE}", text)
         forced = ["-include", f"{GEN}/{CLANG_PRELUDE}"]
     else:
         forced = builder._pch_args()
     objs, log = [], ""
-    # the wrapper's key covers its own text only: the kernel copy and the prelude it includes go into the salt
+    # the wrapper's key covers its own text only: the kernel copy and the preludes it includes go into the salt (the
+    # clang prelude's text too: the argv names it by path only, and what it declares is cotbuilder's choice)
+    forced_text = (builder.workdir / GEN / CLANG_PRELUDE).read_bytes() if compiler == CLANG else b""
     copy_digest = hashlib.sha256(
-        (builder.workdir / kernel_copy).read_bytes() + b"\0" + (builder.workdir / prelude).read_bytes()
+        (builder.workdir / kernel_copy).read_bytes() + b"\0" + (builder.workdir / prelude).read_bytes() + forced_text
     ).hexdigest()
     for core in (CUBE, VECTOR):
         wrapper = posixpath.join(folder, f"cotbuilder_{NAMES[core]}_{base}")
