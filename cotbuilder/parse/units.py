@@ -105,7 +105,8 @@ def _unit_record(source_id: str, g: Group, digests: dict[str, str] | None = None
     }
     kernel_paths = [m["path"] for m, role in members if role in KERNEL_ROLES and m["path"] in facts]
     kernel_facts = [facts[p] for p in kernel_paths]
-    other_facts = [fa for p, fa in facts.items() if p not in set(kernel_paths)]
+    kernel_set = set(kernel_paths)
+    other_facts = [fa for p, fa in facts.items() if p not in kernel_set]
 
     kernel_parts, host_parts = [], []
     for m, role in members:
