@@ -9,6 +9,7 @@
 // files and writes what it returns, for the Python side (the benchmark's ModelNew) to read back.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -272,6 +273,27 @@ struct TensorImpl {
     std::shared_ptr<Storage> storage;
 };
 
+// What Tensor::accessor<T, N>() returns: indexing into a contiguous CPU tensor's elements (a binding reads a small
+// tensor of scalars this way). It keeps its own copy of the sizes and strides, so a sub-accessor outlives nothing.
+template <typename T, size_t N>
+class TensorAccessor {
+public:
+    TensorAccessor(T* data, const int64_t* sizes, const int64_t* strides) : data_(data) {
+        for (size_t i = 0; i < N; ++i) sizes_[i] = sizes[i], strides_[i] = strides[i];
+    }
+    decltype(auto) operator[](int64_t i) const {  // T& for the last dimension, else the sub-accessor
+        if constexpr (N == 1) return (data_[strides_[0] * i]);
+        else return TensorAccessor<T, N - 1>(data_ + strides_[0] * i, sizes_.data() + 1, strides_.data() + 1);
+    }
+    int64_t size(int64_t d) const { return sizes_.at(d); }
+    int64_t stride(int64_t d) const { return strides_.at(d); }
+    T* data() const { return data_; }
+
+private:
+    T* data_;
+    std::array<int64_t, N> sizes_{}, strides_{};
+};
+
 class Tensor {
 public:
     Tensor() = default;
@@ -343,6 +365,18 @@ public:
         return *this;
     }
     Tensor& fill_(const Scalar& v);
+    Scalar item() const;  // the one element (torch: a tensor of one element only), as a Scalar or as T
+    template <typename T>
+    T item() const {
+        return item().to<T>();
+    }
+    template <typename T, size_t N>
+    TensorAccessor<T, N> accessor() const {
+        if (dim() != (int64_t)N) throw std::runtime_error("TensorAccessor expected " + std::to_string(N) + " dims");
+        if (element_size() != sizeof(T)) throw std::runtime_error("accessor: the element type is not the tensor's");
+        std::vector<int64_t> s = strides();
+        return TensorAccessor<T, N>(data_ptr<T>(), impl_->sizes.data(), s.data());
+    }
     Tensor view(IntArrayRef shape) const { return reshape(shape); }
     Tensor reshape(IntArrayRef shape) const {
         Tensor t;
@@ -423,6 +457,16 @@ inline Tensor Tensor::to(ScalarType t) const {
         detail::store(out.data_ptr<uint8_t>() + i * c10::elementSize(t), t,
                       detail::load(data_ptr<uint8_t>() + i * element_size(), scalar_type()));
     return out;
+}
+inline Scalar Tensor::item() const {
+    if (numel() != 1) throw std::runtime_error("a Tensor with " + std::to_string(numel()) + " elements cannot be converted to Scalar");
+    double v = detail::load(data_ptr<uint8_t>(), scalar_type());
+    switch (scalar_type()) {
+        case ScalarType::Float: case ScalarType::Double: case ScalarType::Half: case ScalarType::BFloat16: return Scalar(v);
+        case ScalarType::Bool: return Scalar(v != 0);
+        case ScalarType::Long: { int64_t i; std::memcpy(&i, data_ptr(), 8); return Scalar(i); }  // exact past 2^53
+        default: return Scalar((int64_t)v);
+    }
 }
 inline Tensor Tensor::clone() const {
     Tensor out = empty_like(*this);
