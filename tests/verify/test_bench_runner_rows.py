@@ -29,3 +29,56 @@ def test_row_values_are_typed_like_the_benchmark_reads_them(tmp_path):
     assert row["scale"] == 3 and not isinstance(row["scale"], str)
     assert row["case_id"] == 1 and row["shape"] == "[3]" and row["dtype"] == "float32"
     assert json.dumps(int(row["scale"])) == "3"
+
+
+PREPARE_INTEGER_DRAWS = """
+import torch
+
+def get_inputs(param, device=None):
+    shape = eval(param.get("shape"))
+    dtype = getattr(torch, param.get("dtype"))
+    x = (torch.rand(shape, dtype=dtype, device=device) * 9) + 1
+    y = torch.randn(shape, device=device, dtype=torch.int8)
+    z = torch.empty(shape, dtype=torch.int64).uniform_(-5, 5)
+    f = torch.randn(shape, dtype=torch.float32)
+    return (x, y, z, f)
+
+def get_init_inputs(param, device=None):
+    return []
+"""
+
+MODULE_SUM = """
+import torch
+
+class Model(torch.nn.Module):
+    def forward(self, x, y, z, f):
+        return x + y.to(x.dtype) + z.to(x.dtype)
+"""
+
+
+def test_integer_draws_that_cpu_torch_refuses_are_drawn_in_float_and_cast_floats_untouched(tmp_path):
+    """NPUKernelBench tasks draw integer inputs with torch.rand / randn / uniform_ (ClipByValue, Equal,
+    ForeachAddScalar ...), which CPU torch refuses: the reference step failed and the task was `unsupported`. The
+    runner draws them in float32 and casts; a float draw is the one torch makes with the same seed; torch's own
+    functions are back afterwards."""
+    import torch  # the torch extra (.ci/run installs it)
+
+    validation = tmp_path / "validation"
+    validation.mkdir()
+    (validation / "test_cases.csv").write_text("case_id;shape;dtype\n0;[64];int32\n")
+    (validation / "prepare_inputs.py").write_text(PREPARE_INTEGER_DRAWS)
+    (validation / "module.py").write_text(MODULE_SUM)
+    runner = _runner()
+    real = (torch.rand, torch.randn, torch.Tensor.uniform_, torch.Tensor.normal_)
+    runner.golden(validation, {"row": {"case_id": "0"}, "index": 0, "seed": 3}, tmp_path / "out")
+    assert (torch.rand, torch.randn, torch.Tensor.uniform_, torch.Tensor.normal_) == real
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    dtypes = [m["dtype"] for m in manifest["inputs"]]
+    assert dtypes[:3] == ["int32", "int8", "int64"] and dtypes[3] == "float32", manifest
+    x, y, z, f = (runner._load_tensor(tmp_path / "out" / "inputs", m) for m in manifest["inputs"])
+    assert int(x.min()) >= 1 and int(x.max()) <= 9 and int(z.min()) >= -5 and int(z.max()) <= 4
+    assert int(y.abs().max()) <= 6  # normal draws cast toward zero
+    torch.manual_seed(3)
+    torch.rand([64]), torch.randn([64]), torch.rand([64])  # the three integer draws consume the same stream
+    assert torch.equal(f, torch.randn([64], dtype=torch.float32))
+    assert len(manifest["goldens"]) == 1

@@ -19,6 +19,7 @@ benchmark's `framework.utils.check_precision` (imported by tasks' custom checks)
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -201,6 +202,45 @@ class _NoKernel(types.ModuleType):
         return refuse
 
 
+@contextlib.contextmanager
+def _integer_sampling(torch):
+    """torch on CPU has no uniform / normal kernels for integer or bool tensors ("check_uniform_bounds" not
+    implemented for 'Int'); torch_npu, which the tasks' prepare_inputs were written for, takes
+    `torch.rand(shape, dtype=torch.int32)`. While the inputs are drawn, such a draw is made in float32 and cast (toward
+    zero, as any float -> int cast), the way a device without an integer sampler produces it. Floating-point draws are
+    untouched (the same stream as before); the functions are restored afterwards."""
+
+    def sampled_as_float(dtype) -> bool:
+        return dtype is not None and not dtype.is_floating_point and not dtype.is_complex
+
+    def factory(fn):
+        def draw(*size, dtype=None, **kwargs):
+            if sampled_as_float(dtype):
+                return fn(*size, dtype=torch.float32, **kwargs).to(dtype)
+            return fn(*size, dtype=dtype, **kwargs)
+
+        return draw
+
+    def in_place(fn):
+        def draw(self, *args, **kwargs):
+            if sampled_as_float(self.dtype):
+                return self.copy_(fn(torch.empty(self.shape, dtype=torch.float32), *args, **kwargs).to(self.dtype))
+            return fn(self, *args, **kwargs)
+
+        return draw
+
+    saved = {(torch, "rand"): torch.rand, (torch, "randn"): torch.randn}
+    saved.update({(torch.Tensor, "uniform_"): torch.Tensor.uniform_, (torch.Tensor, "normal_"): torch.Tensor.normal_})
+    wrap = {"rand": factory, "randn": factory, "uniform_": in_place, "normal_": in_place}
+    try:
+        for (owner, name), fn in saved.items():
+            setattr(owner, name, wrap[name](fn))
+        yield
+    finally:
+        for (owner, name), fn in saved.items():
+            setattr(owner, name, fn)
+
+
 def golden(validation: Path, case: dict, out: Path) -> None:
     import torch
 
@@ -210,8 +250,9 @@ def golden(validation: Path, case: dict, out: Path) -> None:
     np.random.seed(int(case.get("seed", 0)))
     module, prepare = _modules(validation)
     row = _row(case, validation)
-    init = prepare.get_init_inputs(row, device="cpu")
-    inputs = prepare.get_inputs(row, device="cpu")
+    with _integer_sampling(torch):
+        init = prepare.get_init_inputs(row, device="cpu")
+        inputs = prepare.get_inputs(row, device="cpu")
     saved = _save(_flatten(inputs), out / "inputs")
     model = module.Model(*init).to("cpu")
     with torch.no_grad():
