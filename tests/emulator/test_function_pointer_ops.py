@@ -47,3 +47,18 @@ def test_a_call_through_the_pointer_that_overruns_its_buffer_is_still_caught(ops
     assert bad.returncode == 3, (bad.returncode, bad.stderr[-3000:])
     errors = [ln for ln in bad.stderr.splitlines() if ln.startswith("COTBUILDER_DIAG") and '"error"' in ln]
     assert errors and "called through a function pointer" in errors[0], bad.stderr[-3000:]
+
+
+def test_mask_forms_passed_as_function_pointers_compute_what_a_direct_call_does(toolchain, tmp_path):
+    """The bit-mask and continuous-mask forms ("level 0") have an address form too: `Sub` as a
+    `void (*)(dst, src0, src1, uint64_t, const uint8_t, const BinaryRepeatParams&)` template argument, as
+    NPUKernelBench's Foreach level-zero kernels pass it (6 of its reference answers were `unsupported` for want of it),
+    `Div` with a bit mask, `Abs` and `Adds` with a continuous mask. Run and checked against numpy."""
+    exe = toolchain.build(toolchain.cpp / "function_pointer_level0.cpp", tmp_path / "level0")
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = np.array([[float(v) for v in line.split()] for line in run.stdout.split("\n") if line.strip()])
+    i = np.array([0, 1, 10, 63], dtype=np.float32)
+    x, y = np.float32(0.25) * (i - np.float32(20)), np.float32(1) + np.float32(0.5) * i
+    want = np.stack([x - y, x / y, np.abs(x), x + np.float32(0.5)])
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)

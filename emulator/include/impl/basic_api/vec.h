@@ -76,6 +76,43 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
 
 }  // namespace cbemu
 
+// The address forms (impl/emu/diag.h) of the bit-mask and continuous-mask forms: kernels pass those too as template
+// function pointers (NPUKernelBench's Foreach "level zero" kernels: `Sub` as
+// `void (*)(dst, src0, src1, uint64_t, const uint8_t, const BinaryRepeatParams&)`).
+#define CBEMU_BINARY_MASK_ADDRESS_FORMS(NAME)                                                                  \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask[], \
+              const uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_NOLOC) {                            \
+        NAME<T, isSetMask>(dst, src0, src1, mask, repeatTime, p, CBEMU_VIA_POINTER);                           \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, uint64_t mask,   \
+              const uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_NOLOC) {                            \
+        NAME<T, isSetMask>(dst, src0, src1, mask, repeatTime, p, CBEMU_VIA_POINTER);                           \
+    }
+#define CBEMU_UNARY_MASK_ADDRESS_FORMS(NAME)                                                                   \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[], const uint8_t repeatTime, \
+              const UnaryRepeatParams& p, CBEMU_NOLOC) {                                                       \
+        NAME<T, isSetMask>(dst, src, mask, repeatTime, p, CBEMU_VIA_POINTER);                                  \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask, const uint8_t repeatTime,   \
+              const UnaryRepeatParams& p, CBEMU_NOLOC) {                                                       \
+        NAME<T, isSetMask>(dst, src, mask, repeatTime, p, CBEMU_VIA_POINTER);                                  \
+    }
+#define CBEMU_SCALAR_MASK_ADDRESS_FORMS(NAME)                                                                  \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask[],     \
+              const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_NOLOC) {                             \
+        NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTime, p, CBEMU_VIA_POINTER);                     \
+    }                                                                                                          \
+    template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
+    void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue, uint64_t mask,       \
+              const uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_NOLOC) {                             \
+        NAME<T, isSetMask>(dst, src, scalarValue, mask, repeatTime, p, CBEMU_VIA_POINTER);                     \
+    }
+
 // ---------------------------------------------------------------------------------------------
 // Element-wise binary ops: count form, bit-mask form, continuous-mask form.
 #define CBEMU_BINARY(NAME, EXPR)                                                                               \
@@ -104,7 +141,8 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
         CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::binary_rep(dst, src0, src1, cbemu::use_mask(isSetMask, mask), repeatTime, p,                    \
                           [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, loc, #NAME);           \
-    }
+    }                                                                                                          \
+    CBEMU_BINARY_MASK_ADDRESS_FORMS(NAME)
 
 // Element-wise unary ops (same type in and out).
 #define CBEMU_UNARY(NAME, EXPR)                                                                                \
@@ -130,7 +168,8 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
         CBEMU_LEGAL(NAME, T, T);                                                                               \
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
                          [](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);               \
-    }
+    }                                                                                                          \
+    CBEMU_UNARY_MASK_ADDRESS_FORMS(NAME)
 
 // Tensor-scalar ops; the scalar has the tensor's element type, as in the documented prototypes.
 #define CBEMU_SCALAR(NAME, EXPR)                                                                               \
@@ -161,7 +200,8 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
         auto s = cbemu::c(scalarValue);                                                                        \
         cbemu::unary_rep(dst, src, cbemu::use_mask(isSetMask, mask), repeatTime, p,                            \
                          [s](const T& v) { auto a = cbemu::c(v); return T(EXPR); }, loc, #NAME);              \
-    }
+    }                                                                                                          \
+    CBEMU_SCALAR_MASK_ADDRESS_FORMS(NAME)
 
 namespace AscendC {
 
@@ -282,12 +322,26 @@ inline T cast_elem(const U& v, AscendC::RoundMode m) {
             case RoundMode::CAST_TRUNC: return std::trunc(v);
             default: return v;
         }
+    } else if constexpr (std::is_same<T, ::half>::value && std::is_same<U, int32_t>::value) {
+        // s322fp16 goes through the DEQSCALE register (SetDeqScale.md): the integer times the scale, then to half
+        const BlockCtx& c = ctx();
+        return convert<T>(c.deq_set ? to_double(v) * (double)c.deq_scale : to_double(v), m);
     } else {
         return convert<T>(to_double(v), m);
     }
 }
 }  // namespace cbemu
 namespace AscendC {
+
+// SetDeqScale(half scale): the DEQSCALE register's scale for the s322fp16 Cast (and AddDeqRelu / CastDequant's
+// s322fp16 forms, not emulated). The float / offset / signMode and vdeq forms serve CastDequant's s162b8 forms, which
+// are not emulated either, so they are not declared: a kernel using them is `unsupported` naming CastDequant.
+inline void SetDeqScale(half scale, CBEMU_LOC) {
+    (void)loc;
+    cbemu::BlockCtx& c = cbemu::ctx();
+    c.deq_set = true;
+    c.deq_scale = (float)scale;
+}
 
 template <typename T, typename U>
 void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode, const uint32_t count,

@@ -85,6 +85,10 @@ struct BlockCtx {
     uint8_t cmp_mask[16] = {};
     bool reduce_sum_set = false;
     double reduce_sum = 0;
+    // the DEQSCALE register's half scale (SetDeqScale(half), SetDeqScale.md table 1): Cast int32_t -> half (s322fp16)
+    // multiplies by it once set; before any SetDeqScale the emulator converts unscaled, as it always did
+    bool deq_set = false;
+    float deq_scale = 1.0f;
     // the CTRL register (SetCtrlSpr): CTRL[60] = 1 and CTRL[48] = 0 (half/bf16 saturation) after reset
     uint64_t ctrl = 1ull << 60;
 };
