@@ -404,15 +404,15 @@ def test_benchmark_custom_check_built_on_the_benchmarks_check_precision_runs_and
 
 def test_benchmark_binding_using_torch_api_the_shim_lacks_is_unsupported_naming_it_not_a_kernel_error(ctx):
     """validation/pybind.cpp is the task's, compiled against cotbuilder's torch-extension shim: a torch API the shim
-    does not provide (`Tensor::item`, absent today) is our gap, never the kernel's `failed_compile`."""
+    does not provide (`Tensor::cumsum`, absent today) is our gap, never the kernel's `failed_compile`."""
     task = _bench(
         {
             HSIG_VALIDATION + "pybind.cpp": (
                 "    at::Tensor y = torch::empty_like(x);",
-                "    at::Tensor y = torch::empty_like(x);\n    (void)x.item();",
+                "    at::Tensor y = torch::empty_like(x);\n    (void)x.cumsum(0);",
             )
         }
     )
     _, v = verify(task, ctx)
     assert v.status == "unsupported" and "torch-extension shim lacks" in v.reason, v.reason
-    assert "item" in v.reason
+    assert "cumsum" in v.reason
