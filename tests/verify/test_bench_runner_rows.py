@@ -53,6 +53,10 @@ import torch
 class Model(torch.nn.Module):
     def forward(self, x, y, z, f):
         return x + y.to(x.dtype) + z.to(x.dtype)
+
+
+class ModelNew(Model):  # the kernel step's model (here without a kernel: the step's own draws are what is tested)
+    pass
 """
 
 
@@ -82,3 +86,9 @@ def test_integer_draws_that_cpu_torch_refuses_are_drawn_in_float_and_cast_floats
     torch.rand([64]), torch.randn([64]), torch.rand([64])  # the three integer draws consume the same stream
     assert torch.equal(f, torch.randn([64], dtype=torch.float32))
     assert len(manifest["goldens"]) == 1
+    # the kernel step draws get_inputs() again for its structure: the same integer draws must work there (they
+    # failed it, and the verdict blamed the answer: failed_run)
+    runner.kernel(validation, {"row": {"case_id": "0"}, "index": 0}, tmp_path / "out", tmp_path / "k", "/bin/false")
+    assert (torch.rand, torch.randn, torch.Tensor.uniform_, torch.Tensor.normal_) == real
+    got = json.loads((tmp_path / "k" / "manifest.json").read_text())["outputs"]
+    assert got[0]["dtype"] == "int32" and got[0]["shape"] == [64]

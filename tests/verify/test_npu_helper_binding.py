@@ -44,3 +44,25 @@ def test_a_binding_passing_the_wrong_argument_is_still_a_compile_error(tmp_path)
         BINDING.replace("EXEC_NPU_CMD(aclnnLoss, x, cstr, y);", "EXEC_NPU_CMD(aclnnLoss, x, x, y);"), tmp_path
     )
     assert res.returncode != 0 and "aclTensor" in res.stderr, res.stderr[-3000:]
+
+
+SCALAR_LIST_BINDING = """
+#include "pytorch_npu_helper.hpp"
+int aclnnForeachAddScalarListGetWorkspaceSize(const aclTensorList* x, const aclScalarList* scalars,
+                                              const aclTensorList* out, uint64_t* ws, aclOpExecutor** ex);
+int aclnnForeachAddScalarList(void* ws, uint64_t size, aclOpExecutor* ex, aclrtStream stream);
+void bind(std::vector<at::Tensor>& x, std::vector<at::Tensor>& out, const std::vector<at::Scalar>& scalars) {
+    at::TensorList xs = x, outs = out;
+    at::ArrayRef<at::Scalar> list = scalars;
+    EXEC_NPU_CMD(aclnnForeachAddScalarList, xs, list, outs);
+    EXEC_NPU_CMD(aclnnForeachAddScalarList, x, scalars, out);
+}
+"""
+
+
+def test_a_list_of_scalars_converts_to_an_acl_scalar_list(tmp_path):
+    """A foreach binding passes its scalars as `at::ArrayRef<at::Scalar>` (or a vector of them) where the aclnn API
+    takes `const aclScalarList*` (NPUKernelBench ForeachAddScalarList): it builds, as with torch_npu's helper. Before,
+    the helper had no such conversion and the task's own binding failed to compile."""
+    res = _syntax(SCALAR_LIST_BINDING, tmp_path)
+    assert res.returncode == 0, res.stderr[-3000:]

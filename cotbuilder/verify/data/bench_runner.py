@@ -345,10 +345,12 @@ def kernel(validation: Path, case: dict, inputs_dir: Path, out: Path, binary: st
     module, prepare = _modules(validation)
     row = _row(case, validation)
     manifest = json.loads((inputs_dir / "manifest.json").read_text())
-    template = prepare.get_inputs(row, device="cpu")  # only its structure: the tensors come from the golden step
+    with _integer_sampling(torch):  # the same draws as the golden step's: they must work here too
+        template = prepare.get_inputs(row, device="cpu")  # only its structure: the tensors come from the golden step
+        init = prepare.get_init_inputs(row, device="cpu")
     flat = [_load_tensor(inputs_dir / "inputs", m) for m in manifest["inputs"]]
     inputs = _rebuild(template, flat)
-    model = module.ModelNew(*prepare.get_init_inputs(row, device="cpu"))
+    model = module.ModelNew(*init)
     with torch.no_grad():
         got = model(*inputs)
     outputs = _save(_flatten(got), out / "outputs")

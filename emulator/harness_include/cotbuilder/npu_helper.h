@@ -60,6 +60,14 @@ inline aclScalar* convert(const at::Scalar& s) {
     return aclCreateScalar(&v, ACL_INT64);
 }
 inline aclScalar* convert(const c10::optional<at::Scalar>& s) { return s ? convert(*s) : nullptr; }
+// A list of scalars (foreach ops' scalar lists: `at::ArrayRef<at::Scalar>` or a std::vector of them) is an
+// aclScalarList of the converted scalars, as torch_npu's helper builds it.
+inline aclScalarList* convert(const at::ArrayRef<at::Scalar>& l) {
+    std::vector<const aclScalar*> ss;
+    for (const auto& s : l) ss.push_back(convert(s));
+    return aclCreateScalarList(ss.data(), ss.size());
+}
+inline aclScalarList* convert(const std::vector<at::Scalar>& l) { return convert(at::ArrayRef<at::Scalar>(l)); }
 inline aclIntArray* convert(const at::IntArrayRef& a) { return aclCreateIntArray(a.data(), a.size()); }
 inline aclIntArray* convert(const std::vector<int64_t>& a) { return aclCreateIntArray(a.data(), a.size()); }
 inline aclIntArray* convert(const c10::optional<at::IntArrayRef>& a) { return a ? convert(*a) : nullptr; }
