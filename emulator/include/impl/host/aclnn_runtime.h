@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../../aclnn/aclnn_base.h"
+#include "../emu/diag.h"
 #include "../emu/rt.h"
 #include "op_def.h"
 #include "tiling_buffer_scope.h"
@@ -118,6 +119,9 @@ private:
     std::vector<std::unique_ptr<aclTensorList>> owned_lists_;
     std::vector<int32_t> column_;  // dtype of the first instance per IR param (-1: absent)
     std::string error_;
+    // a scalar list whose OpDef names no To() dtype: its scalars keep the dtype the binding gave them (an integer
+    // at::Scalar is int64), where the real framework converts host scalars for the kernel - not emulated
+    bool scalar_list_unconverted_ = false;
 
     static TensorSlot slot_of(const aclTensor* t);
     std::vector<TensorSlot>& slots(bool in) { return in ? node_->inputs : node_->outputs; }
@@ -230,6 +234,7 @@ CBEMU_HOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataTyp
     }
     auto* list = new aclTensorList();
     owned_lists_.emplace_back(list);
+    scalar_list_unconverted_ |= to == ge::DT_UNDEFINED && !l->v.empty();
     for (auto* s : l->v) {
         ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
         auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0,
@@ -416,6 +421,11 @@ CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecuto
         std::string got;
         for (size_t i = 0; i < column_.size(); ++i)
             got += (i ? "," : "") + (column_[i] < 0 ? std::string("-") : ge::TypeUtils::DataTypeToSerialString((ge::DataType)column_[i]));
+        if (scalar_list_unconverted_)  // maybe our dtype for the scalars, not the op's: the emulator's gap
+            cbemu::report("unsupported_api", cbemu::Sev::fatal, cbemu::SrcLoc("aclnn layer", 0),
+                          "%s: no kernel for the dtype combination (%s) with a scalar list in the binding's dtypes: "
+                          "the framework's conversion of host scalars to the kernel's dtype (a ScalarList without "
+                          "To()) is not emulated", op_.c_str(), got.c_str());
         report_failure(op_, "no kernel for the dtype combination (" + got + "): not declared in the OpDef");
         return ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
     }
