@@ -153,23 +153,33 @@ def ensure_pch(cache_dir: Path, soc: str, opt: str = KERNEL_OPT, runtime: bool =
     return _ensure_pch(cache_dir, soc, opt, False)
 
 
-def pch_key(soc: str, opt: str, runtime: bool) -> tuple[str, str]:
-    """(key, header text) of the PCH + runtime library built for these settings: the emulator's digest, both sets of
-    flags and the header's text (what it declares - the extern template instances - is cotbuilder's choice, not only
-    the emulator's files: a cotbuilder that declares other ones must not take a header built by an older one)."""
+@dataclass
+class PchRecipe:
+    """What a PCH + runtime library build is made of: the header's flags, the library's (empty: header-only), the
+    header's text, and the key of the folder it is built in."""
+
+    flags: list[str]
+    runtime_flags: list[str]
+    text: str
+    key: str
+
+
+def pch_recipe(soc: str, opt: str, runtime: bool) -> PchRecipe:
+    """The key covers the emulator's digest, both sets of flags and the header's text (what it declares - the extern
+    template instances - is cotbuilder's choice, not only the emulator's files: a cotbuilder that declares other ones
+    must not take a header built by an older one)."""
     flags = base_flags(soc, opt) + ([PREBUILT_DEFINE] if runtime else [])
     runtime_flags = base_flags(soc, RUNTIME_OPT) + [PREBUILT_DEFINE] if runtime else []
     text = pch_text([h for h in PCH_INCLUDES if (INCLUDE_DIR / h).is_file()], runtime)
     keyed = emulator_digest() + "\0".join(flags) + "\1" + "\0".join(runtime_flags) + "\2" + text
-    return hashlib.sha256(keyed.encode()).hexdigest()[:16], text
+    return PchRecipe(flags, runtime_flags, text, hashlib.sha256(keyed.encode()).hexdigest()[:16])
 
 
 def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
-    flags = base_flags(soc, opt) + ([PREBUILT_DEFINE] if runtime else [])
-    runtime_flags = base_flags(soc, RUNTIME_OPT) + [PREBUILT_DEFINE] if runtime else []
     if not any((INCLUDE_DIR / h).is_file() for h in PCH_INCLUDES):
         return Pch(None, error="emulator headers not found")
-    key, text = pch_key(soc, opt, runtime)
+    recipe = pch_recipe(soc, opt, runtime)
+    flags, runtime_flags, text, key = recipe.flags, recipe.runtime_flags, recipe.text, recipe.key
     folder = (cache_dir / "pch" / key).resolve()  # the sandbox shows the real path (not a symlinked cache dir)
     header = folder / PCH_NAME
     gch = folder / (PCH_NAME + ".gch")

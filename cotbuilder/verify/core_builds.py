@@ -150,20 +150,23 @@ def compile_split(
     kept; the vector build gets its names once, with `prefix` before its own."""
     compiler = CLANG if specialises_in_class(texts) and clang_available() else "g++"
     folder, base = posixpath.split(kernel_copy)
+    forced_text = ""  # the clang prelude's text (g++ reads the .gch, keyed by the PCH's folder in its argv)
     if compiler == CLANG:
         header = builder.pch.header if builder.pch is not None else None
         text = header.read_text(encoding="utf-8") if header is not None else '#include "kernel_operator.h"\n'
-        text = f"#define {buildmod.NO_API_INSTANCES} 1\n{text}"  # clang mangles some of them unlike g++ (pch_text)
-        builder._write(f"{GEN}/{CLANG_PRELUDE}", text)
+        forced_text = f"#define {buildmod.NO_API_INSTANCES} 1\n{text}"  # clang mangles some unlike g++ (pch_text)
+        builder._write(f"{GEN}/{CLANG_PRELUDE}", forced_text)
         forced = ["-include", f"{GEN}/{CLANG_PRELUDE}"]
     else:
         forced = builder._pch_args()
     objs, log = [], ""
     # the wrapper's key covers its own text only: the kernel copy and the preludes it includes go into the salt (the
     # clang prelude's text too: the argv names it by path only, and what it declares is cotbuilder's choice)
-    forced_text = (builder.workdir / GEN / CLANG_PRELUDE).read_bytes() if compiler == CLANG else b""
     copy_digest = hashlib.sha256(
-        (builder.workdir / kernel_copy).read_bytes() + b"\0" + (builder.workdir / prelude).read_bytes() + forced_text
+        (builder.workdir / kernel_copy).read_bytes()
+        + b"\0"
+        + (builder.workdir / prelude).read_bytes()
+        + forced_text.encode()
     ).hexdigest()
     for core in (CUBE, VECTOR):
         wrapper = posixpath.join(folder, f"cotbuilder_{NAMES[core]}_{base}")

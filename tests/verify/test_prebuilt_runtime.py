@@ -92,7 +92,7 @@ def test_a_kernel_build_links_the_runtime_library_built_once_and_compiles_none_o
 
 def _copy_key(soc: str) -> str:
     """The key ensure_pch files the current emulator's PCH and runtime library under, at KERNEL_OPT."""
-    return buildmod.pch_key(soc, buildmod.KERNEL_OPT, True)[0]
+    return buildmod.pch_recipe(soc, buildmod.KERNEL_OPT, True).key
 
 
 @pytest.fixture
@@ -159,6 +159,20 @@ int main() {
 """
 
 
+def _object_and_library_symbols(work: Path, source: str, pch: buildmod.Pch) -> tuple[list[str], list[str]]:
+    """`nm -C` lines of `source` compiled (not linked) with the run's PCH as verify compiles a unit, and of the runtime
+    library beside that PCH."""
+    work.mkdir()
+    (work / "k.cpp").write_text(source, encoding="utf-8")
+    argv = buildmod.compile_argv(["k.cpp"], ["."], "k.o", SOC, pch)
+    argv = [a for a in argv if a != str(pch.runtime) and a not in buildmod.linker_flags()] + ["-c"]
+    done = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    kernel = subprocess.run(["nm", "-C", str(work / "k.o")], capture_output=True, text=True).stdout
+    archive = subprocess.run(["nm", "-C", str(pch.runtime)], capture_output=True, text=True).stdout
+    return kernel.splitlines(), archive.splitlines()
+
+
 def test_a_kernel_compile_leaves_the_library_instances_to_the_runtime_library_and_still_runs(
     tmp_path, shared_verify_cache
 ):
@@ -168,21 +182,14 @@ def test_a_kernel_compile_leaves_the_library_instances_to_the_runtime_library_an
     pch = buildmod.ensure_pch(shared_verify_cache, SOC)
     assert pch.header is not None and pch.runtime is not None, pch.error
     work = tmp_path / "lib-user"
-    work.mkdir()
-    (work / "k.cpp").write_text(LIBRARY_USER, encoding="utf-8")
-    argv = buildmod.compile_argv(["k.cpp"], ["."], "k.o", SOC, pch)
-    argv = [a for a in argv if a != str(pch.runtime) and a not in buildmod.linker_flags()] + ["-c"]
-    done = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    kernel = subprocess.run(["nm", "-C", str(work / "k.o")], capture_output=True, text=True).stdout
-    archive = subprocess.run(["nm", "-C", str(pch.runtime)], capture_output=True, text=True).stdout
+    kernel, archive = _object_and_library_symbols(work, LIBRARY_USER, pch)
     for member in (
         "std::vector<int, std::allocator<int> >::resize(",
         "std::deque<int, std::allocator<int> >::push_back(",
     ):
-        in_kernel = [ln for ln in kernel.splitlines() if member in ln]
+        in_kernel = [ln for ln in kernel if member in ln]
         assert in_kernel and all(ln.split()[0] == "U" for ln in in_kernel), in_kernel  # used, not defined here
-        assert any(ln.split()[1] in "TW" for ln in archive.splitlines() if member in ln and len(ln.split()) > 2)
+        assert any(ln.split()[1] in "TW" for ln in archive if member in ln and len(ln.split()) > 2)
     built = buildmod.build(work, ["k.cpp"], ["."], SOC, shared_verify_cache, "library-user", pch)
     assert built.ok, built.log
     run = _run(built.binary)
@@ -241,14 +248,7 @@ def test_a_kernel_compile_leaves_the_common_api_instances_to_the_runtime_library
     pch = buildmod.ensure_pch(shared_verify_cache, SOC)
     assert pch.header is not None and pch.runtime is not None, pch.error
     work = tmp_path / "api-user"
-    work.mkdir()
-    (work / "k.cpp").write_text(API_USER, encoding="utf-8")
-    argv = buildmod.compile_argv(["k.cpp"], ["."], "k.o", SOC, pch)
-    argv = [a for a in argv if a != str(pch.runtime) and a not in buildmod.linker_flags()] + ["-c"]
-    done = subprocess.run(argv, cwd=work, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr
-    kernel = subprocess.run(["nm", "-C", str(work / "k.o")], capture_output=True, text=True).stdout.splitlines()
-    archive = subprocess.run(["nm", "-C", str(pch.runtime)], capture_output=True, text=True).stdout.splitlines()
+    kernel, archive = _object_and_library_symbols(work, API_USER, pch)
 
     def kinds(lines: list[str], member: str) -> set[str]:
         """nm's symbol kinds of the lines naming `member` (U: used here, defined elsewhere; T/W: defined here)."""
@@ -272,13 +272,14 @@ def test_a_header_declaring_other_instances_is_filed_under_another_key(monkeypat
     """The PCH folder's key covers the header's text, not only the emulator's files and the flags: a cotbuilder that
     declares other `extern template` instances (or none, for clang) never takes a header an older one built - its
     units would reference instances the library beside that header does not hold."""
-    key, text = buildmod.pch_key(SOC, buildmod.KERNEL_OPT, True)
+    recipe = buildmod.pch_recipe(SOC, buildmod.KERNEL_OPT, True)
+    key, text = recipe.key, recipe.text
     assert "extern template" in text and buildmod.NO_API_INSTANCES in text
     real = buildmod.pch_text
     monkeypatch.setattr(buildmod, "pch_text", lambda headers, runtime: real(headers, runtime).replace("extern ", "", 1))
-    assert buildmod.pch_key(SOC, buildmod.KERNEL_OPT, True)[0] != key
+    assert buildmod.pch_recipe(SOC, buildmod.KERNEL_OPT, True).key != key
     monkeypatch.setattr(buildmod, "pch_text", real)
-    assert buildmod.pch_key(SOC, buildmod.KERNEL_OPT, True)[0] == key  # and it is stable
+    assert buildmod.pch_recipe(SOC, buildmod.KERNEL_OPT, True).key == key  # and it is stable
 
 
 def test_the_runtime_library_is_optimised_whatever_level_the_units_are_built_at(shared_verify_cache):
