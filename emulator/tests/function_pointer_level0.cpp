@@ -1,7 +1,8 @@
 // A kernel that passes AscendC APIs' mask forms ("level 0": a mask, a repeat count, repeat strides) as function-pointer
 // template arguments, in the toolkit's types, the way a Foreach-style kernel class takes one op for every binary or
 // unary variant: Sub with a continuous mask, Div with a bit mask, Abs and Adds with a continuous mask. One repeat of 64
-// floats each; prints 4 elements per op.
+// floats each; prints 4 elements per op. Run with the argument `overrun`, the Adds call through its pointer takes two
+// repeats from the last 64 floats of the buffer: past its end (the emulator's checks must still catch it).
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -19,6 +20,7 @@ using ScalarLevel0 = void(const LocalTensor<T>&, const LocalTensor<T>&, const T&
                           const UnaryRepeatParams&);
 
 constexpr int32_t N = 64;  // one repeat of float: 8 blocks of 32 bytes
+uint8_t g_repeats = 1;     // repeats of the Adds call through its pointer (2: past the buffer's end)
 
 template <BinaryLevel0<float>* sub, BinaryBits<float>* div, UnaryLevel0<float>* unary, ScalarLevel0<float>* scalar>
 class Level0Ops {
@@ -39,7 +41,7 @@ public:
         sub(all[2 * N], xl, yl, (uint64_t)N, 1, bp);  // x - y
         div(all[3 * N], xl, yl, bits, 1, bp);         // x / y
         unary(all[4 * N], xl, (uint64_t)N, 1, up);    // |x|
-        scalar(all[5 * N], xl, 0.5f, (uint64_t)N, 1, up);  // x + 0.5
+        scalar(all[5 * N], xl, 0.5f, (uint64_t)N, g_repeats, up);  // x + 0.5
         PipeBarrier<PIPE_ALL>();
         DataCopy(outGm, all[2 * N], 4 * N);
     }
@@ -55,7 +57,8 @@ extern "C" __global__ __aicore__ void level0_ops(GM_ADDR x, GM_ADDR y, GM_ADDR o
     op.Run(x, y, out);
 }
 
-int main() {
+int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "overrun") g_repeats = 2;
     float* x = (float*)GmAlloc(N * sizeof(float));
     float* y = (float*)GmAlloc(N * sizeof(float));
     float* out = (float*)GmAlloc(4 * N * sizeof(float));

@@ -62,3 +62,16 @@ def test_mask_forms_passed_as_function_pointers_compute_what_a_direct_call_does(
     x, y = np.float32(0.25) * (i - np.float32(20)), np.float32(1) + np.float32(0.5) * i
     want = np.stack([x - y, x / y, np.abs(x), x + np.float32(0.5)])
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
+def test_a_mask_form_call_through_the_pointer_that_overruns_its_buffer_is_still_caught(toolchain, tmp_path):
+    """Hardware-wrong twin of the mask-form kernel: its Adds call through the pointer takes two repeats from the last
+    repeat of the buffer. The address form forwards to the checked implementation: an error (exit status 3) naming
+    the call through a function pointer; the same program with one repeat has no diagnostic."""
+    exe = toolchain.build(toolchain.cpp / "function_pointer_level0.cpp", tmp_path / "level0")
+    good = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    bad = subprocess.run([str(exe), "overrun"], capture_output=True, text=True, timeout=60)
+    assert good.returncode == 0 and "COTBUILDER_DIAG" not in good.stderr, good.stderr[-2000:]
+    assert bad.returncode == 3, (bad.returncode, bad.stderr[-3000:])
+    errors = [ln for ln in bad.stderr.splitlines() if ln.startswith("COTBUILDER_DIAG") and '"error"' in ln]
+    assert errors and "called through a function pointer" in errors[0], bad.stderr[-3000:]

@@ -98,13 +98,7 @@ inline aclScalar* ConvertTensorToAclScaler(const at::Tensor& t) {
 }
 inline c10::Scalar ConvertTensorToScalar(const at::Tensor& t) {
     if (!t.defined() || t.numel() < 1) return c10::Scalar(0.0);
-    double v = at::detail::load(t.data_ptr<uint8_t>(), t.scalar_type());
-    switch (t.scalar_type()) {
-        case at::ScalarType::Float: case at::ScalarType::Double: case at::ScalarType::Half:
-        case at::ScalarType::BFloat16: return c10::Scalar(v);
-        case at::ScalarType::Bool: return c10::Scalar(v != 0);
-        default: return c10::Scalar((int64_t)v);
-    }
+    return at::detail::scalar_at(t.data_ptr<uint8_t>(), t.scalar_type());  // the first element, as item() reads one
 }
 inline at::Tensor CopyTensorHostToDevice(const at::Tensor& t) { return t; }
 inline at::Tensor CopyScalarToDevice(const c10::Scalar& s, at::ScalarType t) {

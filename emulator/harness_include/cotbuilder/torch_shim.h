@@ -458,15 +458,21 @@ inline Tensor Tensor::to(ScalarType t) const {
                       detail::load(data_ptr<uint8_t>() + i * element_size(), scalar_type()));
     return out;
 }
-inline Scalar Tensor::item() const {
-    if (numel() != 1) throw std::runtime_error("a Tensor with " + std::to_string(numel()) + " elements cannot be converted to Scalar");
-    double v = detail::load(data_ptr<uint8_t>(), scalar_type());
-    switch (scalar_type()) {
+namespace detail {
+// The element at p as torch's Scalar would hold it: floating types as double, bool as bool, integers as int64.
+inline Scalar scalar_at(const uint8_t* p, ScalarType t) {
+    double v = load(p, t);
+    switch (t) {
         case ScalarType::Float: case ScalarType::Double: case ScalarType::Half: case ScalarType::BFloat16: return Scalar(v);
         case ScalarType::Bool: return Scalar(v != 0);
-        case ScalarType::Long: { int64_t i; std::memcpy(&i, data_ptr(), 8); return Scalar(i); }  // exact past 2^53
+        case ScalarType::Long: { int64_t i; std::memcpy(&i, p, 8); return Scalar(i); }  // exact past 2^53
         default: return Scalar((int64_t)v);
     }
+}
+}  // namespace detail
+inline Scalar Tensor::item() const {
+    if (numel() != 1) throw std::runtime_error("a Tensor with " + std::to_string(numel()) + " elements cannot be converted to Scalar");
+    return detail::scalar_at(data_ptr<uint8_t>(), scalar_type());
 }
 inline Tensor Tensor::clone() const {
     Tensor out = empty_like(*this);
