@@ -75,6 +75,20 @@ def _op_type(unit: dict[str, Any], folder: str) -> str | None:
     return named[0] if named else unit.get("name")
 
 
+def _argument_dtypes(inputs: list[dict]) -> list[int]:
+    """The dtype code of each of Model's arguments, in order: an argument that is a list of tensors (a dynamic
+    param) counts once, by its first tensor, so position i lines up with the OpDef's i-th input."""
+    combo, seen = [], set()
+    for i, m in enumerate(inputs):
+        arg = m.get("arg", f"tensor {i}")
+        if arg in seen:
+            continue
+        seen.add(arg)
+        d = dtypes.by_numpy(m["dtype"])
+        combo.append(d.code if d else -1)
+    return combo
+
+
 def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Verdict:
     timings: dict[str, Any] = {}
     start = time.monotonic()
@@ -111,10 +125,7 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
         made.append((row, sealed, inputs, manifest))
     wanted = []
     for _, _, _, manifest in made:
-        combo = [
-            (dtypes.by_numpy(m["dtype"]).code if dtypes.by_numpy(m["dtype"]) else -1)
-            for m in manifest.get("inputs", [])
-        ]
+        combo = _argument_dtypes(manifest.get("inputs", []))
         if combo and combo not in wanted:
             wanted.append(combo)
     # 2. build

@@ -346,17 +346,35 @@ def test_a_kernel_tiling_that_overflows_l0a_is_a_matmul_tiling_error(cube_exe, t
     assert proc.returncode == 3
 
 
-def test_a_matmul_reading_past_its_gm_operand_is_reported_at_the_calling_line(cube_exe, tmp_path, toolchain):
-    """A's GlobalTensor is given half the matrix: the Matmul's reads past it are an out-of-bounds error (the operand
-    keeps its bounds when it is stored), not a right or silently wrong answer."""
+def test_a_matmul_reading_past_its_gm_allocation_is_reported_at_the_calling_line(cube_exe, tmp_path, toolchain):
+    """A's allocation holds half the matrix: the Matmul's reads past it are an out-of-bounds error (the operand keeps
+    its bounds when it is stored), not a right or silently wrong answer."""
     rng = np.random.default_rng(26)
-    write(tmp_path, a=f16(rng, 64, 64), b=f16(rng, 64, 64), bias=padded(np.zeros(16, np.float32)))
+    write(tmp_path, a=f16(rng, 32, 64), b=f16(rng, 64, 64), bias=padded(np.zeros(16, np.float32)))
     write(tmp_path, shape=np.array([64, 64, 64, 1, 0], np.int32))
     proc = run(cube_exe, tmp_path, "hl_short_a")
     d = [x for x in toolchain.parse_diags(proc.stderr) if x["kind"] == "gm_out_of_bounds"]
     assert d, proc.stderr
     assert d[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_checks.cpp", "short_a")
     assert proc.returncode == 3
+
+
+def test_a_matmul_reading_past_the_declared_size_inside_its_allocation_computes_as_the_hardware_does(
+    cube_exe, tmp_path, toolchain
+):
+    """The same kernel declares half of A in SetGlobalBuffer, but the allocation holds all of it. The hardware checks
+    neither size: the Matmul reads the whole matrix and the answer is right. The emulator says so with a warning at
+    the calling line, never an error that would fail a kernel the NPU runs correctly."""
+    rng = np.random.default_rng(26)
+    a, b = f16(rng, 64, 64), f16(rng, 64, 64)
+    write(tmp_path, a=a, b=b, bias=padded(np.zeros(16, np.float32)))
+    write(tmp_path, shape=np.array([64, 64, 64, 1, 0], np.int32))
+    proc = run(cube_exe, tmp_path, "hl_short_a")
+    assert proc.returncode == 0, proc.stderr
+    diags = toolchain.parse_diags(proc.stderr)
+    assert [(d["kind"], d["severity"]) for d in diags] == [("gm_beyond_declared_size", "warning")], proc.stderr
+    assert diags[0]["line"] == toolchain.marker_line(toolchain.cpp / "cube_checks.cpp", "short_a")
+    np.testing.assert_allclose(out(tmp_path, np.float32, 64 * 64).reshape(64, 64), mm(a, b), rtol=1e-5, atol=1e-5)
 
 
 # ---------------- mixed AIC / AIV kernels ----------------

@@ -19,9 +19,16 @@ BENCH = REPO / "examples" / "op_project" / "bench"
 MINI = REPO / "examples" / "benchmarks" / "npukernelbench-mini"
 
 
+def _hard_sigmoid(tasks: list) -> object:
+    (task,) = [t for t in tasks if t.op == "HardSigmoidCustom"]
+    return task
+
+
 def test_full_mode_task_keeps_the_validation_and_the_rows():
-    (task,), errors = load_npukernelbench(BENCH, "full")
+    tasks, errors = load_npukernelbench(BENCH, "full")
     assert errors == []
+    assert sorted(t.name for t in tasks) == ["level1.HardSigmoidCustom", "level2.ForeachMulScalarListCustom"]
+    task = _hard_sigmoid(tasks)
     assert (task.name, task.op, task.category, task.layout) == ("level1.HardSigmoidCustom", "HardSigmoidCustom",
                                                                 "Activation", "op_project")  # fmt: skip
     assert task.tags == ["level1", "Activation", "mode:full"] and task.source == "npukernelbench"
@@ -35,11 +42,12 @@ def test_full_mode_task_keeps_the_validation_and_the_rows():
 
 
 def test_kernel_only_mode_gives_the_reference_host_and_asks_for_the_kernel():
-    (task,), _ = load_npukernelbench(BENCH, "kernel_only")
+    tasks, _ = load_npukernelbench(BENCH, "kernel_only")
+    task = _hard_sigmoid(tasks)
     assert task.layout == "kernel_only" and set(task.answer()) == {"op_kernel/hard_sigmoid_custom.cpp"}
     assert "op_host/hard_sigmoid_custom.cpp" in {f["path"] for f in task.given_files}
-    full, _ = load_npukernelbench(BENCH, "full")
-    assert task.task_id != full[0].task_id
+    full = _hard_sigmoid(load_npukernelbench(BENCH, "full")[0])
+    assert task.task_id != full.task_id
     # laid out as crawl groups a benchmark answer: the op at the root, the validation under _deps/ with its role
     ((_, unit),) = specs.case_units(task, task.answer())
     roles = {f["path"]: f["role"] for f in unit["files"]}
@@ -47,7 +55,7 @@ def test_kernel_only_mode_gives_the_reference_host_and_asks_for_the_kernel():
     assert roles["op_kernel/hard_sigmoid_custom.cpp"] == "kernel"
     assert roles["op_host/hard_sigmoid_custom_tiling.h"] == "tiling"
     with pytest.raises(specs.AnswerError, match="validation/ is the benchmark's"):
-        specs.answer_files({"validation/module.py": "print(1)"}, full[0])
+        specs.answer_files({"validation/module.py": "print(1)"}, full)
 
 
 def test_answer_files_are_the_files_crawl_keeps_byte_for_byte(tmp_path):
@@ -62,9 +70,9 @@ def test_answer_files_are_the_files_crawl_keeps_byte_for_byte(tmp_path):
     kernel.write_bytes(kernel.read_bytes().replace(b"\n", b"\r\n"))
     (answer / "op_host/hard_sigmoid_custom_proto.cc").write_bytes(b"\xef\xbb\xbf// infer shape lives here\n")
     (answer / "op_host/notes.log").write_text("build notes\n")
-    (task,), errors = load_npukernelbench(root, "full")
+    tasks, errors = load_npukernelbench(root, "full")
     assert errors == []
-    got = task.answer()
+    got = _hard_sigmoid(tasks).answer()
     assert "op_host/notes.log" not in got
     for rel in ("op_kernel/hard_sigmoid_custom.cpp", "op_host/hard_sigmoid_custom_proto.cc", "CMakeLists.txt"):
         assert got[rel] == read_checked(answer / rel, 2**20)[0], rel

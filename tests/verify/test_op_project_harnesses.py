@@ -416,3 +416,75 @@ def test_benchmark_binding_using_torch_api_the_shim_lacks_is_unsupported_naming_
     _, v = verify(task, ctx)
     assert v.status == "unsupported" and "torch-extension shim lacks" in v.reason, v.reason
     assert "cumsum" in v.reason
+
+
+# ---- a foreach op: dynamic tensor lists and a host scalar list -------------------------------------------------------
+
+FOREACH = "bench/tasks/level2/Foreach/ForeachMulScalarListCustom"
+FOREACH_KERNEL = "answer/0/op_kernel/foreach_mul_scalar_list_custom.cpp"
+FOREACH_CASES = "validation/test_cases.csv"
+ONLY_FLOAT32 = [("0;[[16, 1024]];float16;[1.5]\n", ""), ("2;[[5, 100], [3, 7, 9]];int32;[3, -2]\n", "")]
+
+
+def test_foreach_task_with_a_scalar_list_passes_every_dtype(ctx):
+    """x and y are DYNAMIC lists, `scalars` a ScalarList param that the framework hands the kernel as one tensor of
+    the list's values. Every case passes, the int32 one too: its rows all have two tensors, and the kernel variant is
+    chosen by Model's arguments (a list of tensors is one argument, one param), not by the flattened tensors."""
+    which, v = verify(unit_of(FOREACH), ctx)
+    assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:], v.run_log[-2000:])
+    assert [c["case"]["dtype"] for c in v.cases] == ["float16", "float32", "int32"]
+    assert all(c["check"] == "golden" and c["ok"] is True for c in v.cases)
+    assert v.timings["kernel_variants"] == 3
+
+
+def test_foreach_kernel_declaring_one_scalar_and_reading_each_is_judged_by_its_answer(ctx):
+    """Real foreach answers declare the scalar list's GlobalTensor with one element and GetValue(i) for tensor i. The
+    NPU checks no declared size, so their answer is right: the emulator warns (past the declared size, inside the
+    allocation) and the verdict is the comparison's."""
+    task = unit_of(
+        FOREACH,
+        {
+            FOREACH_KERNEL: (
+                "scalarGm.SetGlobalBuffer((__gm__ S*)scalars, tensorNum);",
+                "scalarGm.SetGlobalBuffer((__gm__ S*)scalars, 1);",
+            ),
+            FOREACH_CASES: ONLY_FLOAT32,
+        },
+    )
+    _, v = verify(task, ctx)
+    assert v.status == "passed", (v.reason, v.diagnostics[:3])
+    assert any(d["kind"] == "gm_beyond_declared_size" and d["severity"] == "warning" for d in v.diagnostics)
+
+
+def test_foreach_kernel_reading_past_the_scalar_list_is_a_wrong_answer_naming_the_overrun(ctx):
+    """The hardware-wrong twin: tensor i's scalar read 8 elements further on, past the scalar tensor's allocation,
+    is an out-of-bounds error (on the NPU it reads whatever lies there): its outputs are wrong and the reason names
+    the overrun, never a pass."""
+    task = unit_of(
+        FOREACH,
+        {
+            FOREACH_KERNEL: ("const S scalar = scalarGm.GetValue(i);", "const S scalar = scalarGm.GetValue(i + 8);"),
+            FOREACH_CASES: ONLY_FLOAT32,
+        },
+    )
+    _, v = verify(task, ctx)
+    assert v.status == "wrong_answer" and "gm_out_of_bounds" in v.reason, (v.reason, v.diagnostics[:3])
+
+
+def test_foreach_scalar_list_whose_dtype_no_variant_declares_is_unsupported_naming_the_conversion(ctx):
+    """The binding's int32 case hands int64 scalars; an OpDef declaring int32 scalars for it has no kernel for that
+    combination. The framework may convert host scalars to the declared dtype (a ScalarList without To()); the
+    emulator does not, so this is its gap (`unsupported`), not a failure of the op."""
+    task = unit_of(
+        FOREACH,
+        {
+            "answer/0/op_host/foreach_mul_scalar_list_custom.cpp": (
+                ".DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT64})",
+                ".DataType({ge::DT_FLOAT, ge::DT_FLOAT, ge::DT_INT32})",
+            ),
+            FOREACH_CASES: [("0;[[16, 1024]];float16;[1.5]\n", ""), ("1;[[7, 333], [64]];float32;[-2.0, 0.25]\n", "")],
+        },
+    )
+    _, v = verify(task, ctx)
+    assert v.status == "unsupported", (v.reason, v.diagnostics[:3])
+    assert "ScalarList without To()" in v.reason and "DT_INT64" in v.reason, v.reason

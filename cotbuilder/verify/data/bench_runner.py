@@ -254,6 +254,12 @@ def golden(validation: Path, case: dict, out: Path) -> None:
         init = prepare.get_init_inputs(row, device="cpu")
         inputs = prepare.get_inputs(row, device="cpu")
     saved = _save(_flatten(inputs), out / "inputs")
+    # which of Model's arguments each tensor belongs to: a list of tensors (a foreach op's x) is one argument, one
+    # dynamic param of the op, whose first tensor alone says the dtype the kernel variant must serve
+    args = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+    owner = [i for i, a in enumerate(args) for _ in _flatten(a)]
+    for meta, arg in zip(saved, owner, strict=True):
+        meta["arg"] = arg
     model = module.Model(*init).to("cpu")
     with torch.no_grad():
         ref = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])

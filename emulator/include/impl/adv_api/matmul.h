@@ -504,7 +504,7 @@ public:
         ws_ = GlobalTensor<DstT>();
         ws_.addr_ = reinterpret_cast<DstT*>(ws.addr_);
         ws_.size_ = (uint64_t)ws.size_ * sizeof(T) / sizeof(DstT);
-        ws_.lo_ = ws.lo_, ws_.hi_ = ws.hi_, ws_.checked_ = ws.checked_;
+        ws_.lo_ = ws.lo_, ws_.hi_ = ws.hi_, ws_.decl_hi_ = ws.decl_hi_, ws_.checked_ = ws.checked_;
         ws_set_ = true;
     }
     template <typename T>

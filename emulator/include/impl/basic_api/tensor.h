@@ -130,6 +130,9 @@ public:
     // valid byte range for accesses; checked_ == false when the buffer is not from GmAlloc and no size was given
     const uint8_t* lo_ = nullptr;
     const uint8_t* hi_ = nullptr;
+    // end of the size SetGlobalBuffer declared, when it ends inside the allocation. The hardware checks neither: a
+    // kernel reading past its declared size but inside the allocation reads real data (a warning, not an error).
+    const uint8_t* decl_hi_ = nullptr;
     bool checked_ = false;
     ShapeInfo shape_info_;
     CacheMode cache_mode_ = CacheMode::CACHE_MODE_NORMAL;
@@ -166,6 +169,7 @@ public:
         t.size_ = size_ * sizeof(T) / sizeof(U);
         t.lo_ = lo_;
         t.hi_ = hi_;
+        t.decl_hi_ = decl_hi_;
         t.checked_ = checked_;
         return t;
     }
@@ -174,7 +178,14 @@ public:
     uint64_t check_span(const void* p, uint64_t n, const cbemu::SrcLoc& loc, const char* api) const {
         if (!checked_ || n == 0) return n;
         const uint8_t* b = (const uint8_t*)p;
-        if (b >= lo_ && b + n <= hi_) return n;
+        if (b >= lo_ && b + n <= hi_) {
+            if (b + n > decl_hi_)
+                cbemu::report("gm_beyond_declared_size", cbemu::Sev::warning, loc,
+                              "%s touches GM bytes [%lld, %lld) of its allocation, past the end of the size "
+                              "SetGlobalBuffer declared (byte %lld) but inside the allocation",
+                              api, (long long)(b - lo_), (long long)(b - lo_ + n), (long long)(decl_hi_ - lo_));
+            return n;
+        }
         cbemu::report("gm_out_of_bounds", cbemu::Sev::error, loc,
                       "%s touches GM bytes [%lld, %lld) relative to the GlobalTensor buffer start, but only "
                       "[0, %lld) is valid", api, (long long)(b - lo_), (long long)(b - lo_ + n),
@@ -199,12 +210,12 @@ private:
                               "after the buffer start", (unsigned long long)n,
                               (long long)(hi_ - (const uint8_t*)buffer));
             }
-            if (n && decl_end < hi_) hi_ = decl_end < lo_ ? lo_ : decl_end;
             if ((const uint8_t*)buffer > hi_) hi_ = lo_ = (const uint8_t*)end;  // starts past the end
+            decl_hi_ = n && decl_end < hi_ ? (decl_end < lo_ ? lo_ : decl_end) : hi_;
         } else if (n) {
             checked_ = true;
             lo_ = (const uint8_t*)buffer;
-            hi_ = (const uint8_t*)(buffer + n);
+            hi_ = decl_hi_ = (const uint8_t*)(buffer + n);
         } else {
             checked_ = false;
         }

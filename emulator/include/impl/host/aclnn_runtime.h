@@ -132,6 +132,7 @@ private:
     // to the pointer table, per tensor a uint64 (rank | index << 32) followed by its dims, then the data pointers.
     void add_list(const aclTensorList* l, bool in);
     void* scalar_to_gm(const aclScalar& s, ge::DataType dt);
+    static void write_scalar(uint8_t* gm, const aclScalar& s, ge::DataType dt);
     template <typename T>
     void array_tensor(const std::vector<T>* values, ge::DataType dt) {
         if (!values) return add_tensor(nullptr, true);
@@ -227,22 +228,24 @@ CBEMU_HOST_RT void OpCall::scalar_input(const aclScalar* s, ge::DataType to) {
     add_tensor(t, true);
 }
 
+// A ScalarList param is REQUIRED, not DYNAMIC (msOpGen's header says "scalars : required"): the framework converts
+// the host list to ONE 1-D device tensor of n values in the param's dtype, and the kernel indexes it as an array.
 CBEMU_HOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataType to) {
     if (!l) {
-        add_list(nullptr, true);
+        add_tensor(nullptr, true);
         return;
     }
-    auto* list = new aclTensorList();
-    owned_lists_.emplace_back(list);
     scalar_list_unconverted_ |= to == ge::DT_UNDEFINED && !l->v.empty();
-    for (auto* s : l->v) {
-        ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
-        auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0,
-                                  scalar_to_gm(*s, dt));
-        owned_tensors_.emplace_back(t);
-        list->v.push_back(t);
-    }
-    add_list(list, true);
+    ge::DataType dt = to != ge::DT_UNDEFINED ? to : l->v.empty() ? ge::DT_FLOAT : ge_dtype(l->v[0]->dtype);
+    size_t width = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
+    size_t bytes = l->v.size() * width;
+    auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(bytes < 32 ? 32 : bytes));
+    gm_owned_.push_back(gm);
+    for (size_t i = 0; i < l->v.size(); ++i) write_scalar(gm + i * width, *l->v[i], dt);
+    int64_t dims[1] = {(int64_t)l->v.size()};
+    auto* t = aclCreateTensor(dims, 1, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, dims, 1, gm);
+    owned_tensors_.emplace_back(t);
+    add_tensor(t, true);
 }
 
 CBEMU_HOST_RT TensorSlot OpCall::slot_of(const aclTensor* t) {
@@ -300,6 +303,11 @@ CBEMU_HOST_RT void* OpCall::scalar_to_gm(const aclScalar& s, ge::DataType dt) {
     size_t n = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
     auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(n < 32 ? 32 : n));
     gm_owned_.push_back(gm);
+    write_scalar(gm, s, dt);
+    return gm;
+}
+
+CBEMU_HOST_RT void OpCall::write_scalar(uint8_t* gm, const aclScalar& s, ge::DataType dt) {
     double d = s.as_double();
     int64_t i = s.as_int();
     switch (dt) {
@@ -312,7 +320,6 @@ CBEMU_HOST_RT void* OpCall::scalar_to_gm(const aclScalar& s, ge::DataType dt) {
         case ge::DT_INT32: case ge::DT_UINT32: { int32_t v = (int32_t)i; std::memcpy(gm, &v, 4); break; }
         default: std::memcpy(gm, &i, 8); break;
     }
-    return gm;
 }
 
 CBEMU_HOST_RT std::string hex(const void* p, size_t n) {
