@@ -94,7 +94,21 @@ def compare(
     if mismatches:
         out["first_bad"] = int(np.argmax(bad))  # where it starts to differ
         out["nonfinite_bad"] = int((bad & ~finite_a & finite_e).sum())  # NaN/Inf where the golden is finite
+        if canonical_dtype(dtype) in ("float16", BF16) and not special_bad.any():
+            out["max_ulp"] = int(ulp_distance(a[bad], e[bad], dtype).max())
     return out
+
+
+def _ordered_bits(values: np.ndarray, dtype: str) -> np.ndarray:
+    """16-bit float values (exact in float64) as integers that count up by one per representable step."""
+    bits = float_to_bf16_bits(values) if canonical_dtype(dtype) == BF16 else values.astype(np.float16).view(np.uint16)
+    bits = bits.astype(np.int64)
+    return np.where(bits & 0x8000, -(bits & 0x7FFF), bits)
+
+
+def ulp_distance(actual: np.ndarray, expected: np.ndarray, dtype: str) -> np.ndarray:
+    """How many float16 / bfloat16 steps apart each pair of finite values is (+0 and -0 are one value)."""
+    return np.abs(_ordered_bits(actual, dtype) - _ordered_bits(expected, dtype))
 
 
 def float_to_bf16_bits(values: np.ndarray) -> np.ndarray:

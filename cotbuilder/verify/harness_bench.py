@@ -247,7 +247,36 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
                 None,
                 "only the task's own custom_check_precision accepts it: " + case.get("why", ""),
             )
+    if case["ok"] is False and rounding_only(case["outputs"]):
+        dtype = next(r["dtype"] for r in case["outputs"] if r.get("ok") is False)
+        case["ok"], case["why"] = (
+            None,
+            f"every differing element is within {MAX_DEVICE_ULPS} {dtype} steps of the CPU "
+            "reference: the benchmark's golden comes from the NPU, whose 16-bit arithmetic the CPU reference does "
+            "not reproduce, so a rounding difference says nothing either way: " + case.get("why", ""),
+        )
     return case
+
+
+# How far (in steps of the output's 16-bit float type) an answer may differ from the CPU reference and be left open
+# instead of wrong. NPUKernelBench's golden is the reference run on the NPU (torch_npu), which computes float16 /
+# bfloat16 ops in the dtype where CPU torch computes them in float32 and rounds once: a chain of two or three 16-bit
+# ops ends up to two steps away. The rule fails a bfloat16 element one step off (a step is 0.4-0.8% of the value) and
+# a float16 element two steps off (0.1-0.2%), so without this the CPU's rounding would be called the kernel's error.
+MAX_DEVICE_ULPS = 2
+
+
+def rounding_only(outputs: list[dict[str, Any]]) -> bool:
+    """Whether every output that failed is a float16/bfloat16 one whose differing elements are all finite and within
+    MAX_DEVICE_ULPS steps of the reference."""
+    failed = [r for r in outputs if r.get("ok") is False]
+    return bool(failed) and all(
+        "error" not in r
+        and not r.get("nonfinite_bad")
+        and r.get("max_ulp") is not None
+        and r["max_ulp"] <= MAX_DEVICE_ULPS
+        for r in failed
+    )
 
 
 def _calls(wrote: dict[str, bytes]) -> dict[str, dict[str, bytes]]:

@@ -56,3 +56,25 @@ def test_bfloat16_bits_round_to_nearest_even_and_compare_as_floats():
     # 1 + 2^-8 is a tie between 1.0 and 1.0078125: rounds to even (1.0); 1 + 3*2^-8 rounds up to 1.015625
     assert list(bits) == [0x3F80, 0x3F80, 0x3F82]
     assert compare.compare(bits, bits, "bfloat16")["ok"]
+
+
+def test_ulp_distance_counts_16_bit_steps_across_zero():
+    one = np.float16(1.0)
+    up2 = np.nextafter(np.nextafter(one, np.float16(2)), np.float16(2))
+    tiny = np.float16(2.0**-24)  # the smallest float16 subnormal
+    got = compare.ulp_distance(
+        np.array([up2, tiny, -0.0, 3.0], np.float64), np.array([one, -tiny, 0.0, 3.0], np.float64), "float16"
+    )
+    assert got.tolist() == [2, 2, 0, 0]
+    bf = compare.ulp_distance(np.array([1.0 + 2**-7], np.float64), np.array([1.0], np.float64), "bfloat16")
+    assert bf.tolist() == [1]
+
+
+def test_a_16_bit_mismatch_records_how_many_steps_off_it_is():
+    want = np.full(4, 3.0, np.float16)
+    got = want.copy()
+    got[1] = np.float16(3.0 + 2 * 2.0**-9)  # two float16 steps above 3: 0.0039 abs, 0.0013 rel, a mismatch
+    r = compare.compare(got, want, "float16", atol=1e-3, rtol=1e-3)
+    assert r["mismatches"] == 1 and r["max_ulp"] == 2
+    r32 = compare.compare(got.astype(np.float32), want.astype(np.float32), "float32", atol=1e-3, rtol=1e-3)
+    assert r32["mismatches"] == 1 and "max_ulp" not in r32  # a float32 step is far below any tolerance
