@@ -38,6 +38,7 @@ from .opproject import run as oprun
 from .verdict import Verdict
 
 HARNESS = "benchmark"
+SHIM_GAP = "COTBUILDER_SHIM_GAP"  # bench_runner.py's mark on a conversion its kernel_gen_ops stand-in lacks
 BINARY = "cotbuilder_binding"
 RUNNER = "cotbuilder_bench_runner.py"
 ATOL = RTOL = 1e-3  # NPUKernelBench's default precision rule
@@ -204,7 +205,10 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         case["stop"] = host
         return case
     if (stop := steps.stopped(run, "ModelNew")) is not None and not steps.ended_by_diagnostics(run, diags):
-        if stop[0] == "failed_run" and "COTBUILDER_BIND_ERROR" in run.stderr:
+        if stop[0] == "failed_run" and SHIM_GAP in run.stderr:
+            gap = run.stderr.split(SHIM_GAP, 1)[1].strip().splitlines()[0]
+            stop = ("unsupported", f"cotbuilder's binding module cannot do this: {gap[:200]}")
+        elif stop[0] == "failed_run" and "COTBUILDER_BIND_ERROR" in run.stderr:
             bind = run.stderr.split("COTBUILDER_BIND_ERROR", 1)[1].strip().splitlines()[0]
             stop = ("failed_run", f"binding: {bind[:200]}")
         case["stop"] = stop

@@ -92,3 +92,25 @@ def test_integer_draws_that_cpu_torch_refuses_are_drawn_in_float_and_cast_floats
     assert (torch.rand, torch.randn, torch.Tensor.uniform_, torch.Tensor.normal_) == real
     got = json.loads((tmp_path / "k" / "manifest.json").read_text())["outputs"]
     assert got[0]["dtype"] == "int32" and got[0]["shape"] == [64]
+
+
+def test_numpy_scalars_from_a_row_pass_to_the_binding_as_pybind11_converts_them(tmp_path):
+    """`self.n` of a ModelNew built from a pandas row is a numpy int64 (NPUKernelBench's Sscal passes it to an
+    `int64_t` parameter, and an int row value 10 to a `double` one): the stand-in for the compiled module converts
+    them as pybind11 does. A value it cannot convert names itself as cotbuilder's gap."""
+    import numpy as np
+    import pytest
+
+    runner = _runner()
+    binding = runner._Binding("/nonexistent", tmp_path)
+    args = [np.int64(2048), np.float32(0.5), np.bool_(True), 10]
+    got = [binding._arg(v, tmp_path, [0]) for v in args]
+    assert got == [
+        {"kind": "int", "value": 2048},
+        {"kind": "float", "value": 0.5},
+        {"kind": "bool", "value": True},
+        {"kind": "int", "value": 10},
+    ]
+    assert json.dumps(got)  # plain Python values: the call file is JSON
+    with pytest.raises(TypeError, match=runner.SHIM_GAP + ".*cannot pass a complex"):
+        binding._arg(1j, tmp_path, [0])
