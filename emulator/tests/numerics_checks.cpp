@@ -1,7 +1,9 @@
 // Hardware numerics, compared bit for bit with a numpy model of the documented order (test_hardware_numerics.py):
 // ReduceSum count and repeat forms, ReduceRepeat / WholeReduceSum and BlockReduceSum on half (every addition rounded
-// to half), and the saturation of half results (default) against the IEEE mode after SetOverflow(1).
-// ./numerics_checks DIR: reads DIR/h.bin (5008 halves) and writes DIR/out_*.bin.
+// to half), the saturation of half results (SetOverflow(0)) against the IEEE mode (SetOverflow(1)), and the mode a
+// launch finds: the runtime's Inf/NaN default, or saturation after aclrtSetDeviceSatMode.
+// ./numerics_checks DIR [saturation]: reads DIR/h.bin (5008 halves) and writes DIR/out_*.bin.
+#include "acl/acl.h"
 #include "check_io.h"
 
 using namespace AscendC;
@@ -26,9 +28,11 @@ extern "C" __global__ __aicore__ void k_sums(GM_ADDR h, GM_ADDR z) {
     ub_out(z, o, 512);
 }
 
-// half results: 60000 + 60000 overflows. Saturation (default): 65504; IEEE (SetOverflow(1)): inf. 0 * inf -> NaN
-// saturates to 0. And Cast float -> half of 1e6 (CAST_RINT) saturates.
+// half results: 60000 + 60000 overflows. Saturation (SetOverflow(0)): 65504; IEEE (SetOverflow(1)): inf. 0 * inf ->
+// NaN saturates to 0. And Cast float -> half of 1e6 (CAST_RINT) saturates. o[96..112): the same Add in the mode the
+// launch found (the runtime's: Inf/NaN unless the host asked for saturation), o[112]: GetOverflow() at the start.
 extern "C" __global__ __aicore__ void k_saturation(GM_ADDR z) {
+    uint32_t launch_mode = AscendCUtils::GetOverflow();
     TPipe pipe;
     TBuf<TPosition::VECCALC> ba, bb, bf, bo;
     pipe.InitBuffer(ba, 64), pipe.InitBuffer(bb, 64), pipe.InitBuffer(bf, 128), pipe.InitBuffer(bo, 256);
@@ -37,6 +41,8 @@ extern "C" __global__ __aicore__ void k_saturation(GM_ADDR z) {
     Duplicate(a, (half)60000.0f, 16);
     Duplicate(f, 1.0e6f, 32);
     PipeBarrier<PIPE_V>();
+    Add(o[96], a, a, 16);                              // the launch's mode
+    AscendCUtils::SetOverflow(0);                      // saturation from here
     Add(o[0], a, a, 16);                               // saturated
     Cast(o[16], f, RoundMode::CAST_RINT, 16);          // saturated
     AscendCUtils::SetOverflow(1);                      // IEEE inf / NaN from here
@@ -48,12 +54,15 @@ extern "C" __global__ __aicore__ void k_saturation(GM_ADDR z) {
     Add(b, o[32], a, 16);                              // inf + 60000 = inf -> saturated: 65504
     Mul(o[64], b, b, 16);                              // 65504^2 -> 65504
     Sub(o[80], o[32], o[32], 16);                      // inf - inf = NaN -> 0
+    PipeBarrier<PIPE_V>();
+    o.SetValue(112, (half)(float)launch_mode);
     ub_out(z, o, 128);
 }
 
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     g_dir = argv[1];
+    if (argc > 2 && std::string(argv[2]) == "saturation") aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION);
     uint8_t *h = load("h"), *z = out(1024), *s = out(256);
     ICPU_RUN_KF(k_sums, 1, h, z);
     save("sums", z, 1024);

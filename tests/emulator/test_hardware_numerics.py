@@ -4,7 +4,10 @@
   every addition rounded to the operand type; across repeats in order (方式一: A2's count form) or again as a tree
   (方式二: the repeat forms, and every form on the other SoCs). ReduceRepeat (WholeReduceSum) and ReduceDataBlock
   (BlockReduceSum) are the per-repeat and per-block trees.
-- SetCtrlSpr(ISASI).md (A2): half results saturate by default (inf -> +-65504, NaN -> 0); SetOverflow(1) is IEEE.
+- SetCtrlSpr(ISASI).md (A2): half results saturate in saturation mode (inf -> +-65504, NaN -> 0; SetOverflow(0)) and
+  keep inf / NaN in IEEE mode (SetOverflow(1));
+- aclrtFloatOverflowMode (the runtime): a kernel starts in Inf/NaN mode on A2 / A3, the runtime's default, and in
+  saturation mode after aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION).
 """
 
 from __future__ import annotations
@@ -68,7 +71,11 @@ def run(toolchain, tmp_path_factory):
     exe = toolchain.build(toolchain.cpp / "numerics_checks.cpp", d / "numerics_checks")
     proc = subprocess.run([str(exe), str(d)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0 and "COTBUILDER_DIAG" not in proc.stderr, proc.stderr
-    return x, np.fromfile(d / "out_sums.bin", np.float16), np.fromfile(d / "out_saturation.bin", np.float16)
+    sums, sat = np.fromfile(d / "out_sums.bin", np.float16), np.fromfile(d / "out_saturation.bin", np.float16)
+    # again, the host having asked the runtime for saturation mode
+    proc = subprocess.run([str(exe), str(d), "saturation"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and "COTBUILDER_DIAG" not in proc.stderr, proc.stderr
+    return x, sums, sat, np.fromfile(d / "out_saturation.bin", np.float16)
 
 
 def _bits(v) -> int:
@@ -76,7 +83,7 @@ def _bits(v) -> int:
 
 
 def test_count_form_reduce_sum_adds_repeat_trees_in_order_in_half(run):
-    x, got, _ = run
+    x, got, _, _ = run
     want = in_order(repeat_sums(x, list(range(EPR)), (M + EPR - 1) // EPR))
     assert _bits(got[0]) == _bits(want)
     # and it is not what summing in double and rounding once gives (the old emulator), for this data
@@ -84,7 +91,7 @@ def test_count_form_reduce_sum_adds_repeat_trees_in_order_in_half(run):
 
 
 def test_repeat_form_reduce_sum_is_a_tree_across_repeats_too(run):
-    x, got, _ = run
+    x, got, _, _ = run
     assert _bits(got[16]) == _bits(tree_of_repeats(repeat_sums(x, list(range(EPR)), R)))
     mask = [j for j in range(64) if (0xF0F0F0F0F0F0F0F0 >> j) & 1] + [
         64 + j for j in range(64) if (0x00FF00FF00FF00FF >> j) & 1
@@ -93,14 +100,23 @@ def test_repeat_form_reduce_sum_is_a_tree_across_repeats_too(run):
 
 
 def test_whole_and_block_reductions_are_trees_rounded_at_every_step(run):
-    x, got, _ = run
+    x, got, _, _ = run
     assert [_bits(v) for v in got[64 : 64 + R]] == [_bits(s) for s in repeat_sums(x, list(range(EPR)), R)]
     blocks = [tree(x[b * 16 : (b + 1) * 16]) for b in range(R * 8)]
     assert [_bits(v) for v in got[128 : 128 + R * 8]] == [_bits(s) for s in blocks]
 
 
-def test_half_results_saturate_by_default_and_keep_inf_nan_after_set_overflow(run):
-    _, _, sat = run
+def test_a_launch_starts_in_the_runtimes_inf_nan_mode_unless_the_host_asked_for_saturation(run):
+    """A half overflow in a kernel that sets no mode is inf, as on a 910B under the default runtime (a saturated
+    65504 there would fail a kernel the NPU runs right, against a torch golden holding inf)."""
+    _, _, default, asked = run
+    assert np.all(default[96:112] == np.float16(np.inf)) and default[112] == 1
+    assert np.all(asked[96:112] == np.float16(65504)) and asked[112] == 0
+    assert np.array_equal(asked[:96].view(np.uint16), default[:96].view(np.uint16))  # explicit modes: the same
+
+
+def test_half_results_saturate_in_saturation_mode_and_keep_inf_nan_after_set_overflow(run):
+    _, _, sat, _ = run
     max_half, inf = np.float16(65504), np.float16(np.inf)
     assert np.all(sat[0:16] == max_half) and np.all(sat[16:32] == max_half)  # 60000 + 60000, Cast 1e6
     assert np.all(sat[32:48] == inf) and np.all(sat[48:64] == inf)  # the same in IEEE mode

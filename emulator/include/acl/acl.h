@@ -32,6 +32,25 @@ typedef enum aclrtMemMallocPolicy {
     ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
 } aclrtMemMallocPolicy;
 
+// The device's float overflow mode (aclrtFloatOverflowMode): Inf/NaN by default on A2 / A3, saturation on request.
+// Kept in the environment, where every kernel launch of this process reads it (runtime.h launch_ctrl).
+typedef enum aclrtFloatOverflowMode {
+    ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+    ACL_RT_OVERFLOW_MODE_INFNAN,
+    ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+inline aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+    if (mode != ACL_RT_OVERFLOW_MODE_SATURATION && mode != ACL_RT_OVERFLOW_MODE_INFNAN) return ACL_ERROR_INVALID_PARAM;
+    setenv("COTBUILDER_SAT_MODE", mode == ACL_RT_OVERFLOW_MODE_SATURATION ? "saturation" : "infnan", 1);
+    return ACL_SUCCESS;
+}
+inline aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
+    if (!mode) return ACL_ERROR_INVALID_PARAM;
+    const char* m = std::getenv("COTBUILDER_SAT_MODE");
+    *mode = m && std::strcmp(m, "saturation") == 0 ? ACL_RT_OVERFLOW_MODE_SATURATION : ACL_RT_OVERFLOW_MODE_INFNAN;
+    return ACL_SUCCESS;
+}
+
 inline aclError aclInit(const char*) { return ACL_SUCCESS; }
 inline aclError aclFinalize() { return ACL_SUCCESS; }
 inline aclError aclrtSetDevice(int32_t) { return ACL_SUCCESS; }

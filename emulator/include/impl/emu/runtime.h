@@ -89,9 +89,20 @@ struct BlockCtx {
     // multiplies by it once set; before any SetDeqScale the emulator converts unscaled, as it always did
     bool deq_set = false;
     float deq_scale = 1.0f;
-    // the CTRL register (SetCtrlSpr): CTRL[60] = 1 and CTRL[48] = 0 (half/bf16 saturation) after reset
+    // the CTRL register (SetCtrlSpr): CTRL[60] = 1 and CTRL[48] = 0 (half/bf16 saturation) after reset; a launch sets
+    // it as the runtime does (launch_ctrl)
     uint64_t ctrl = 1ull << 60;
 };
+// The CTRL register as a kernel launch finds it. The register itself resets to saturation (CTRL[48] = 0,
+// SetCtrlSpr(ISASI).md), but the runtime programs each stream's overflow mode before it launches: Inf/NaN (IEEE 754)
+// by default on A2 / A3 (aclrtFloatOverflowMode: "默认为Inf/NaN模式"), saturation only after
+// aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION) - which the host shim records in COTBUILDER_SAT_MODE (an
+// environment variable, not a variable of ours: a renamed kernel variant must see the same mode).
+inline uint64_t launch_ctrl() {
+    const char* mode = std::getenv("COTBUILDER_SAT_MODE");
+    bool saturation = mode && std::strcmp(mode, "saturation") == 0;
+    return (1ull << 60) | (saturation ? 0 : 1ull << 48);
+}
 inline BlockCtx& ctx() {
     thread_local BlockCtx c;
     return c;

@@ -382,6 +382,7 @@ CBEMU_RT void core_main(Sched* s, int slot) {
     }
     BlockCtx& c = ctx();
     c = BlockCtx{};
+    c.ctrl = launch_ctrl();
     c.block = block_index_of(core_id());
     c.slot = slot;
     c.block_num = s->nlogical;
