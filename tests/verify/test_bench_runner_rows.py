@@ -113,4 +113,4 @@ def test_numpy_scalars_from_a_row_pass_to_the_binding_as_pybind11_converts_them(
     ]
     assert json.dumps(got)  # plain Python values: the call file is JSON
     with pytest.raises(TypeError, match=runner.SHIM_GAP + ".*cannot pass a complex"):
-        binding._arg(1j, tmp_path, [0])
+        binding.sscal(1j)  # refused before the binary would run

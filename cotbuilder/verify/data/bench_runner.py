@@ -256,12 +256,12 @@ def golden(validation: Path, case: dict, out: Path) -> None:
     with _integer_sampling(torch):
         init = prepare.get_init_inputs(row, device="cpu")
         inputs = prepare.get_inputs(row, device="cpu")
-    saved = _save(_flatten(inputs), out / "inputs")
-    # which of Model's arguments each tensor belongs to: a list of tensors (a foreach op's x) is one argument, one
+    # each tensor with the Model argument it belongs to: a list of tensors (a foreach op's x) is one argument, one
     # dynamic param of the op, whose first tensor alone says the dtype the kernel variant must serve
     args = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
-    owner = [i for i, a in enumerate(args) for _ in _flatten(a)]
-    for meta, arg in zip(saved, owner, strict=True):
+    owned = [(t, i) for i, a in enumerate(args) for t in _flatten(a)]
+    saved = _save([t for t, _ in owned], out / "inputs")
+    for meta, (_, arg) in zip(saved, owned, strict=True):
         meta["arg"] = arg
     model = module.Model(*init).to("cpu")
     with torch.no_grad():
@@ -281,7 +281,7 @@ class _Binding(types.ModuleType):
 
     def __init__(self, binary: str, workdir: Path):
         super().__init__("kernel_gen_ops")
-        self._binary, self._dir, self._calls, self._fn = binary, workdir, 0, ""
+        self._binary, self._dir, self._calls = binary, workdir, 0
 
     def __getattr__(self, name: str):
         if name.startswith("_"):
@@ -318,8 +318,7 @@ class _Binding(types.ModuleType):
             return {"kind": "float_list", "value": [float(x) for x in v]}
         if isinstance(v, torch.dtype):
             return {"kind": "str", "value": str(v).removeprefix("torch.")}
-        # cotbuilder's stand-in for the compiled module lacks this conversion: the harness's gap, said as such
-        raise TypeError(f"{SHIM_GAP} kernel_gen_ops.{self._fn}: cannot pass a {type(v).__name__}")
+        raise TypeError(f"cannot pass a {type(v).__name__}")
 
     def _result(self, r: dict, folder: Path):
         kind = r["kind"]
@@ -335,8 +334,10 @@ class _Binding(types.ModuleType):
         self._calls += 1
         folder.mkdir(parents=True)
         n = [0]
-        self._fn = name
-        call = {"function": name, "args": [self._arg(a, folder, n) for a in args]}
+        try:
+            call = {"function": name, "args": [self._arg(a, folder, n) for a in args]}
+        except TypeError as exc:  # this stand-in for the compiled module lacks a conversion: the harness's gap
+            raise TypeError(f"{SHIM_GAP} kernel_gen_ops.{name}: {exc}") from None
         (folder / "call.json").write_text(json.dumps(call))
         done = subprocess.run([self._binary], cwd=folder, capture_output=True, text=True)
         sys.stdout.write(done.stdout)

@@ -116,7 +116,6 @@ private:
     std::vector<void*> args_;
     std::vector<void*> gm_owned_;
     std::vector<std::unique_ptr<aclTensor>> owned_tensors_;
-    std::vector<std::unique_ptr<aclTensorList>> owned_lists_;
     std::vector<int32_t> column_;  // dtype of the first instance per IR param (-1: absent)
     std::string error_;
     // a scalar list whose OpDef names no To() dtype: its scalars keep the dtype the binding gave them (an integer
@@ -131,19 +130,30 @@ private:
     // A tensor list reaches the kernel as one GM block in the documented ListTensorDesc layout: a uint64 byte offset
     // to the pointer table, per tensor a uint64 (rank | index << 32) followed by its dims, then the data pointers.
     void add_list(const aclTensorList* l, bool in);
-    void* scalar_to_gm(const aclScalar& s, ge::DataType dt);
+    // GM the call owns until its launch is over, at least 32 bytes
+    uint8_t* owned_gm(size_t bytes) {
+        auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(bytes < 32 ? 32 : bytes));
+        gm_owned_.push_back(gm);
+        return gm;
+    }
+    // the next input: a 1-D tensor of n elements of dt over gm, owned by the call
+    void add_vector_input(uint8_t* gm, size_t n, ge::DataType dt) {
+        int64_t dims[1] = {(int64_t)n};
+        auto* t = aclCreateTensor(dims, 1, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, dims, 1, gm);
+        owned_tensors_.emplace_back(t);
+        add_tensor(t, true);
+    }
+    static size_t scalar_width(ge::DataType dt) {
+        return (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
+    }
     static void write_scalar(uint8_t* gm, const aclScalar& s, ge::DataType dt);
     template <typename T>
     void array_tensor(const std::vector<T>* values, ge::DataType dt) {
         if (!values) return add_tensor(nullptr, true);
         size_t bytes = values->size() * sizeof(T);
-        auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(bytes < 32 ? 32 : bytes));
-        gm_owned_.push_back(gm);
+        uint8_t* gm = owned_gm(bytes);
         if (bytes) std::memcpy(gm, values->data(), bytes);
-        int64_t dims[1] = {(int64_t)values->size()};
-        auto* t = aclCreateTensor(dims, 1, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, dims, 1, gm);
-        owned_tensors_.emplace_back(t);
-        add_tensor(t, true);
+        add_vector_input(gm, values->size(), dt);
     }
 };
 
@@ -166,10 +176,6 @@ inline std::vector<std::unique_ptr<fe::PlatFormInfos>>& live_platforms() {
 inline std::vector<std::unique_ptr<aclTensor>>& kept_tensors() {
     static std::vector<std::unique_ptr<aclTensor>> tensors;
     return tensors;
-}
-inline std::vector<std::unique_ptr<aclTensorList>>& kept_lists() {
-    static std::vector<std::unique_ptr<aclTensorList>> lists;
-    return lists;
 }
 
 CBEMU_HOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
@@ -222,7 +228,8 @@ CBEMU_HOST_RT void OpCall::scalar_input(const aclScalar* s, ge::DataType to) {
         return;
     }
     ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
-    void* gm = scalar_to_gm(*s, dt);
+    uint8_t* gm = owned_gm(scalar_width(dt));
+    write_scalar(gm, *s, dt);
     auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, gm);
     owned_tensors_.emplace_back(t);
     add_tensor(t, true);
@@ -237,15 +244,10 @@ CBEMU_HOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataTyp
     }
     scalar_list_unconverted_ |= to == ge::DT_UNDEFINED && !l->v.empty();
     ge::DataType dt = to != ge::DT_UNDEFINED ? to : l->v.empty() ? ge::DT_FLOAT : ge_dtype(l->v[0]->dtype);
-    size_t width = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
-    size_t bytes = l->v.size() * width;
-    auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(bytes < 32 ? 32 : bytes));
-    gm_owned_.push_back(gm);
+    size_t width = scalar_width(dt);
+    uint8_t* gm = owned_gm(l->v.size() * width);
     for (size_t i = 0; i < l->v.size(); ++i) write_scalar(gm + i * width, *l->v[i], dt);
-    int64_t dims[1] = {(int64_t)l->v.size()};
-    auto* t = aclCreateTensor(dims, 1, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, dims, 1, gm);
-    owned_tensors_.emplace_back(t);
-    add_tensor(t, true);
+    add_vector_input(gm, l->v.size(), dt);
 }
 
 CBEMU_HOST_RT TensorSlot OpCall::slot_of(const aclTensor* t) {
@@ -297,14 +299,6 @@ CBEMU_HOST_RT void OpCall::add_list(const aclTensorList* l, bool in) {
     }
     args_.push_back(gm);
     column_.push_back(n && l->v[0] ? (int32_t)l->v[0]->dtype : -1);
-}
-
-CBEMU_HOST_RT void* OpCall::scalar_to_gm(const aclScalar& s, ge::DataType dt) {
-    size_t n = (size_t)(ge::GetSizeByDataType(dt) > 0 ? ge::GetSizeByDataType(dt) : 8);
-    auto* gm = static_cast<uint8_t*>(cbemu::gm_alloc(n < 32 ? 32 : n));
-    gm_owned_.push_back(gm);
-    write_scalar(gm, s, dt);
-    return gm;
 }
 
 CBEMU_HOST_RT void OpCall::write_scalar(uint8_t* gm, const aclScalar& s, ge::DataType dt) {
@@ -454,7 +448,6 @@ CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecuto
     ex->prepared = std::move(p);
     // The executor keeps the tensors made from scalars alive until it runs.
     for (auto& t : owned_tensors_) kept_tensors().push_back(std::move(t));
-    for (auto& l : owned_lists_) kept_lists().push_back(std::move(l));
     *executor = ex;
     return ACLNN_SUCCESS;
 }
