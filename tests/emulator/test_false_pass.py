@@ -92,6 +92,10 @@ GOLDEN = {
     "muls_40000_f16": lambda: (_f16(_f16(xval(N)).astype(np.float32) * np.float32(40000)), "float16"),
     "recip_f16": lambda: (_f16(_recip(_f16(xval(N)).astype(np.float32))), "float16"),
     "recip_f32": lambda: (_recip(xval(N)), "float32"),
+    "muls_40000_f16_saturated": lambda: (
+        np.clip(_f16(_f16(xval(N)).astype(np.float32) * np.float32(40000)), -65504, 65504).astype(np.float16),
+        "float16",
+    ),
 }
 
 

@@ -115,11 +115,22 @@ void run(uint32_t n, float (*f)(uint32_t), size_t out) {
 
 FP_CASE(reducesum_half_rounds_each_step) { run<half, sum_k<false>>(M, sumval, 32); }
 FP_CASE(reducesum_half_rounds_each_step__fixed) { run<half, sum_k<true>>(M, sumval, 32); }
+// The other direction: a kernel that counts on half results saturating (a clamp to +-65504 by overflow) without
+// setting the mode is wrong under A2's default runtime, whose launches start in Inf/NaN mode; the twin sets it.
+template <bool FIX>
+__global__ __aicore__ void sat_k(GM_ADDR x, GM_ADDR z) {
+    if (FIX) AscendCUtils::SetOverflow(0);
+    muls_k<false>(x, z);
+}
+
 FP_CASE(cast_overflow_saturates) { run<float, cast_k<false>>(N, fp::xval, N * 2); }
 FP_CASE(cast_overflow_saturates__fixed) { run<float, cast_k<true>>(N, fp::xval, N * 4); }
 FP_CASE(half_muls_overflow_saturates) { run<half, muls_k<false>>(N, fp::xval, N * 2); }
 FP_CASE(half_muls_overflow_saturates__fixed) { run<half, muls_k<true>>(N, fp::xval, N * 4); }
 FP_CASE(half_div_by_zero_saturates) { run<half, div_k<false>>(N, fp::xval, N * 2); }
 FP_CASE(half_div_by_zero_saturates__fixed) { run<half, div_k<true>>(N, fp::xval, N * 4); }
+
+FP_CASE(half_overflow_counts_on_saturation) { run<half, sat_k<false>>(N, fp::xval, N * 2); }
+FP_CASE(half_overflow_counts_on_saturation__fixed) { run<half, sat_k<true>>(N, fp::xval, N * 2); }
 
 FP_MAIN
