@@ -136,6 +136,8 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
         op_type=op_type,
         generated={"pybind_main.cpp": oprun.script("pybind_main.cpp").decode()},
         input_dtypes=wanted or None,
+        # neither reads a file of the answer: the main is one object for every task, the binding one per task
+        standalone=frozenset({"pybind_main.cpp", "pybind_bound.cpp"}),
     )
     spec.generate = lambda op: {"pybind_bound.cpp": _binding(unit, folder, op["type"])}
     spec.forced = {"pybind_bound.cpp": []}

@@ -73,6 +73,17 @@ def test_demo_op_project_passes_its_own_harness(name, demo_results):
     assert all(c["check"] == "golden" and c["ok"] is True and c["goldens"] for c in row["cases"]), row["cases"]
 
 
+def test_demo_benchmark_task_passes_every_case_of_its_validation_through_one_call_of_its_op(demo_results):
+    """HardSigmoidCustom's three test_cases.csv rows (two float16, one float32: both kernel variants): each case's
+    ModelNew made one call of the op through the binding, and the host side ran the op's own tiling."""
+    row = demo_results["HardSigmoidCustom"]
+    assert row["status"] == "passed" and row["harness"] == "benchmark", row["reason"]
+    assert [c["case"]["dtype"] for c in row["cases"]] == ["float16", "float32", "float16"]
+    assert all(c["check"] == "golden" and c["ok"] is True for c in row["cases"])
+    assert all(c["calls"] == 1 and c["host"][0]["op"] == "HardSigmoidCustom" for c in row["cases"])
+    assert row["timings"]["kernel_variants"] == 2
+
+
 def test_demo_foreach_task_with_a_scalar_list_passes_every_case(demo_results):
     """x and y are DYNAMIC lists, `scalars` a ScalarList param that the framework hands the kernel as one tensor of
     the list's values. Every case passes, the int32 one too: its rows all have two tensors, and the kernel variant is

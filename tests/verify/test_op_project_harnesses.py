@@ -258,18 +258,11 @@ HSIG_CASES = (HSIG_VALIDATION + "test_cases.csv", ("\n1;[7, 333];float32\n2;[3, 
 
 def _bench(edits=None, all_cases=False) -> dict:
     """The benchmark task with `edits`; a variant keeps only the first case (each case is a reference and a kernel
-    step, each importing torch): the task's own test checks every case."""
+    step, each importing torch): the task itself passes every case in the demo run (test_demo_corpus)."""
     edits = dict(edits or {})
     if not all_cases:
         edits.setdefault(*HSIG_CASES)
     return unit_of(BENCH, edits)
-
-
-def test_benchmark_task_passes_every_case_of_its_validation(ctx):
-    which, v = verify(_bench(all_cases=True), ctx)
-    assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:], v.run_log[-2000:])
-    assert len(v.cases) == 3 and all(c["check"] == "golden" and c["ok"] is True for c in v.cases)
-    assert all(c["calls"] == 1 and c["host"][0]["op"] == "HardSigmoidCustom" for c in v.cases)
 
 
 ONE_CLASS_PER_BINARY = """// one non-template class per binary, its types from DTYPE_X, as many real answers write it: every dtype

@@ -1,6 +1,7 @@
-"""An op project's objects that read no file of the unit (the describe main, cotbuilder's own) are compiled once and
-shared by every op: real g++, the real sandbox, the real object cache. Shared means a hostile unit must not be able
-to slip anything into them - a header beside the describe main that its `#include` would pick up is never seen."""
+"""An op project's objects that read no file of the unit (cotbuilder's own: the describe main, the aclnn layer, the
+benchmark binding and its main) are compiled apart from the unit and shared by every unit that generates the same
+text: real g++, the real sandbox, the real object cache. Shared means a hostile unit must not be able to slip anything
+into them - a header beside the describe main or the aclnn layer that its `#include` would pick up is never seen."""
 
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ def test_an_objects_cache_key_is_the_files_it_can_include_so_a_kernel_fix_rebuil
 ):
     """Objects: the host TU (and the describe main, first build only), one per kernel variant, the generated aclnn
     TU, the example's main. A kernel edit rebuilds only the kernel variants; a main that `#include`s the kernel TU
-    rebuilds with it; a header edit rebuilds everything that could include it."""
+    rebuilds with it; a header edit rebuilds everything that could include it - not the aclnn TU, which includes no
+    file of the unit (its object is keyed by its own text and the OpDef's header: the same op, the same object)."""
     cache = fresh_verify_cache
     ctx = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
     ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
@@ -94,10 +96,35 @@ def test_an_objects_cache_key_is_the_files_it_can_include_so_a_kernel_fix_rebuil
     assert variants >= 1 and first == 1 + 1 + variants + 2  # host, describe main, kernels, aclnn, main
     kernel_fix = "\n// a kernel fix\n"
     assert build(edited(unit, KERNEL, kernel_fix), ctx) == (variants, variants)
-    # the main now names the kernel source in an #include: the kernel TU is includable, so the main and the aclnn
-    # TU (it could include it too) are rebuilt, and from then on a kernel edit rebuilds them with the kernels
+    # the main now names the kernel source in an #include: the kernel TU is includable, so the main is rebuilt,
+    # and from then on a kernel edit rebuilds it with the kernels
     including = edited(unit, MAIN, '\n#if 0\n#include "../../op_kernel/hard_swish_custom.cpp"\n#endif\n')
-    assert build(including, ctx)[0] == 2
-    assert build(edited(including, KERNEL, "\n// another fix\n"), ctx)[0] == variants + 2
-    # the tiling header: read by the host and the kernels, and includable by the rest (the describe main is shared)
-    assert build(edited(unit, "op_host/hard_swish_custom_tiling.h", "\n// a header edit\n"), ctx)[0] == first - 1
+    assert build(including, ctx)[0] == 1
+    assert build(edited(including, KERNEL, "\n// another fix\n"), ctx)[0] == variants + 1
+    # the tiling header: read by the host and the kernels, and includable by the main (the describe main and the
+    # aclnn TU are shared)
+    assert build(edited(unit, "op_host/hard_swish_custom_tiling.h", "\n// a header edit\n"), ctx)[0] == first - 2
+
+
+def test_a_unit_cannot_slip_a_header_into_the_aclnn_layer_it_shares(fresh_verify_cache):
+    """The aclnn TU (cotbuilder_gen/aclnn_impl.cpp) includes "impl/host/aclnn_runtime.h": a unit file at
+    cotbuilder_gen/impl/host/aclnn_runtime.h would be found first beside it, and its static initializer would end
+    the program before the kernel runs. The layer is compiled where the unit is not: the hostile unit's example
+    builds with the clean unit's aclnn object and runs its kernel to a passing verdict."""
+    from cotbuilder.verify import harness_op
+
+    cache = fresh_verify_cache
+    ctx = steps.Context(cache_dir=cache, python=sys.executable, seeds=(0,))
+    ctx.pch = buildmod.ensure_pch(cache, ctx.soc, ctx.opt)
+    clean = op_unit("HardSwishCustom")
+    hostile = op_unit("HardSwishCustom", {"cotbuilder_gen/impl/host/aclnn_runtime.h": SHADOW})
+    verdicts = []
+    for unit in (clean, hostile):
+        which = harness_op.choose(unit)
+        verdicts.append(harness_op.verify(unit, which, ctx.sandbox_session().new_dir("shadow-"), ctx))
+    assert [v.status for v in verdicts] == ["passed", "passed"], [(v.status, v.reason) for v in verdicts]
+    assert all(c["check"] == "golden" and c["ok"] is True for c in verdicts[1].cases)
+    # the second build recompiled what sees the unit's include folders (the new file's folder is one): the host
+    # TU, the kernel and the example's main - not the aclnn layer (nor the describe main), which the first built
+    assert verdicts[0].timings["build_objects_compiled"] == 5, verdicts[0].timings
+    assert verdicts[1].timings["build_objects_compiled"] == 3, verdicts[1].timings

@@ -22,6 +22,7 @@ import json
 import os
 import posixpath
 import re
+import shutil
 import tempfile
 import threading
 from collections.abc import Callable
@@ -160,6 +161,9 @@ class Spec:
     input_dtypes: list[list[int]] | None = None
     # sources that depend on the op's description (a generated main calling its aclnn API): op -> {name: text}
     generate: Callable[[dict], dict[str, str]] | None = None
+    # generated sources that include no unit file (only the emulator's and harness headers): compiled apart from
+    # the unit and shared by every unit that generates the same text (Builder._compile_shared)
+    standalone: frozenset[str] = frozenset()
 
 
 LOG_KEEP = 20000
@@ -234,20 +238,33 @@ class Builder:
             ok, log, outcome = self._cached_run(device_builtins.with_builtins(argv), self.workdir, out, seen, salt)
         return ok, log, outcome
 
-    def _compile_shared(self, source: str, text: str, out: str) -> tuple[bool, str, str]:
-        """A source of cotbuilder's own that reads no file of the unit (the describe main): compiled in a fresh dir
-        that holds only it (no unit folder on the include path, no unit file beside it to shadow a header), cached by
-        its own text, so one object serves every op."""
+    def _compile_shared(
+        self, source: str, text: str, out: str, extra: list[str] | None = None, files: dict[str, str] | None = None
+    ) -> tuple[bool, str, str]:
+        """A source of cotbuilder's own that reads no file of the unit (the describe main, the aclnn layer, the
+        benchmark binding's main): compiled in a fresh dir that holds only it and the generated `files` it includes
+        (no unit folder on the include path, no unit file beside it to shadow a header), cached by those texts, so
+        one object serves every unit that generates the same text - a kernel edit or another sampled answer to the
+        same op does not recompile it."""
         where = Path(tempfile.mkdtemp(prefix="shared-", dir=self.workdir.parent))
         where.chmod(0o755)  # as every step dir (steps.fresh_dir)
-        (where / source).parent.mkdir(parents=True, exist_ok=True)
-        (where / source).write_text(text, encoding="utf-8")
+        written = {source: text, **(files or {})}
+        for name, body in written.items():
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            (where / name).write_text(body, encoding="utf-8")
         (where / out).parent.mkdir(parents=True, exist_ok=True)
-        argv = ["g++", *flags(self.soc, self.opt, []), *self._runtime_define(), "-c", source, "-o", out]
-        ok, log, outcome = self._cached_run(argv, where, out, hashlib.sha256(text.encode()).hexdigest(), "shared")
+        argv = ["g++", *flags(self.soc, self.opt, []), *self._runtime_define(), *(extra or []), "-c", source]
+        argv += ["-o", out]
+        seen = digest([(name, body.encode("utf-8", "surrogatepass")) for name, body in sorted(written.items())])
+        ok, log, outcome = self._cached_run(argv, where, out, seen, "shared")
         if ok:
+            (self.workdir / out).parent.mkdir(parents=True, exist_ok=True)
             (self.workdir / out).write_bytes((where / out).read_bytes())
+        shutil.rmtree(where, ignore_errors=True)
         return ok, log, outcome
+
+    def _text_of_generated(self, name: str) -> str:
+        return (self.workdir / GEN_DIR / name).read_text(encoding="utf-8")
 
     def _cached_run(self, argv: list[str], where: Path, out: str, seen: str, salt: str) -> tuple[bool, str, str]:
         portable = "\0".join(buildmod.portable_args(argv))
@@ -436,8 +453,9 @@ class Builder:
                 if out is None:
                     return self._fail("kernel", log, outcome)
             objs.append(out)
-        ok, log, outcome = self._compile(
-            f"{GEN_DIR}/aclnn_impl.cpp", f"{GEN_DIR}/aclnn.o", self._pch_args(), salt=source
+        aclnn_header = f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}"
+        ok, log, outcome = self._compile_shared(
+            f"{GEN_DIR}/aclnn_impl.cpp", source, f"{GEN_DIR}/aclnn.o", self._pch_args(), {aclnn_header: header}
         )
         if not ok:
             return self._fail("aclnn", log, outcome)
@@ -446,6 +464,15 @@ class Builder:
             extra = [*self._pch_args(), *(f"-D{d}" for d in spec.defines)]
             for h in spec.forced.get(src, []):
                 extra += ["-include", h]
+            if src in spec.standalone:
+                # with the generated headers forced into it; a source that fails alone (it includes a file of the
+                # unit after all) is compiled beside the unit below, which also gives its error log
+                forced = {f"{GEN_DIR}/{h}": self._text_of_generated(h) for h in spec.forced.get(src, [])}
+                out = f"{GEN_DIR}/harness_{i}.o"
+                ok, _, _ = self._compile_shared(f"{GEN_DIR}/{src}", spec.generated[src], out, extra, forced)
+                if ok:
+                    objs.append(out)
+                    continue
             src_path = src if (self.workdir / src).is_file() else f"{GEN_DIR}/{src}"
             salt = spec.generated.get(src, "") + "\0".join(spec.forced.get(src, []))
             ok, log, outcome = self._compile(src_path, f"{GEN_DIR}/harness_{i}.o", extra, salt=salt)
