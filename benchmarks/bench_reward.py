@@ -5,7 +5,8 @@
 - cached build: the same answers with an empty score cache but a warm build cache (only the sandboxed runs);
 - cached score: the same answers again (a JSON read per score: what repeated samples cost).
 
-Answers are the demo kernel with a distinct comment each (distinct code hash, same work). The precompiled header is
+Answers are the demo kernel with a distinct comment each (distinct code hash, same work); for a task whose answer is
+a whole op project (`--task mul_add_custom`), every file of it with the kernel file stamped so. The precompiled header is
 built before timing. Scores run through a pool of --jobs threads, as `cotbuilder serve --concurrency` does. Prints
 scores/s of each and the ratios to the cold rate, with the machine's load (other work moves every number).
 
@@ -41,9 +42,15 @@ def main() -> None:
     ap.add_argument("--task", default="add_fp16", help="a task under examples/tasks")
     args = ap.parse_args()
     task = load_file(REPO / "examples" / "tasks" / args.task / "task.toml")
-    right = task.answer()[task.kernel_path]
+    files = task.answer()
     stamp = time.time_ns()
-    answers = [f"// sample {stamp}-{i}\n{right}" for i in range(args.n)]
+    # a full op project's answer is every file of it (the kernel file stamped); the other layouts give the kernel
+    answers: list = [
+        {**files, task.kernel_path: f"// sample {stamp}-{i}\n{files[task.kernel_path]}"}
+        if task.layout == "op_project"
+        else f"// sample {stamp}-{i}\n{files[task.kernel_path]}"
+        for i in range(args.n)
+    ]
     with tempfile.TemporaryDirectory(prefix="bench-reward-") as tmp:
         first = Path(tmp) / "a"
         first.mkdir()
