@@ -328,6 +328,19 @@ def test_benchmark_task_with_a_failing_tiling_func_is_a_failed_run_of_the_host(c
     assert v.status == "failed_run" and v.reason.startswith("host:"), v.reason
 
 
+def test_benchmark_binding_that_includes_a_file_of_the_answer_is_compiled_beside_it_and_passes(ctx):
+    """The binding is compiled apart from the answer (one object per task, shared by every answer to it); one that
+    names a header only the answer's folders hold (here the op's tiling header, found through op_host/) cannot be,
+    and is compiled beside the answer as before: the task still passes."""
+    pybind = HSIG_VALIDATION + "pybind.cpp"
+    include = (
+        '#include "pytorch_npu_helper.hpp"',
+        '#include "pytorch_npu_helper.hpp"\n#include "hard_sigmoid_custom_tiling.h"',
+    )
+    which, v = verify(_bench({pybind: include}), ctx)
+    assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:])
+
+
 def test_benchmark_task_with_a_kernel_bug_is_a_wrong_answer(ctx):
     _, v = verify(
         _bench({HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", "AscendC::Adds(work, work, 0.25f, len);")}), ctx
