@@ -267,8 +267,9 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
 # How far (in steps of the output's 16-bit float type) an answer may differ from the CPU reference and be left open
 # instead of wrong. NPUKernelBench's golden is the reference run on the NPU (torch_npu), whose ops may compute float16
 # / bfloat16 in the dtype where CPU torch computes them in float32 and rounds once: a chain of two or three 16-bit ops
-# ends up to two steps away. Which one the NPU does per op is not known here, so such a case says nothing either way. The rule fails a bfloat16 element one step off (a step is 0.4-0.8% of the value) and
-# a float16 element two steps off (0.1-0.2%), so without this the CPU's rounding would be called the kernel's error.
+# ends up to two steps away. Which one the NPU does per op is not known here, so such a case says nothing either
+# way. The rule fails a bfloat16 element one step off (a step is 0.4-0.8% of the value) and a float16 element two
+# steps off (0.1-0.2%), so without this the CPU's rounding would be called the kernel's error.
 MAX_DEVICE_ULPS = 2
 
 

@@ -114,3 +114,16 @@ def test_numpy_scalars_from_a_row_pass_to_the_binding_as_pybind11_converts_them(
     assert json.dumps(got)  # plain Python values: the call file is JSON
     with pytest.raises(TypeError, match=runner.SHIM_GAP + ".*cannot pass a complex"):
         binding.sscal(1j)  # refused before the binary would run
+
+
+def test_a_bad_value_inside_an_argument_is_modelnews_error_not_the_bindings_gap(tmp_path):
+    """Only a type the stand-in has no conversion for is cotbuilder's gap (`unsupported`). A list holding a value that
+    does not convert (a None among floats) is ModelNew's own error, which pybind11 would refuse as well: the
+    TypeError carries no gap mark, so the harness keeps it a `failed_run` of the answer."""
+    import pytest
+
+    runner = _runner()
+    binding = runner._Binding("/nonexistent", tmp_path)
+    with pytest.raises(TypeError) as raised:
+        binding.foreach_mul([0.5, None])
+    assert runner.SHIM_GAP not in str(raised.value)

@@ -276,6 +276,11 @@ def golden(validation: Path, case: dict, out: Path) -> None:
     (out / "manifest.json").write_text(json.dumps(manifest))
 
 
+class _NoConversion(TypeError):
+    """A value the stand-in binding cannot pass (only this is the harness's gap: any other error in an argument is
+    ModelNew's)."""
+
+
 class _Binding(types.ModuleType):
     """kernel_gen_ops: each attribute is a function that runs the compiled binding once."""
 
@@ -318,7 +323,7 @@ class _Binding(types.ModuleType):
             return {"kind": "float_list", "value": [float(x) for x in v]}
         if isinstance(v, torch.dtype):
             return {"kind": "str", "value": str(v).removeprefix("torch.")}
-        raise TypeError(f"cannot pass a {type(v).__name__}")
+        raise _NoConversion(f"cannot pass a {type(v).__name__}")
 
     def _result(self, r: dict, folder: Path):
         kind = r["kind"]
@@ -336,7 +341,7 @@ class _Binding(types.ModuleType):
         n = [0]
         try:
             call = {"function": name, "args": [self._arg(a, folder, n) for a in args]}
-        except TypeError as exc:  # this stand-in for the compiled module lacks a conversion: the harness's gap
+        except _NoConversion as exc:  # this stand-in for the compiled module lacks a conversion: the harness's gap
             raise TypeError(f"{SHIM_GAP} kernel_gen_ops.{name}: {exc}") from None
         (folder / "call.json").write_text(json.dumps(call))
         done = subprocess.run([self._binary], cwd=folder, capture_output=True, text=True)

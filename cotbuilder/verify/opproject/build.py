@@ -263,9 +263,6 @@ class Builder:
         shutil.rmtree(where, ignore_errors=True)
         return ok, log, outcome
 
-    def _text_of_generated(self, name: str) -> str:
-        return (self.workdir / GEN_DIR / name).read_text(encoding="utf-8")
-
     def _cached_run(self, argv: list[str], where: Path, out: str, seen: str, salt: str) -> tuple[bool, str, str]:
         portable = "\0".join(buildmod.portable_args(argv))
         key = digest([("files", seen.encode()), ("argv", portable.encode()), ("salt", salt.encode())])
@@ -453,28 +450,35 @@ class Builder:
                 if out is None:
                     return self._fail("kernel", log, outcome)
             objs.append(out)
-        aclnn_header = f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}"
+        made_headers = {aclnn_gen.header_name(op["type"]): header}  # what a standalone source may be forced to include
         ok, log, outcome = self._compile_shared(
-            f"{GEN_DIR}/aclnn_impl.cpp", source, f"{GEN_DIR}/aclnn.o", self._pch_args(), {aclnn_header: header}
+            f"{GEN_DIR}/aclnn_impl.cpp",
+            source,
+            f"{GEN_DIR}/aclnn.o",
+            self._pch_args(),
+            {f"{GEN_DIR}/{h}": text for h, text in made_headers.items()},
         )
         if not ok:
             return self._fail("aclnn", log, outcome)
         objs.append(f"{GEN_DIR}/aclnn.o")
         for i, src in enumerate(spec.sources):
-            extra = [*self._pch_args(), *(f"-D{d}" for d in spec.defines)]
-            for h in spec.forced.get(src, []):
-                extra += ["-include", h]
-            if src in spec.standalone:
+            forced = spec.forced.get(src, [])
+            extra = [
+                *self._pch_args(),
+                *(f"-D{d}" for d in spec.defines),
+                *(x for h in forced for x in ("-include", h)),
+            ]
+            if src in spec.standalone and all(h in made_headers for h in forced):
                 # with the generated headers forced into it; a source that fails alone (it includes a file of the
                 # unit after all) is compiled beside the unit below, which also gives its error log
-                forced = {f"{GEN_DIR}/{h}": self._text_of_generated(h) for h in spec.forced.get(src, [])}
+                headers = {f"{GEN_DIR}/{h}": made_headers[h] for h in forced}
                 out = f"{GEN_DIR}/harness_{i}.o"
-                ok, _, _ = self._compile_shared(f"{GEN_DIR}/{src}", spec.generated[src], out, extra, forced)
+                ok, _, _ = self._compile_shared(f"{GEN_DIR}/{src}", spec.generated[src], out, extra, headers)
                 if ok:
                     objs.append(out)
                     continue
             src_path = src if (self.workdir / src).is_file() else f"{GEN_DIR}/{src}"
-            salt = spec.generated.get(src, "") + "\0".join(spec.forced.get(src, []))
+            salt = spec.generated.get(src, "") + "\0".join(forced)
             ok, log, outcome = self._compile(src_path, f"{GEN_DIR}/harness_{i}.o", extra, salt=salt)
             if not ok:
                 return self._fail("harness", log, outcome)

@@ -46,8 +46,7 @@ inline aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
 }
 inline aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode* mode) {
     if (!mode) return ACL_ERROR_INVALID_PARAM;
-    const char* m = std::getenv("COTBUILDER_SAT_MODE");
-    *mode = m && std::strcmp(m, "saturation") == 0 ? ACL_RT_OVERFLOW_MODE_SATURATION : ACL_RT_OVERFLOW_MODE_INFNAN;
+    *mode = cbemu::saturation_requested() ? ACL_RT_OVERFLOW_MODE_SATURATION : ACL_RT_OVERFLOW_MODE_INFNAN;
     return ACL_SUCCESS;
 }
 

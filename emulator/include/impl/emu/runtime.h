@@ -98,11 +98,11 @@ struct BlockCtx {
 // by default on A2 / A3 (aclrtFloatOverflowMode: "默认为Inf/NaN模式"), saturation only after
 // aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION) - which the host shim records in COTBUILDER_SAT_MODE (an
 // environment variable, not a variable of ours: a renamed kernel variant must see the same mode).
-inline uint64_t launch_ctrl() {
+inline bool saturation_requested() {
     const char* mode = std::getenv("COTBUILDER_SAT_MODE");
-    bool saturation = mode && std::strcmp(mode, "saturation") == 0;
-    return (1ull << 60) | (saturation ? 0 : 1ull << 48);
+    return mode && std::strcmp(mode, "saturation") == 0;
 }
+inline uint64_t launch_ctrl() { return (1ull << 60) | (saturation_requested() ? 0 : 1ull << 48); }
 inline BlockCtx& ctx() {
     thread_local BlockCtx c;
     return c;

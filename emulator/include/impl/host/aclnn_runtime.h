@@ -136,10 +136,12 @@ private:
         gm_owned_.push_back(gm);
         return gm;
     }
-    // the next input: a 1-D tensor of n elements of dt over gm, owned by the call
-    void add_vector_input(uint8_t* gm, size_t n, ge::DataType dt) {
-        int64_t dims[1] = {(int64_t)n};
-        auto* t = aclCreateTensor(dims, 1, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, dims, 1, gm);
+    // the next input: a tensor of dt over gm, owned by the call - 0-D (a scalar, n < 0) or 1-D of n elements
+    void add_owned_input(uint8_t* gm, int64_t n, ge::DataType dt) {
+        int64_t dims[1] = {n};
+        int64_t rank = n < 0 ? 0 : 1;
+        auto* t = aclCreateTensor(rank ? dims : nullptr, rank, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND,
+                                  rank ? dims : nullptr, rank, gm);
         owned_tensors_.emplace_back(t);
         add_tensor(t, true);
     }
@@ -153,7 +155,7 @@ private:
         size_t bytes = values->size() * sizeof(T);
         uint8_t* gm = owned_gm(bytes);
         if (bytes) std::memcpy(gm, values->data(), bytes);
-        add_vector_input(gm, values->size(), dt);
+        add_owned_input(gm, (int64_t)values->size(), dt);
     }
 };
 
@@ -230,9 +232,7 @@ CBEMU_HOST_RT void OpCall::scalar_input(const aclScalar* s, ge::DataType to) {
     ge::DataType dt = to == ge::DT_UNDEFINED ? ge_dtype(s->dtype) : to;
     uint8_t* gm = owned_gm(scalar_width(dt));
     write_scalar(gm, *s, dt);
-    auto* t = aclCreateTensor(nullptr, 0, (aclDataType)dt, nullptr, 0, ACL_FORMAT_ND, nullptr, 0, gm);
-    owned_tensors_.emplace_back(t);
-    add_tensor(t, true);
+    add_owned_input(gm, -1, dt);
 }
 
 // A ScalarList param is REQUIRED, not DYNAMIC (msOpGen's header says "scalars : required"): the framework converts
@@ -247,7 +247,7 @@ CBEMU_HOST_RT void OpCall::scalar_list_input(const aclScalarList* l, ge::DataTyp
     size_t width = scalar_width(dt);
     uint8_t* gm = owned_gm(l->v.size() * width);
     for (size_t i = 0; i < l->v.size(); ++i) write_scalar(gm + i * width, *l->v[i], dt);
-    add_vector_input(gm, l->v.size(), dt);
+    add_owned_input(gm, (int64_t)l->v.size(), dt);
 }
 
 CBEMU_HOST_RT TensorSlot OpCall::slot_of(const aclTensor* t) {
