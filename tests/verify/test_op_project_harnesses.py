@@ -341,6 +341,18 @@ def test_benchmark_binding_that_includes_a_file_of_the_answer_is_compiled_beside
     assert which == "benchmark" and v.status == "passed", (v.reason, v.compile_log[-2000:])
 
 
+def test_an_answer_cannot_slip_a_header_into_the_binding_it_shares(ctx):
+    """The binding (cotbuilder_gen/pybind_bound.cpp) includes "pytorch_npu_helper.hpp": an answer file at
+    cotbuilder_gen/pytorch_npu_helper.hpp would be found first beside it, and its static initializer would end the
+    binding's program before any call. The binding is compiled where the answer is not: the task passes, judged."""
+    unit = _bench()
+    shadow = '#include_next "pytorch_npu_helper.hpp"\n#include <cstdlib>\nstatic int cotbuilder_poison = (std::_Exit(0), 0);\n'
+    unit["files"].append({"path": "cotbuilder_gen/pytorch_npu_helper.hpp", "text": shadow, "role": None})
+    which, v = verify(unit, ctx)
+    assert which == "benchmark" and v.status == "passed", (v.reason, v.run_log[-2000:])
+    assert all(c["check"] == "golden" and c["ok"] is True for c in v.cases)
+
+
 def test_benchmark_task_with_a_kernel_bug_is_a_wrong_answer(ctx):
     _, v = verify(
         _bench({HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", "AscendC::Adds(work, work, 0.25f, len);")}), ctx
