@@ -14,12 +14,15 @@ test_cases.csv is a case; each step runs in a fresh sandbox dir:
    inputs - so a ModelNew that computes the answer itself (or feeds the reference to the kernel) never passes;
    the replayed results are what is compared with the goldens, with the benchmark's rule (an element fails beyond
    both 1e-3 absolute and 1e-3 relative; a non-finite value where the reference is finite fails);
-5. a task's `custom_check_precision` runs on copies, as evidence: where the default rule fails and only it accepts,
-   the case is left `unchecked`.
+5. a task's `custom_check_precision` runs on copies, in a step of its own, where the default rule fails: when the
+   check is only the benchmark's rule with tolerances of its own (one `check_precision` call on the outputs it was
+   handed, its result returned), cotbuilder compares again with those tolerances and that judgement stands; a check
+   that does anything else is evidence only: where only it accepts, the case is left `unchecked`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -248,7 +251,17 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
     if case["ok"] is False and manifest.get("custom_check"):
         evidence = _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder)
         case["evidence"] = evidence
-        if evidence.get("accepted"):
+        tolerance = evidence.get("tolerance")
+        if evidence.get("accepted") and tolerance:
+            # the task's rule is the benchmark's with its own tolerances: cotbuilder compares again with them
+            own = goldens.judge_case(sealed, compared, atol=tolerance["atol"], rtol=tolerance["rtol"], pairs=pairs)
+            if own["ok"]:
+                atol, rtol = tolerance["atol"], tolerance["rtol"]
+                why = (
+                    f"judged with the task's own tolerances (its custom_check_precision: atol {atol:g}, rtol {rtol:g})"
+                )
+                case.update(own, why=why)
+        if case["ok"] is False and evidence.get("accepted"):
             case["ok"], case["why"] = (
                 None,
                 "only the task's own custom_check_precision accepts it: " + case.get("why", ""),
@@ -365,4 +378,22 @@ def _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, out
     files.write_tree(work, put)
     check = steps.run_step(ctx, [ctx.python, RUNNER, "check", folder, "case.json", "g", "k"], work, preload=steps.TORCH)
     said = (check.stdout + check.stderr).strip()
-    return {"custom_check_precision": said[-500:], "accepted": '"custom_check_precision": true' in said}
+    evidence: dict[str, Any] = {"custom_check_precision": said[-500:], "accepted": False, "tolerance": None}
+    for line in reversed(check.stdout.splitlines()):
+        if line.startswith('{"custom_check_precision"'):
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                told = json.loads(line)
+                evidence["accepted"] = told["custom_check_precision"] is True
+                evidence["tolerance"] = _tolerance(told.get("tolerance"))
+            break
+    return evidence
+
+
+def _tolerance(told: Any) -> dict[str, float] | None:
+    """The check step's declared (atol, rtol), if it is two finite non-negative numbers."""
+    if not isinstance(told, dict):
+        return None
+    values = [told.get("atol"), told.get("rtol")]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf") for v in values):
+        return None
+    return {"atol": float(values[0]), "rtol": float(values[1])}

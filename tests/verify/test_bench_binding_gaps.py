@@ -1,7 +1,8 @@
 """A benchmark validation whose harness reaches past what cotbuilder generates: a binding that calls the answer's
 own hand-written aclnn API (NPUKernelBench TopKV3: an int64 `k` where the OpDef has a tensor) is cotbuilder's gap,
 named - the same binding without such a file is its own compile error; and a module.py that imports kernel_gen_ops
-at its top still lets the task's custom_check_precision run (its verdict is evidence; a case only it accepts is
+at its top still lets the task's custom_check_precision run. A check that is only the benchmark's rule with its own
+tolerances has cotbuilder compare again with them; any other check is evidence (a case only it accepts is
 `unchecked`, never passed). Real builds of the demo benchmark task (HardSigmoidCustom)."""
 
 from __future__ import annotations
@@ -32,18 +33,48 @@ def test_the_same_binding_without_a_hand_written_aclnn_api_is_its_own_compile_er
     assert v.status == "failed_compile" and v.reason.startswith("harness:"), v.reason
 
 
-def test_a_custom_check_runs_though_module_py_imports_kernel_gen_ops_at_its_top(ctx):
-    task = _bench(
+def _off_by(shift: str, check: str) -> dict:
+    """The task with its kernel adding `shift` instead of 0.5 and `check` as its custom_check_precision's body."""
+    return _bench(
         {
-            HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", "AscendC::Adds(work, work, 0.502f, len);"),
+            HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", f"AscendC::Adds(work, work, {shift}f, len);"),
             HSIG_VALIDATION + "module.py": ("import torch_npu\n", "import torch_npu\nimport kernel_gen_ops\n"),
             HSIG_VALIDATION + "prepare_inputs.py": (
                 "import torch\n",
                 "import torch\nfrom framework.utils import check_precision\n\n\n"
-                "def custom_check_precision(param, ref, out):\n    return check_precision(ref, out, 1e-2, 1e-2)\n",
+                f"def custom_check_precision(param, ref, out):\n{check}\n",
             ),
         }
     )
-    _, v = verify(task, ctx)
-    assert v.status == "unchecked", (v.reason, [c.get("evidence") for c in v.cases])
-    assert all(c["evidence"]["accepted"] is True for c in v.cases)
+
+
+def test_a_check_that_is_the_benchmarks_rule_with_its_own_tolerance_is_judged_by_cotbuilder_with_it(ctx):
+    """The kernel is 0.002 off everywhere: beyond the default 1e-3, within the 1e-2 the task's check declares. The
+    check runs though module.py imports kernel_gen_ops at its top, declares its tolerance, and cotbuilder's own
+    comparison with it passes the task (before, only `unchecked`)."""
+    _, v = verify(_off_by("0.502", "    return check_precision(ref, out, 1e-2, 1e-2)"), ctx)
+    assert v.status == "passed", (v.reason, [c.get("evidence") for c in v.cases])
+    for case in v.cases:
+        assert case["evidence"]["tolerance"] == {"atol": 0.01, "rtol": 0.01}
+        assert "task's own tolerances" in case["why"] and case["outputs"][0]["atol"] == 0.01
+
+
+def test_a_declared_tolerance_does_not_pass_a_kernel_beyond_it(ctx):
+    """0.25 off, the check's 1e-2 rejects it: the benchmark's rule, cotbuilder's comparison and the verdict agree."""
+    _, v = verify(_off_by("0.25", "    return check_precision(ref, out, 1e-2, 1e-2)"), ctx)
+    assert v.status == "wrong_answer", v.reason
+    assert all(c["evidence"]["accepted"] is False for c in v.cases)
+
+
+def test_a_check_that_calls_the_rule_then_answers_otherwise_declares_nothing(ctx):
+    """Hostile: the check calls check_precision with a tolerance and then accepts whatever it said (or compares the
+    reference with itself). Neither is the rule's verdict on the output: no tolerance is taken, the wrong kernel
+    stays `unchecked` - never passed."""
+    for body in (
+        "    check_precision(ref, out, 1e-2, 1e-2)\n    return 1, None, None",
+        "    return check_precision(ref, ref, 1e-2, 1e-2)",
+        "    check_precision(ref, out, 1e-2, 1e-2)\n    return check_precision(ref, out, 1e9, 1e9)",
+    ):
+        _, v = verify(_off_by("0.25", body), ctx)
+        assert v.status == "unchecked", (body, v.reason)
+        assert all(c["evidence"]["accepted"] is True and c["evidence"]["tolerance"] is None for c in v.cases), body

@@ -11,7 +11,9 @@ Two modes, each a step of its own (the kernel's step never sees a golden):
       (the binding compiled against the emulator) once per call, each call in OUT_DIR/calls/call_<n>/; writes
       OUT_DIR/outputs/ and manifest.json.
   python bench_runner.py check VALIDATION_DIR CASE_JSON GOLDEN_DIR OUTPUT_DIR
-      the task's own custom_check_precision(row, reference, output) on copies: prints its verdict (evidence only).
+      the task's own custom_check_precision(row, reference, output) on copies: prints its verdict (evidence) and,
+      when the check is only the benchmark's rule with tolerances of its own, those tolerances (cotbuilder then
+      compares with them itself).
 
 torch_npu and torch_npu.contrib.transfer_to_npu are stubbed (the tasks import them for the NPU); `device` is CPU; the
 benchmark's `framework.utils.check_precision` (imported by tasks' custom checks) is cotbuilder's own copy of its rule.
@@ -378,15 +380,53 @@ def kernel(validation: Path, case: dict, inputs_dir: Path, out: Path, binary: st
 def check(validation: Path, case: dict, golden_dir: Path, output_dir: Path) -> None:
     _stub_npu_modules()
     sys.modules["kernel_gen_ops"] = _NoKernel("kernel_gen_ops")  # module.py imports it at the top; never run here
+    calls: list[tuple] = []
+
+    def recorded(outputs, outputs_new, max_abs_error, max_rel_error):
+        result = _check_precision(outputs, outputs_new, max_abs_error, max_rel_error)
+        calls.append((outputs, outputs_new, max_abs_error, max_rel_error, result))
+        return result
+
+    sys.modules["framework.utils"].check_precision = recorded  # before the task imports it
     _, prepare = _modules(validation)
     manifest = json.loads((golden_dir / "manifest.json").read_text())
     outs = json.loads((output_dir / "manifest.json").read_text())["outputs"]
     ref = [_load_tensor(golden_dir / "goldens", m) for m in manifest["goldens"]]
     got = [_load_tensor(output_dir / "outputs", m) for m in outs]
     many = manifest.get("output_is_list")
-    result = prepare.custom_check_precision(_row(case, validation), ref if many else ref[0], got if many else got[0])
+    ref_arg, got_arg = (ref, got) if many else (ref[0], got[0])
+    result = prepare.custom_check_precision(_row(case, validation), ref_arg, got_arg)
     acc = result[0] if isinstance(result, (tuple, list)) else result
-    print(json.dumps({"custom_check_precision": bool(acc)}))
+    tolerance = _declared_tolerance(calls, ref_arg, got_arg, result)
+    print(json.dumps({"custom_check_precision": bool(acc), "tolerance": tolerance}))
+
+
+def _declared_tolerance(calls: list[tuple], ref, got, result) -> dict | None:
+    """The (atol, rtol) of the benchmark's rule when the task's check is nothing but that rule with tolerances of its
+    own: exactly one check_precision call, on the very reference and output it was handed, whose result it returned
+    unchanged (most NPUKernelBench custom checks: a per-dtype `return check_precision(..., max_abs_error=...)`).
+    cotbuilder then compares the outputs itself with those tolerances; a check that does anything else declares
+    nothing. The numbers are the task's claim, like its reference: recorded with the verdict."""
+    if len(calls) != 1:
+        return None
+    outputs, outputs_new, atol, rtol, returned = calls[0]
+    if not (_same(outputs, ref) and _same(outputs_new, got) and result is returned):
+        return None
+    try:
+        atol, rtol = float(atol), float(rtol)
+    except (TypeError, ValueError):
+        return None
+    if not (0 <= atol < float("inf") and 0 <= rtol < float("inf")):
+        return None
+    return {"atol": atol, "rtol": rtol}
+
+
+def _same(seen, given) -> bool:
+    """`seen` is `given` (the objects themselves: `.to('cpu')` of a CPU tensor is the tensor), or a list of them."""
+    if seen is given:
+        return True
+    pair = isinstance(seen, (list, tuple)) and isinstance(given, (list, tuple)) and len(seen) == len(given)
+    return pair and all(a is b for a, b in zip(seen, given, strict=True))
 
 
 if __name__ == "__main__":
