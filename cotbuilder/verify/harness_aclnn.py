@@ -86,9 +86,13 @@ def _input_dtypes(text: str) -> list[list[int]] | None:
 def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any], caller: str = "the example") -> Verdict:
     """A harness that does not compile against the generated aclnn API while the op ships a hand-written one
     (op_host/aclnn_<op>.cpp, on the op-api framework): the harness (`caller`: an example, a benchmark's binding)
-    calls that one, which cotbuilder does not emulate - its gap, named, not the harness's bug."""
+    calls that one, which cotbuilder does not emulate - its gap, named, not the harness's bug. So is a harness calling
+    an aclnn API named after an op the OpDef does not register (aclnnBatchNorm for an OpDef of BatchNormV3) while
+    the op ships such a file: before, only "op BatchNorm not registered" was said."""
     own = next((f["path"] for f in unit["files"] if re.search(r"(^|/)op_host/aclnn_\w+\.cpp$", f["path"])), None)
-    if verdict.status != "failed_compile" or stage not in ("harness", "link") or own is None:
+    compile_gap = verdict.status == "failed_compile" and stage in ("harness", "link")
+    other_op = stage == "layout" and "not registered by the host code" in (verdict.reason or "")
+    if not (compile_gap or other_op) or own is None:
         return verdict
     verdict.status = "unsupported"
     verdict.reason = (

@@ -78,3 +78,40 @@ def test_a_check_that_calls_the_rule_then_answers_otherwise_declares_nothing(ctx
         _, v = verify(_off_by("0.25", body), ctx)
         assert v.status == "unchecked", (body, v.reason)
         assert all(c["evidence"]["accepted"] is True and c["evidence"]["tolerance"] is None for c in v.cases), body
+
+
+def test_a_binding_calling_an_aclnn_api_named_after_another_op_names_the_answers_own_aclnn_file(ctx):
+    """NPUKernelBench BatchNormV3: the binding calls aclnnBatchNorm, which the answer's own op_host/aclnn_batch_norm.cpp
+    defines on the op-api framework, while its OpDef registers BatchNormV3. The verdict stays `unsupported`, and its
+    reason names the hand-written API the binding reaches for; without such a file it is the unregistered op."""
+    other_op = ("    EXEC_NPU_CMD(aclnnCustomOp, x, y);", "    EXEC_NPU_CMD(aclnnHardSigmoid, x, y);")
+    _, v = verify(_with_own_aclnn(_bench({HSIG_VALIDATION + "pybind.cpp": other_op})), ctx)
+    assert v.status == "unsupported", v.reason
+    assert "calls the op's own aclnn API" in v.reason and OWN_ACLNN in v.reason, v.reason
+    assert "op HardSigmoid not registered by the host code" in v.reason, v.reason
+    _, v = verify(_bench({HSIG_VALIDATION + "pybind.cpp": other_op}), ctx)
+    assert v.status == "unsupported" and "own aclnn API" not in v.reason, v.reason
+    assert "op HardSigmoid not registered by the host code" in v.reason, v.reason
+
+
+def test_a_reference_that_computes_a_gradient_gets_its_inputs_as_the_benchmark_hands_them(ctx):
+    """NPUKernelBench GeGluGradV2: get_inputs makes x with requires_grad=True and the reference Model computes its
+    output with torch.autograd.grad. The benchmark runs Model with grad mode on, on clones of the inputs (which keep
+    requires_grad); run under no_grad, the reference failed ("does not require grad") and the task was `unsupported`
+    without its answer being run. Here the reference returns hardsigmoid(x) as the gradient of hardsigmoid(x) * x."""
+    task = _bench(
+        {
+            HSIG_VALIDATION + "module.py": (
+                "        return torch.nn.functional.hardsigmoid(x)",
+                "        with torch.enable_grad():\n"
+                "            weight = torch.nn.functional.hardsigmoid(x.detach())\n"
+                "            return torch.autograd.grad((weight * x).sum(), x)[0]",
+            ),
+            HSIG_VALIDATION + "prepare_inputs.py": (
+                "    return (x.to(dtype),)",
+                "    return (x.to(dtype).requires_grad_(),)",
+            ),
+        }
+    )
+    _, v = verify(task, ctx)
+    assert v.status == "passed", v.reason

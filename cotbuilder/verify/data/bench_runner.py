@@ -266,8 +266,9 @@ def golden(validation: Path, case: dict, out: Path) -> None:
     for meta, (_, arg) in zip(saved, owned, strict=True):
         meta["arg"] = arg
     model = module.Model(*init).to("cpu")
-    with torch.no_grad():
-        ref = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
+    # as the benchmark runs it: grad mode on, on clones - a clone of an input made with requires_grad still requires
+    # it, which a reference computing a gradient (torch.autograd.grad) needs; under no_grad it failed
+    ref = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
     goldens = _save(_flatten(ref), out / "goldens")
     manifest = {
         "inputs": saved,
