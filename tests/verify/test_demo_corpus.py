@@ -87,7 +87,8 @@ def test_demo_benchmark_task_passes_every_case_of_its_validation_through_one_cal
 def test_demo_foreach_task_with_a_scalar_list_passes_every_case(demo_results):
     """x and y are DYNAMIC lists, `scalars` a ScalarList param that the framework hands the kernel as one tensor of
     the list's values. Every case passes, the int32 one too: its rows all have two tensors, and the kernel variant is
-    chosen by Model's arguments (a list of tensors is one argument, one param), not by the flattened tensors."""
+    chosen by Model's arguments (a list of tensors is one argument, one param), not by the flattened tensors. Its
+    binding includes <ATen/Scalar.h> on its own, as NPUKernelBench bindings do (the shim lacked it before)."""
     row = demo_results["ForeachMulScalarListCustom"]
     assert row["status"] == "passed" and row["harness"] == "benchmark", row["reason"]
     assert [c["case"]["dtype"] for c in row["cases"]] == ["float16", "int32"]

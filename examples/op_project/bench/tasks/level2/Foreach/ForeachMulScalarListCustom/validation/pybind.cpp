@@ -1,5 +1,6 @@
 #include <torch/csrc/autograd/custom_function.h>
 #include <torch/library.h>
+#include <ATen/Scalar.h>
 #include "pytorch_npu_helper.hpp"
 
 /**
