@@ -35,6 +35,66 @@ LEGACY_SPELLINGS = {
     "adv_api/matmul/matmul_intf.h": ("lib/matmul_intf.h",),
     "adv_api/matmul/matmul.h": ("lib/matrix/matmul/matmul.h",),
 }
+# The CANN install also keeps each high-level API family's folder of earlier releases, as links into the folder of
+# its category (`lib/sigmoid/kernel_operator_sigmoid_intf.h` -> `lib/activation/...`; NPUKernelBench ForeachSigmoid
+# includes that one). {old folder: (category folder, the stems it links: `kernel_operator_<stem>_intf.h` and
+# `<stem>.h` each, or a file name given whole)}, read from the install's link list.
+_FAMILY_FOLDERS = {
+    "arithprogression": ("index", ("arithprogression",)),
+    "ascend_antiquant": ("quantization", ("ascend_antiquant",)),
+    "ascend_dequant": ("quantization", ("ascend_dequant",)),
+    "ascend_quant": ("quantization", ("ascend_quant",)),
+    "batchnorm": ("normalization", ("batchnorm",)),
+    "broadcast": ("pad", ("broadcast.h",)),
+    "deepnorm": ("normalization", ("deepnorm",)),
+    "dropout": ("filter", ("dropout",)),
+    "gelu": ("activation", ("gelu",)),
+    "layernorm": ("normalization", ("layernorm",)),
+    "layernormgrad": ("normalization", ("layernormgrad", "layernormgradbeta")),
+    "math": ("activation", ("geglu", "geglu_tiling_intf.h", "geglu_tiling.h")),
+    "mean": ("reduce", ("mean",)),
+    "normalize": ("normalization", ("normalize.h",)),
+    "reglu": ("activation", ("reglu",)),
+    "rmsnorm": ("normalization", ("rmsnorm",)),
+    "sigmoid": ("activation", ("sigmoid",)),
+    "silu": ("activation", ("silu",)),
+    "softmax": (
+        "activation",
+        (
+            "softmax",
+            "logsoftmax.h",
+            "kernel_operator_logsoftmax_intf.h",
+            "simplesoftmax.h",
+            "kernel_operator_simple_softmax_intf.h",
+            "softmaxflashv2.h",
+            "kernel_operator_softmax_flashv2_intf.h",
+            "kernel_operator_softmax_flash_intf.h",
+            "softmaxgrad.h",
+            "kernel_operator_softmax_grad_intf.h",
+            "softmaxflashv3.h",
+        ),
+    ),
+    "sum": ("reduce", ("sum",)),
+    "swiglu": ("activation", ("swiglu",)),
+    "swish": ("activation", ("swish",)),
+    "topk": ("sort", ("topk",)),
+    "welfordfinalize": ("normalization", ("welfordfinalize",)),
+    "xor": ("math", ("xor",)),
+    "init_global_memory": ("utils", ("init_global_memory.h",)),
+}
+
+
+def _family_spellings() -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for old, (category, stems) in _FAMILY_FOLDERS.items():
+        for stem in stems:
+            names = (stem,) if stem.endswith(".h") else (f"kernel_operator_{stem}_intf.h", f"{stem}.h")
+            for name in names:
+                out.setdefault(f"adv_api/{category}/{name}", []).append(f"lib/{old}/{name}")
+    return {real: tuple(spellings) for real, spellings in out.items()}
+
+
+LEGACY_SPELLINGS.update(_family_spellings())
 
 
 def plan(headers: list[Header], emulated: list[Emulated], include_root: Path) -> dict[str, str]:
