@@ -3,6 +3,7 @@
   lists ASC_DEVKIT_DIR [--write]     documented API names + toolkit headers (cotbuilder/apidocs/data/ascendc_apis.tsv)
   emulated [--write]                 emulated names (emulator/emulated_apis.tsv) and forwarding headers (offline)
   identifiers ASC_DEVKIT_DIR [--write]  every identifier in the toolkit's sources (apidocs/data/toolkit_identifiers.txt.gz)
+  intrinsics ASC_DEVKIT_DIR [--write]   the device compiler's intrinsics under the API (apidocs/data/device_intrinsics.txt)
   legality ASC_DEVKIT_DIR [--write]  legal dtypes / round modes per API and SoC (emulator/legality.json)
   legality-header [--write]          the emulator's C++ view of legality.json (include/impl/emu/legality_table.h)
   socs [--check ASC_DEVKIT] [--write]  the emulator's view of the SoC table (include/impl/emu/soc_table.h);
@@ -35,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("identifiers", help="every identifier the toolkit's include/ and impl/ sources spell")
     p.add_argument("asc_devkit", type=Path)
     p.add_argument("--write", action="store_true")
+    p = sub.add_parser("intrinsics", help="the device compiler's intrinsics the toolkit's implementation calls")
+    p.add_argument("asc_devkit", type=Path)
+    p.add_argument("--write", action="store_true")
     p = sub.add_parser("emulated", help="emulated names and forwarding headers, from the emulator headers")
     p.add_argument("--write", action="store_true")
     p = sub.add_parser("legality", help="legal dtypes and round modes per API and SoC, from the docs")
@@ -56,6 +60,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("extract", "measure") and not args.docs.is_dir():
         parser.error(f"{args.docs} is not a folder")
     return _COMMANDS[args.command](args)
+
+
+def _intrinsics(args: argparse.Namespace) -> int:
+    from . import intrinsics
+
+    names = intrinsics.scan(args.asc_devkit)
+    return _update(intrinsics.intrinsics_path(), intrinsics.render(names), args.write, f"{len(names)} intrinsics")
 
 
 def _lists(args: argparse.Namespace) -> int:
@@ -184,6 +195,7 @@ def _update(path: Path, text: str, write: bool, what: str) -> int:
 
 _COMMANDS = {
     "lists": _lists,
+    "intrinsics": _intrinsics,
     "identifiers": _identifiers,
     "emulated": _emulated,
     "legality": _legality,

@@ -9,6 +9,7 @@ import tomllib
 from typing import Any
 
 from ..apidocs.identifiers import is_toolkit_name
+from ..apidocs.intrinsics import device_intrinsics
 from ..apidocs.lists import documented_apis, header_declared_names, is_listed_toolkit_header, is_toolkit_header
 from ..paths import package_data
 
@@ -72,6 +73,8 @@ def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
                 found[f"AscendC::{m.group(1)}"] = None
             elif m.group(1).startswith(("acl", "ACL_")):  # the host runtime (acl/acl.h) is part of the toolkit
                 found[f"acl::{m.group(1)}"] = None
+            elif m.group(1) in device_intrinsics():  # the device compiler declares these itself (apidocs.intrinsics)
+                found[f"{m.group(1)} (a device intrinsic: the ISA layer under the AscendC API)"] = None
         elif m := _NOT_IN_NAMESPACE.search(line):
             if is_toolkit_name(m.group(1)):
                 found[f"{m.group(2)}::{m.group(1)}"] = None

@@ -242,3 +242,23 @@ def test_an_older_api_name_the_toolkit_headers_still_declare_is_missing_in_the_e
     assert diagnostics.unsupported_gap(older) == ("missing in emulator", ["AscendC::GetReduceMaxMinCount"])
     invented = "op_kernel/icamax_aiv.h:402:5: error: 'GetReduceMaxMinCountFast' was not declared in this scope\n"
     assert diagnostics.unsupported_gap(invented) is None
+
+
+def test_a_device_intrinsic_called_under_the_api_is_the_emulators_gap_not_the_kernels_error():
+    """NPUKernelBench AddRmsNorm sums with the ISA intrinsic `vcadd` and reads it back with `get_acc_val`: the device
+    compiler declares both itself, the emulator models the API above them. g++'s "not declared" is then our gap,
+    named (before: failed_compile, a wrong label). A kernel's own undeclared lower-case helper stays its error."""
+    log = (
+        "op_kernel/reduce_common.h:53:9: error: 'vcadd' was not declared in this scope\n"
+        "op_kernel/add_rms_norm.h:98:31: error: there are no arguments to 'get_acc_val' that depend on a template "
+        "parameter, so a declaration of 'get_acc_val' must be available\n"
+    )
+    assert diagnostics.unsupported_gap(log) == (
+        "missing in emulator",
+        [
+            "vcadd (a device intrinsic: the ISA layer under the AscendC API)",
+            "get_acc_val (a device intrinsic: the ISA layer under the AscendC API)",
+        ],
+    )
+    own = "op_kernel/reduce_common.h:53:9: error: 'vcadd_rows' was not declared in this scope\n"
+    assert diagnostics.unsupported_gap(own) is None
