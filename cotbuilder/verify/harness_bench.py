@@ -16,8 +16,9 @@ test_cases.csv is a case; each step runs in a fresh sandbox dir:
    both 1e-3 absolute and 1e-3 relative; a non-finite value where the reference is finite fails);
 5. a task's `custom_check_precision` runs on copies, in a step of its own, where the default rule fails: when the
    check is only the benchmark's rule with tolerances of its own (one `check_precision` call on the outputs it was
-   handed, its result returned), cotbuilder compares again with those tolerances and that judgement stands; a check
-   that does anything else is evidence only: where only it accepts, the case is left `unchecked`.
+   handed, its result returned), or behaves as that rule on probes (its element-wise threshold measured at several
+   magnitudes), cotbuilder compares again with those tolerances and, when that passes, the case passes; a check of
+   another shape is evidence only: where only it accepts, the case is left `unchecked`.
 """
 
 from __future__ import annotations
@@ -253,13 +254,13 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         case["evidence"] = evidence
         tolerance = evidence.get("tolerance")
         if evidence.get("accepted") and tolerance:
-            # the task's rule is the benchmark's with its own tolerances: cotbuilder compares again with them
+            # the task's rule is the benchmark's with its own tolerances (declared, or measured by the check step):
+            # cotbuilder compares again with them
             own = goldens.judge_case(sealed, compared, atol=tolerance["atol"], rtol=tolerance["rtol"], pairs=pairs)
             if own["ok"]:
                 atol, rtol = tolerance["atol"], tolerance["rtol"]
-                why = (
-                    f"judged with the task's own tolerances (its custom_check_precision: atol {atol:g}, rtol {rtol:g})"
-                )
+                how = "as measured on probes" if tolerance["measured"] else "as it declares"
+                why = f"judged with the task's own tolerances (its custom_check_precision, {how}: atol {atol:g}, rtol {rtol:g})"
                 case.update(own, why=why)
         if case["ok"] is False and evidence.get("accepted"):
             case["ok"], case["why"] = (
@@ -390,10 +391,10 @@ def _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, out
 
 
 def _tolerance(told: Any) -> dict[str, float] | None:
-    """The check step's declared (atol, rtol), if it is two finite non-negative numbers."""
+    """The check step's (atol, rtol), declared or measured, if it is two finite non-negative numbers."""
     if not isinstance(told, dict):
         return None
     values = [told.get("atol"), told.get("rtol")]
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf") for v in values):
         return None
-    return {"atol": float(values[0]), "rtol": float(values[1])}
+    return {"atol": float(values[0]), "rtol": float(values[1]), "measured": told.get("measured") is True}

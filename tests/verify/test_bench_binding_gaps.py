@@ -55,8 +55,36 @@ def test_a_check_that_is_the_benchmarks_rule_with_its_own_tolerance_is_judged_by
     _, v = verify(_off_by("0.502", "    return check_precision(ref, out, 1e-2, 1e-2)"), ctx)
     assert v.status == "passed", (v.reason, [c.get("evidence") for c in v.cases])
     for case in v.cases:
-        assert case["evidence"]["tolerance"] == {"atol": 0.01, "rtol": 0.01}
+        assert case["evidence"]["tolerance"] == {"atol": 0.01, "rtol": 0.01, "measured": False}
         assert "task's own tolerances" in case["why"] and case["outputs"][0]["atol"] == 0.01
+
+
+WRITTEN_OUT = (
+    "    rtol = 1e-2\n"
+    "    tolerance = rtol * torch.maximum(torch.tensor(1.0), torch.abs(ref))\n"
+    "    return int(not torch.any(torch.abs(ref - out) > tolerance)), None, None"
+)
+
+
+def test_a_check_that_writes_the_rule_out_has_its_tolerance_measured_and_applied_by_cotbuilder(ctx):
+    """The element-wise rule written out (`abs_diff > rtol * max(1, |out|)`, as many NPUKernelBench checks do): no
+    check_precision call to read, so the check step measures the threshold on probes - rtol * max(1, m) at every
+    magnitude, one element beyond it refused - and cotbuilder compares with atol = rtol = 1e-2 itself."""
+    _, v = verify(_off_by("0.502", WRITTEN_OUT), ctx)
+    assert v.status == "passed", (v.reason, [c.get("evidence") for c in v.cases])
+    for case in v.cases:
+        told = case["evidence"]["tolerance"]
+        assert told["measured"] is True and abs(told["atol"] - 1e-2) < 1e-4 and abs(told["rtol"] - 1e-2) < 1e-4
+        assert "as measured on probes" in case["why"]
+
+
+def test_a_check_of_another_shape_is_not_measured_and_passes_nothing(ctx):
+    """Hostile: a check that bounds the mean error accepts a kernel 0.25 off everywhere. On probes it accepts one
+    element far off, so it is not the element-wise rule: nothing is measured, the case stays `unchecked`."""
+    mean_rule = "    return int(torch.abs(ref.float() - out.float()).mean() < 1.0), None, None"
+    _, v = verify(_off_by("0.25", mean_rule), ctx)
+    assert v.status == "unchecked", v.reason
+    assert all(c["evidence"]["accepted"] is True and c["evidence"]["tolerance"] is None for c in v.cases)
 
 
 def test_a_declared_tolerance_does_not_pass_a_kernel_beyond_it(ctx):

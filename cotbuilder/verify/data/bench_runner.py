@@ -396,10 +396,76 @@ def check(validation: Path, case: dict, golden_dir: Path, output_dir: Path) -> N
     got = [_load_tensor(output_dir / "outputs", m) for m in outs]
     many = manifest.get("output_is_list")
     ref_arg, got_arg = (ref, got) if many else (ref[0], got[0])
-    result = prepare.custom_check_precision(_row(case, validation), ref_arg, got_arg)
-    acc = result[0] if isinstance(result, (tuple, list)) else result
+    row = _row(case, validation)
+    result = prepare.custom_check_precision(row, ref_arg, got_arg)
+    acc = _accepted(result)
     tolerance = _declared_tolerance(calls, ref_arg, got_arg, result)
-    print(json.dumps({"custom_check_precision": bool(acc), "tolerance": tolerance}))
+    if acc and tolerance is None:
+        tolerance = _measured_tolerance(prepare.custom_check_precision, row, len(ref) if many else None)
+    print(json.dumps({"custom_check_precision": acc, "tolerance": tolerance}))
+
+
+def _accepted(result) -> bool:
+    return bool(result[0] if isinstance(result, (tuple, list)) else result)
+
+
+# Where the element-wise threshold of a check is measured (see _measured_tolerance): reference values of these
+# magnitudes, probes of this many elements, errors searched up to this multiple of max(1, magnitude).
+_PROBE_MAGNITUDES = (0.0, 1.0, 8.0, 64.0, 1024.0)
+_PROBE_SIZE = 64
+_PROBE_CEILING = 1e6
+
+
+def _measured_tolerance(check, row, n_outputs: int | None) -> dict | None:
+    """The (atol, rtol) a check that is not a bare check_precision call applies, measured by calling it on probes:
+    for reference values of each magnitude m, the largest error added to every element that it still accepts
+    (bisection), t(m). The check is taken for the benchmark's element-wise rule - an element fails beyond both atol
+    and rtol * |reference| - only if t(m) = max(atol, rtol * m) at every magnitude (within 2%, atol = t(0), rtol =
+    t(1024) / 1024), it accepts every element off by half of t(m) and refuses one element off by twice t(m). Many
+    NPUKernelBench checks are that rule written out (`abs_diff > rtol * max(1, |out|)`, one rtol per dtype or per
+    problem size). A check of another shape (a share of elements allowed off, a bound on the mean, one that accepts
+    anything) declares nothing. cotbuilder then compares with the measured numbers itself, its NaN/Inf rule included,
+    and only where the check accepted the real outputs: what passes has passed both."""
+    import torch
+
+    def accepts(m: float, error: float, every: bool) -> bool:
+        ref = torch.full((_PROBE_SIZE,), m, dtype=torch.float32)
+        new = ref.clone()
+        if every:
+            new += error
+        else:
+            new[_PROBE_SIZE // 2] += error
+        if n_outputs is None:
+            return _accepted(check(row, ref, new))
+        return _accepted(check(row, [ref.clone() for _ in range(n_outputs)], [new.clone() for _ in range(n_outputs)]))
+
+    try:
+        t = {}
+        for m in _PROBE_MAGNITUDES:
+            top = _PROBE_CEILING * max(1.0, m)
+            if not accepts(m, 0.0, True) or accepts(m, top, True):
+                return None  # refuses an exact answer, or accepts anything
+            lo, hi = 0.0, top  # accepted, refused
+            for _ in range(80):  # down by 16x until one is accepted, then halve the interval to 1e-4
+                mid = (lo + hi) / 2 if lo > 0 else hi / 16
+                lo, hi = (mid, hi) if accepts(m, mid, True) else (lo, mid)
+                if lo > 0 and hi - lo <= 1e-4 * hi:
+                    break
+            t[m] = lo
+        atol, rtol = t[0.0], t[_PROBE_MAGNITUDES[-1]] / _PROBE_MAGNITUDES[-1]
+        for m, found in t.items():
+            expected = max(atol, rtol * m)
+            if (
+                abs(found - expected) > 0.02 * expected
+                or not accepts(m, found / 2, True)
+                or accepts(m, 2 * found, False)
+            ):
+                return None
+    except Exception:  # the check cannot take a probe (it reads shapes from the row, say): nothing measured
+        return None
+    if atol <= 0 or rtol < 0:
+        return None
+    return {"atol": atol, "rtol": rtol, "measured": True}
 
 
 def _declared_tolerance(calls: list[tuple], ref, got, result) -> dict | None:
