@@ -94,14 +94,14 @@ def test_a_declared_tolerance_does_not_pass_a_kernel_beyond_it(ctx):
     assert all(c["evidence"]["accepted"] is False for c in v.cases)
 
 
-def test_a_check_that_calls_the_rule_then_answers_otherwise_declares_nothing(ctx):
-    """Hostile: the check calls check_precision with a tolerance and then accepts whatever it said (or compares the
-    reference with itself). Neither is the rule's verdict on the output: no tolerance is taken, the wrong kernel
-    stays `unchecked` - never passed."""
+def test_a_check_that_answers_otherwise_than_the_rule_or_declares_no_real_tolerance_is_not_taken(ctx):
+    """Hostile: the check calls check_precision with a tolerance and then accepts whatever it said, compares the
+    reference with itself, or declares a tolerance so loose it compares nothing (1e3). None of them is taken: the
+    wrong kernel stays `unchecked` - never passed."""
     for body in (
         "    check_precision(ref, out, 1e-2, 1e-2)\n    return 1, None, None",
         "    return check_precision(ref, ref, 1e-2, 1e-2)",
-        "    check_precision(ref, out, 1e-2, 1e-2)\n    return check_precision(ref, out, 1e9, 1e9)",
+        "    return check_precision(ref, out, 1e3, 1e3)",
     ):
         _, v = verify(_off_by("0.25", body), ctx)
         assert v.status == "unchecked", (body, v.reason)
