@@ -266,9 +266,12 @@ def golden(validation: Path, case: dict, out: Path) -> None:
     for meta, (_, arg) in zip(saved, owned, strict=True):
         meta["arg"] = arg
     model = module.Model(*init).to("cpu")
-    # as the benchmark runs it: grad mode on, on clones - a clone of an input made with requires_grad still requires
-    # it, which a reference computing a gradient (torch.autograd.grad) needs; under no_grad it failed
-    ref = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
+    # on clones, as the benchmark runs it; with grad mode on when an input requires grad (a reference computing its
+    # output with torch.autograd.grad needs the clones to require it too: under no_grad it failed), else off - the
+    # benchmark leaves it on, but a Model with parameters would then keep its activations for nothing
+    wants_grad = any(t.requires_grad for t, _ in owned)
+    with torch.set_grad_enabled(wants_grad):
+        ref = model(*[x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
     goldens = _save(_flatten(ref), out / "goldens")
     manifest = {
         "inputs": saved,
