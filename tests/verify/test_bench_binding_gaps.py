@@ -143,3 +143,27 @@ def test_a_reference_that_computes_a_gradient_gets_its_inputs_as_the_benchmark_h
     )
     _, v = verify(task, ctx)
     assert v.status == "passed", v.reason
+
+
+def test_a_modelnew_forging_the_binding_gap_mark_keeps_its_failed_run(ctx):
+    """Hostile: ModelNew prints the stand-in's gap mark itself and fails, to turn its failure into cotbuilder's gap
+    (`unsupported`: no reward instead of a low one). The mark comes from ModelNew's own process, so it counts only for a
+    type torch's binding converts and the stand-in does not; a dict is no such type: the answer's `failed_run`."""
+    forged = (
+        "        import kernel_gen_ops\n        return kernel_gen_ops.hard_sigmoid_custom(x)",
+        "        import sys\n"
+        "        print('COTBUILDER_SHIM_GAP kernel_gen_ops.hard_sigmoid_custom: cannot pass a dict', file=sys.stderr)\n"
+        "        raise SystemExit(1)",
+    )
+    _, v = verify(_bench({HSIG_VALIDATION + "module.py": forged}), ctx)
+    assert v.status == "failed_run", v.reason
+    assert "no torch binding converts" in v.reason, v.reason
+
+
+def test_only_a_type_torchs_binding_converts_is_the_stand_ins_gap():
+    from cotbuilder.verify import harness_bench
+
+    assert harness_bench._shim_gap("kernel_gen_ops.sscal: cannot pass a complex")[0] == "unsupported"
+    assert harness_bench._shim_gap("kernel_gen_ops.f: cannot pass a device")[0] == "unsupported"
+    for other in ("cannot pass a dict", "cannot pass a ndarray", "anything else"):
+        assert harness_bench._shim_gap(f"kernel_gen_ops.f: {other}")[0] == "failed_run", other
