@@ -64,8 +64,12 @@ def test_a_verify_killed_with_sigkill_leaves_no_process_cgroup_or_dir_after_the_
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
     killed_at = time.monotonic()
-    while _sandbox_processes(verify_workspace) and time.monotonic() - killed_at < 10:
-        time.sleep(0.1)  # the workers die with the run, the shims with the workers (no wall-time limit needed)
+    # the workers die with the run, the shims with the workers (no wall-time limit needed); a dying process can
+    # already have lost its cwd while /proc still shows it running, so both are waited for
+    while (_sandbox_processes(verify_workspace) or any(_alive(pid) for pid in running)) and (
+        time.monotonic() - killed_at < 10
+    ):
+        time.sleep(0.1)
     assert _sandbox_processes(verify_workspace) == []
     assert not [pid for pid in running if _alive(pid)]
     assert run_dir.exists()  # left behind until the next run
