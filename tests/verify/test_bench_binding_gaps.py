@@ -36,17 +36,22 @@ def test_the_same_binding_without_a_hand_written_aclnn_api_is_its_own_compile_er
     assert v.status == "failed_compile" and v.reason.startswith("harness:"), v.reason
 
 
-def _off_by(shift: str, check: str) -> dict:
-    """The task with its kernel adding `shift` instead of 0.5 and `check` as its custom_check_precision's body."""
+def _off_by(shift: str, check: str, module: list | None = None, prepare: list | None = None) -> dict:
+    """The task with its kernel adding `shift` instead of 0.5 and `check` as its custom_check_precision's body (and
+    more edits of module.py / prepare_inputs.py)."""
     return _bench(
         {
             HSIG_KERNEL: ("AscendC::Adds(work, work, 0.5f, len);", f"AscendC::Adds(work, work, {shift}f, len);"),
-            HSIG_VALIDATION + "module.py": ("import torch_npu\n", "import torch_npu\nimport kernel_gen_ops\n"),
-            HSIG_VALIDATION + "prepare_inputs.py": (
-                "import torch\n",
-                "import torch\nfrom framework.utils import check_precision\n\n\n"
-                f"def custom_check_precision(param, ref, out):\n{check}\n",
-            ),
+            HSIG_VALIDATION + "module.py": [("import torch_npu\n", "import torch_npu\nimport kernel_gen_ops\n")]
+            + (module or []),
+            HSIG_VALIDATION + "prepare_inputs.py": [
+                (
+                    "import torch\n",
+                    "import torch\nfrom framework.utils import check_precision\n\n\n"
+                    f"def custom_check_precision(param, ref, out):\n{check}\n",
+                )
+            ]
+            + (prepare or []),
         }
     )
 
@@ -69,11 +74,30 @@ WRITTEN_OUT = (
 )
 
 
-def test_a_check_that_writes_the_rule_out_has_its_tolerance_measured_and_applied_by_cotbuilder(ctx):
-    """The element-wise rule written out (`abs_diff > rtol * max(1, |out|)`, as many NPUKernelBench checks do): no
-    check_precision call to read, so the check step measures the threshold on probes - rtol * max(1, m) at every
-    magnitude, one element beyond it refused - and cotbuilder compares with atol = rtol = 1e-2 itself."""
-    _, v = verify(_off_by("0.502", WRITTEN_OUT), ctx)
+GRADIENT_REFERENCE = (
+    "        return torch.nn.functional.hardsigmoid(x)",
+    "        with torch.enable_grad():\n"
+    "            weight = torch.nn.functional.hardsigmoid(x.detach())\n"
+    "            return torch.autograd.grad((weight * x).sum(), x)[0]",
+)
+
+
+def test_a_check_that_writes_the_rule_out_has_its_tolerance_measured_and_a_gradient_reference_runs(ctx):
+    """Two NPUKernelBench shapes in one task (one verify, the suite's time):
+    - the element-wise rule written out (`abs_diff > rtol * max(1, |out|)`, SwiGluGrad, Muls, MatmulAdd): no
+      check_precision call to read, so the check step measures the threshold on probes - rtol * max(1, m) at every
+      magnitude, one element beyond it refused - and cotbuilder compares with atol = rtol = 1e-2 itself;
+    - GeGluGradV2: get_inputs makes x with requires_grad=True and the reference computes its output with
+      torch.autograd.grad (here hardsigmoid(x) as the gradient of hardsigmoid(x) * x). The benchmark runs Model on
+      clones of the inputs, which keep requires_grad, with grad mode on; under no_grad the reference failed ("does
+      not require grad") and the task was `unsupported` without its answer being run."""
+    task = _off_by(
+        "0.502",
+        WRITTEN_OUT,
+        module=[GRADIENT_REFERENCE],
+        prepare=[("    return (x.to(dtype),)", "    return (x.to(dtype).requires_grad_(),)")],
+    )
+    _, v = verify(task, ctx)
     assert v.status == "passed", (v.reason, [c.get("evidence") for c in v.cases])
     for case in v.cases:
         told = case["evidence"]["tolerance"]
@@ -82,16 +106,13 @@ def test_a_check_that_writes_the_rule_out_has_its_tolerance_measured_and_applied
 
 
 def test_a_check_that_answers_otherwise_than_the_rule_or_declares_no_real_tolerance_is_not_taken(ctx):
-    """Hostile: the check calls check_precision with a tolerance and then accepts whatever it said, or declares a
-    tolerance so loose it compares nothing (1e3). Neither is taken: the wrong kernel stays `unchecked` - never passed.
-    (A check comparing the reference with itself, or calling the rule twice: test_bench_check_tolerance.)"""
-    for body in (
-        "    check_precision(ref, out, 1e-2, 1e-2)\n    return 1, None, None",
-        "    return check_precision(ref, out, 1e3, 1e3)",
-    ):
-        _, v = verify(_off_by("0.25", body), ctx)
-        assert v.status == "unchecked", (body, v.reason)
-        assert all(c["evidence"]["accepted"] is True and c["evidence"]["tolerance"] is None for c in v.cases), body
+    """Hostile: the check calls check_precision with a real tolerance, then answers with a call so loose it compares
+    nothing (1e3). Neither the two calls nor the 1e3 is taken: the wrong kernel stays `unchecked` - never passed.
+    (A check that calls the rule and answers 1, or compares the reference with itself: test_bench_check_tolerance.)"""
+    body = "    check_precision(ref, out, 1e-2, 1e-2)\n    return check_precision(ref, out, 1e3, 1e3)"
+    _, v = verify(_off_by("0.25", body), ctx)
+    assert v.status == "unchecked", v.reason
+    assert all(c["evidence"]["accepted"] is True and c["evidence"]["tolerance"] is None for c in v.cases)
 
 
 def test_a_binding_calling_an_aclnn_api_named_after_another_op_names_the_answers_own_aclnn_file(ctx):
@@ -107,29 +128,6 @@ def test_a_binding_calling_an_aclnn_api_named_after_another_op_names_the_answers
     plain = Verdict(status="unsupported", reason="op project: op HardSigmoid not registered by the host code")
     kept = own_aclnn_gap(plain, "layout", _bench({HSIG_VALIDATION + "pybind.cpp": other_op}))
     assert kept.status == "unsupported" and kept.reason == plain.reason
-
-
-def test_a_reference_that_computes_a_gradient_gets_its_inputs_as_the_benchmark_hands_them(ctx):
-    """NPUKernelBench GeGluGradV2: get_inputs makes x with requires_grad=True and the reference Model computes its
-    output with torch.autograd.grad. The benchmark runs Model with grad mode on, on clones of the inputs (which keep
-    requires_grad); run under no_grad, the reference failed ("does not require grad") and the task was `unsupported`
-    without its answer being run. Here the reference returns hardsigmoid(x) as the gradient of hardsigmoid(x) * x."""
-    task = _bench(
-        {
-            HSIG_VALIDATION + "module.py": (
-                "        return torch.nn.functional.hardsigmoid(x)",
-                "        with torch.enable_grad():\n"
-                "            weight = torch.nn.functional.hardsigmoid(x.detach())\n"
-                "            return torch.autograd.grad((weight * x).sum(), x)[0]",
-            ),
-            HSIG_VALIDATION + "prepare_inputs.py": (
-                "    return (x.to(dtype),)",
-                "    return (x.to(dtype).requires_grad_(),)",
-            ),
-        }
-    )
-    _, v = verify(task, ctx)
-    assert v.status == "passed", v.reason
 
 
 def test_a_modelnew_forging_the_binding_gap_mark_keeps_its_failed_run(ctx):
