@@ -83,30 +83,6 @@ def test_aclnn_example_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ct
     assert "TilingFunc returned" in v.reason
 
 
-def test_a_tiling_header_that_names_the_host_contexts_still_builds_the_kernel(ctx):
-    """Real ops' tiling headers carry host helpers beside their structs (a compile-info getter taking a
-    `gert::TilingParseContext*`). The op build reads that header as host code; here the kernel's translation unit
-    includes it, so the host contexts are declared first: before, the kernel did not compile ('gert' has not been
-    declared) and the op was `unsupported`."""
-    helper = (
-        "END_TILING_DATA_DEF;\n\n"
-        "struct HardSwishCustomCompileInfo {\n    uint32_t coreNum = 0;\n};\n\n"
-        "template <typename T>\ninline T* CompileInfoOf(gert::TilingParseContext* context)\n{\n"
-        "    return context->GetCompiledInfo<T>();\n}\n"
-    )
-    first = '#include "hard_swish_custom_tiling.h"\n'
-    unit = unit_of(
-        "HardSwishCustom",
-        {
-            "op_host/hard_swish_custom_tiling.h": ("END_TILING_DATA_DEF;\n", helper),
-            # as real ops' host sources do: the registry (and its gert contexts) before the tiling header
-            SWISH_TILING: (first, '#include "register/op_def_registry.h"\n' + first),
-        },
-    )
-    _, v = verify(unit, ctx)
-    assert v.status == "passed", (v.reason, v.compile_log[-2000:])
-
-
 def test_aclnn_example_with_a_kernel_bug_is_a_wrong_answer(ctx):
     broken = unit_of("HardSwishCustom", {SWISH_KERNEL: SWISH_BUG})
     _, v = verify(broken, ctx)
