@@ -91,7 +91,7 @@ def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any], caller: st
     the op ships such a file: before, only "op BatchNorm not registered" was said."""
     own = next((f["path"] for f in unit["files"] if re.search(r"(^|/)op_host/aclnn_\w+\.cpp$", f["path"])), None)
     compile_gap = verdict.status == "failed_compile" and stage in ("harness", "link")
-    other_op = stage == "layout" and "not registered by the host code" in (verdict.reason or "")
+    other_op = stage == "layout" and opbuild.UNREGISTERED in (verdict.reason or "")
     if not (compile_gap or other_op) or own is None:
         return verdict
     verdict.status = "unsupported"

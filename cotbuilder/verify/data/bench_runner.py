@@ -283,8 +283,8 @@ def golden(validation: Path, case: dict, out: Path) -> None:
 
 
 class _NoConversion(TypeError):
-    """A value the stand-in binding cannot pass (only this is the harness's gap: any other error in an argument is
-    ModelNew's)."""
+    """A value the stand-in binding cannot pass (any other error in an argument is ModelNew's). Its mark is read by
+    harness_bench as a claim about the value's type: only a type torch's own binding converts is the harness's gap."""
 
 
 class _Binding(types.ModuleType):

@@ -37,6 +37,7 @@ from . import aclnn_gen, host_targets, kernel_glue, layout, soc_config, tpl_disp
 
 GEN_DIR = "cotbuilder_gen"
 HARNESS_INCLUDE = emulator_dir() / "harness_include"
+UNREGISTERED = "not registered by the host code"  # the op a harness names is not one the OpDef registers
 Runner = Callable[[list[str], Path], Any]  # (argv, cwd) -> SandboxResult-like (ok, outcome, stdout, stderr, ...)
 
 
@@ -374,9 +375,7 @@ class Builder:
         op = _pick(ops, spec.op_type)
         if op is None:
             names = ", ".join(o["type"] for o in ops) or "none"
-            return self._fail(
-                "layout", "", reason=f"op {spec.op_type or '?'} not registered by the host code (has: {names})"
-            )
+            return self._fail("layout", "", reason=f"op {spec.op_type or '?'} {UNREGISTERED} (has: {names})")
         self.result.op = op
         entry = lay.entry_for(op["type"])
         if entry is None:
