@@ -105,6 +105,31 @@ def test_a_check_that_writes_the_rule_out_has_its_tolerance_measured_and_a_gradi
         assert "as measured on probes" in case["why"]
 
 
+def test_a_nan_kernel_that_a_nan_blind_written_out_check_accepts_is_not_passed(ctx):
+    """Hostile: the kernel writes NaN everywhere and the task's written-out check, like NPUKernelBench's, is NaN-blind
+    (`abs_diff > tolerance` is False for NaN), so it accepts. Its tolerance is measured (1e-2), but cotbuilder's own
+    comparison with it fails every NaN: the case stays `unchecked`, never passed (InplaceFusedMatmulSoftmaxGrad's
+    shape)."""
+    task = _bench(
+        {
+            HSIG_KERNEL: (
+                "AscendC::Mins(work, work, 1.0f, len);",
+                'AscendC::Mins(work, work, 1.0f, len);\n        AscendC::Adds(work, work, __builtin_nanf(""), len);',
+            ),
+            HSIG_VALIDATION + "module.py": ("import torch_npu\n", "import torch_npu\nimport kernel_gen_ops\n"),
+            HSIG_VALIDATION + "prepare_inputs.py": (
+                "import torch\n",
+                f"import torch\n\n\ndef custom_check_precision(param, ref, out):\n{WRITTEN_OUT}\n",
+            ),
+        }
+    )
+    _, v = verify(task, ctx)
+    assert v.status == "unchecked", v.reason
+    for case in v.cases:
+        assert case["evidence"]["accepted"] is True and case["evidence"]["tolerance"]["measured"] is True
+        assert "NaN" in case["why"]
+
+
 def test_a_check_that_answers_otherwise_than_the_rule_or_declares_no_real_tolerance_is_not_taken(ctx):
     """Hostile: the check calls check_precision with a real tolerance, then answers with a call so loose it compares
     nothing (1e3). Neither the two calls nor the 1e3 is taken: the wrong kernel stays `unchecked` - never passed.
