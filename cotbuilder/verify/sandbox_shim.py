@@ -13,8 +13,8 @@ its start-up - so it starts fast and sees nothing of the parent's environment). 
    the host's tree: $HOME, the workspace, the store, /etc/shadow are not there;
 4. the init forks the command: rlimits, a seccomp filter that refuses UNIX-domain sockets (the empty network
    namespace already refuses IP), every capability dropped, no_new_privs, then exec;
-5. the init reaps until the command ends, counts processes the command left running (a daemon), reports on the
-   status pipe, and exits: the kernel then kills whatever is left in the namespace.
+5. the init reaps until the command ends, stops and counts the processes the command left running (a daemon),
+   reports on the status pipe, and exits: the kernel then kills whatever is left in the namespace.
 
 The status pipe (an fd the command never holds) is the only channel the parent trusts: one line, a Python literal
 {"exit"|"signal", "leftover"} or {"error"}. A step the spec asks for that fails reports {"error"} and exits 126: a
@@ -34,7 +34,7 @@ MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
 MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_SECCOMP = 1, 4, 22
 PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP = 38, 24
-SIGKILL = 9
+SIGKILL, SIGSTOP = 9, 19
 MACHINE = os.uname().machine
 SECCOMP_MODE_FILTER = 2
 SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO = 0x7FFF0000, 0x00050000
@@ -235,25 +235,40 @@ def _exec_command(spec, command=None):
 
 
 def _leftovers():
-    """Processes of this PID namespace still alive besides the init (zombies reaped first)."""
+    """Processes of this PID namespace still alive besides the init (zombies reaped first).
+
+    Everything left is stopped first: a daemon that double-forks while /proc is read could otherwise slip through
+    (its parent listed, then a zombie when its stat is read; the grandchild born after the listing). A stopped process
+    cannot fork (a fork with a signal pending is undone), and passes repeat until one reaps nothing and finds nobody
+    new. What is counted is every process seen alive in any pass."""
+    try:
+        os.kill(-1, SIGSTOP)  # from the namespace's init: every process of the namespace but the init
+    except OSError:
+        pass  # nobody left to stop
+    seen = {}
     while True:
-        try:
-            pid, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            break
-        if pid == 0:
-            break
-    names = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and entry != "1":
+        reaped = 0
+        while True:
             try:
-                with open(f"/proc/{entry}/stat") as fh:
-                    stat = fh.read()
-            except OSError:
-                continue
-            if stat.rsplit(")", 1)[-1].split()[0] != "Z":
-                names.append(stat[stat.find("(") + 1 : stat.rfind(")")])
-    return names
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+            reaped += 1
+        new = 0
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and entry != "1" and entry not in seen:
+                try:
+                    with open(f"/proc/{entry}/stat") as fh:
+                        stat = fh.read()
+                except OSError:
+                    continue
+                if stat.rsplit(")", 1)[-1].split()[0] != "Z":
+                    seen[entry] = stat[stat.find("(") + 1 : stat.rfind(")")]
+                    new += 1
+        if not reaped and not new:
+            return list(seen.values())
 
 
 def _init(spec, command=None):
