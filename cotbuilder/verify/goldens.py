@@ -68,6 +68,30 @@ def widened_outputs(
     return out
 
 
+def promoted(
+    sealed: Sealed, outputs: dict[str, bytes], pairs: list[tuple[str, str]], out_dtypes: dict[str, str]
+) -> tuple[Sealed, dict[str, bytes]]:
+    """Goldens and outputs as a benchmark's check compares them (`out - out_new` in PyTorch: the narrower float of
+    the two promoted to the wider): outputs narrower than their golden widened (widened_outputs), and a golden
+    narrower than the output the op returns (a float16 reference, the op's float32 mean and rstd, as NPUKernelBench's
+    DeepNorm binding declares them) widened, exactly, into a copy sealed anew - the sealed golden is not changed."""
+    outs = widened_outputs(sealed, outputs, pairs, out_dtypes)
+    compared = dict(sealed.goldens)
+    for name, gold in pairs:
+        g, have = sealed.goldens.get(gold), compare.canonical_dtype(out_dtypes.get(name) or "")
+        if name not in outputs or g is None or g.dtype is None:
+            continue
+        want = compare.canonical_dtype(g.dtype)
+        if want not in _NARROWER.get(have, ()):
+            continue
+        narrow = compare.numpy_dtype(want)
+        if len(g.data) % narrow.itemsize:
+            continue
+        values = compare.to_float(np.frombuffer(g.data, dtype=narrow), want)
+        compared[gold] = Golden(values.astype(compare.numpy_dtype(have)).tobytes(), have)
+    return Sealed(compared), outs
+
+
 def _stem_key(path: str, word: str) -> str | None:
     """What names a file apart from its role: 'output/golden_output_mean.bin' -> 'mean.bin' for word 'golden',
     'output/output_mean.bin' -> 'mean.bin' for word 'output' (None when the name does not start with the word)."""

@@ -125,7 +125,7 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
             data = wrote.get(f"g/goldens/{meta['file']}")
             if data is not None:
                 sealed.goldens[f"golden_{j}.bin"] = goldens.Golden(data, meta["dtype"])
-        inputs = {p: d for p, d in wrote.items() if p.startswith("g/inputs/")}
+        inputs = {p: d for p, d in wrote.items() if p.startswith(("g/inputs/", "g/init/"))}
         inputs["g/manifest.json"] = json.dumps({**manifest, "goldens": []}).encode()  # the kernel step gets no golden
         made.append((row, sealed, inputs, manifest))
     wanted = []
@@ -246,8 +246,8 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         return case
     pairs = [(f"output_{j}.bin", f"golden_{j}.bin") for j in range(len(outputs))]
     returned = {f"output_{j}.bin": m.get("dtype", "") for j, m in enumerate(out_manifest.get("outputs", []))}
-    compared = goldens.widened_outputs(sealed, compared, pairs, returned)
-    case.update(goldens.judge_case(sealed, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
+    as_compared, compared = goldens.promoted(sealed, compared, pairs, returned)
+    case.update(goldens.judge_case(as_compared, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
     if case["ok"] is False and manifest.get("custom_check"):
         evidence = _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder)
         case["evidence"] = evidence
@@ -255,7 +255,7 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         if evidence.get("accepted") and tolerance:
             # the task's rule is the benchmark's with its own tolerances (declared, or measured by the check step):
             # cotbuilder compares again with them
-            own = goldens.judge_case(sealed, compared, atol=tolerance["atol"], rtol=tolerance["rtol"], pairs=pairs)
+            own = goldens.judge_case(as_compared, compared, atol=tolerance["atol"], rtol=tolerance["rtol"], pairs=pairs)
             if own["ok"]:
                 atol, rtol = tolerance["atol"], tolerance["rtol"]
                 how = "as measured on probes" if tolerance["measured"] else "as it declares"

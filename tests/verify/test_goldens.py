@@ -204,3 +204,22 @@ def test_a_half_output_is_judged_against_a_float32_golden_widened_and_the_golden
     assert goldens.widened_outputs(sealed, same, pairs, {"output_0.bin": "float32"}) == same
     ints = {"output_0.bin": b"\0" * 8}
     assert goldens.widened_outputs(sealed, ints, pairs, {"output_0.bin": "int16"}) == ints
+
+
+def test_a_float32_output_is_judged_against_a_half_golden_widened_in_a_copy_and_the_seal_is_kept():
+    """The other direction of the benchmark's promotion: a float16 reference, the op returning float32 (DeepNorm's
+    mean and rstd). The golden is widened exactly in a copy; the sealed one keeps its bytes, and a float32 output
+    off by more than the tolerance still fails."""
+    half = np.array([0.1, 1.0 / 3.0, 31.99, -2.5e-3], dtype=np.float16)
+    sealed = goldens.Sealed({"golden_0.bin": goldens.Golden(half.tobytes(), "float16")})
+    before = sealed.goldens["golden_0.bin"].sha256
+    pairs = [("output_0.bin", "golden_0.bin")]
+    exact = np.array([0.1, 1.0 / 3.0, 31.99, -2.5e-3], dtype=np.float32)
+    as_compared, outs = goldens.promoted(sealed, {"output_0.bin": exact.tobytes()}, pairs, {"output_0.bin": "float32"})
+    assert as_compared.goldens["golden_0.bin"].dtype == "float32" and not as_compared.intact()
+    assert sealed.goldens["golden_0.bin"].sha256 == before and sealed.goldens["golden_0.bin"].dtype == "float16"
+    assert goldens.judge_case(as_compared, outs, atol=1e-3, rtol=1e-3, pairs=pairs)["ok"] is True
+    assert goldens.judge_case(sealed, outs, atol=1e-3, rtol=1e-3, pairs=pairs)["ok"] is None  # cannot line up
+    off = {"output_0.bin": (exact * 1.01).tobytes()}
+    as_compared, outs = goldens.promoted(sealed, off, pairs, {"output_0.bin": "float32"})
+    assert goldens.judge_case(as_compared, outs, atol=1e-3, rtol=1e-3, pairs=pairs)["ok"] is False

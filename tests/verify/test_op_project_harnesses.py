@@ -480,6 +480,35 @@ def test_foreach_kernel_reading_past_the_scalar_list_is_a_wrong_answer_naming_th
     assert v.status == "wrong_answer" and "gm_out_of_bounds" in v.reason, (v.reason, v.diagnostics[:3])
 
 
+def test_weights_drawn_in_get_init_inputs_reach_the_kernel_step_as_the_reference_had_them(ctx):
+    """The scalars as the Model's own tensor, drawn at random in get_init_inputs (as NPUKernelBench's DeepNorm draws
+    beta and gamma). The kernel step must get the reference's draws, not draws of its own: before, it drew again
+    (unseeded) and a right kernel was a wrong_answer."""
+    init = "    def __init__(self, scalars):\n        super().__init__()\n        self.scalars = scalars\n"
+    task = unit_of(
+        FOREACH,
+        {
+            "validation/module.py": [
+                ("    def __init__(self):\n        super().__init__()\n", init),
+                ("def forward(self, x, scalars):", "def forward(self, x):"),
+                ("scalars.tolist()", "self.scalars.tolist()"),
+                ("foreach_mul_scalar_list_custom(x, scalars)", "foreach_mul_scalar_list_custom(x, self.scalars)"),
+            ],
+            "validation/prepare_inputs.py": [
+                ("    return xs, scalars\n", "    return (xs,)\n"),
+                (
+                    "def get_init_inputs(param, device=None):\n    return []",
+                    "def get_init_inputs(param, device=None):\n"
+                    "    return [torch.rand(len(eval(param.get('input_shape', '[[1]]')))) * 4.0 - 2.0]",
+                ),
+            ],
+            FOREACH_CASES: ONLY_FLOAT16,
+        },
+    )
+    _, v = verify(task, ctx)
+    assert v.status == "passed", (v.status, v.reason, v.cases[:1])
+
+
 def test_foreach_scalar_list_whose_dtype_no_variant_declares_is_unsupported_naming_the_conversion(ctx):
     """The binding's int32 case hands int64 scalars; an OpDef declaring int32 scalars for it has no kernel for that
     combination. The framework may convert host scalars to the declared dtype (a ScalarList without To()); the

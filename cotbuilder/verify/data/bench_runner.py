@@ -265,6 +265,9 @@ def golden(validation: Path, case: dict, out: Path) -> None:
     saved = _save([t for t, _ in owned], out / "inputs")
     for meta, (_, arg) in zip(saved, owned, strict=True):
         meta["arg"] = arg
+    # the Model's own tensors (weights drawn in get_init_inputs) go to the kernel step as they are, saved before the
+    # reference runs: drawn again there they would be other numbers, and the kernel judged on other weights
+    init_saved = _save(_flatten(init), out / "init")
     model = module.Model(*init).to("cpu")
     # on clones, as the benchmark runs it; with grad mode on when an input requires grad (a reference computing its
     # output with torch.autograd.grad needs the clones to require it too: under no_grad it failed), else off - the
@@ -275,6 +278,7 @@ def golden(validation: Path, case: dict, out: Path) -> None:
     goldens = _save(_flatten(ref), out / "goldens")
     manifest = {
         "inputs": saved,
+        "init": init_saved,
         "goldens": goldens,
         "custom_check": hasattr(prepare, "custom_check_precision"),
         "output_is_list": isinstance(ref, (list, tuple)),
@@ -374,6 +378,10 @@ def kernel(validation: Path, case: dict, inputs_dir: Path, out: Path, binary: st
         init = prepare.get_init_inputs(row, device="cpu")
     flat = [_load_tensor(inputs_dir / "inputs", m) for m in manifest["inputs"]]
     inputs = _rebuild(template, flat)
+    own = manifest.get("init", [])
+    if len(own) != len(_flatten(init)):
+        raise SystemExit(f"get_init_inputs gave {len(_flatten(init))} tensors here, {len(own)} to the reference")
+    init = _rebuild(init, [_load_tensor(inputs_dir / "init", m) for m in own])  # the reference's, not new draws
     model = module.ModelNew(*init)
     with torch.no_grad():
         got = model(*inputs)
