@@ -28,6 +28,7 @@
 #include "impl/adv_api/all.h"
 #include "impl/basic_api/transpose.h"
 #include "impl/basic_api/impl_layer.h"
+#include "impl/basic_api/isa_reduce.h"
 #include "impl/basic_api/slice.h"
 #include "impl/basic_api/cube_types.h"
 #include "impl/basic_api/cube.h"

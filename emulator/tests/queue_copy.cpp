@@ -67,6 +67,35 @@ extern "C" __global__ __aicore__ void copy_double_free(GM_ADDR) {
     q.FreeTensor(t);  // @double_free
 }
 
+// The in-place forms (AllocTensor(t), DeQue(t)) and the untyped DeQue whose handle is dropped (the copy only
+// waited for): x tripled through two queues, with no diagnostic.
+extern "C" __global__ __aicore__ void in_place_and_untyped(GM_ADDR x) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> a, b;
+    pipe.InitBuffer(a, 1, N * sizeof(float));
+    pipe.InitBuffer(b, 1, N * sizeof(float));
+    GlobalTensor<float> g;
+    g.SetGlobalBuffer((__gm__ float*)x, N);
+    LocalTensor<float> t, u;
+    a.AllocTensor(t);
+    DataCopy(t, g, N);
+    a.EnQue(t);
+    a.DeQue(t);
+    u = b.AllocTensor<float>();
+    DataCopy(u, g, N);
+    b.EnQue(u);
+    TBufHandle h = b.DeQue();
+    (void)h;
+    Muls(u, u, 2.0f, N);
+    PipeBarrier<PIPE_V>();
+    Add(t, t, u, N);
+    PipeBarrier<PIPE_ALL>();
+    DataCopy(g, t, N);
+    PipeBarrier<PIPE_ALL>();
+    a.FreeTensor(t);
+    b.FreeTensor(u);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     std::string c = argv[1];
@@ -74,6 +103,7 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < N; ++i) x[i] = (float)i;
 #define CASE(k) if (c == #k) ICPU_RUN_KF(k, 1, (uint8_t*)x);
     CASE(by_value_helper) CASE(alloc_in_copy_free_in_original) CASE(copy_keeps_buffer) CASE(copy_double_free)
+    CASE(in_place_and_untyped)
     std::printf("x[0..4]=");
     for (int i = 0; i < 5; ++i) std::printf("%g ", x[i]);
     std::printf("\n");

@@ -31,6 +31,13 @@ def test_tensor_taken_through_a_copy_is_freed_through_the_original_cleanly(toolc
     assert toolchain.parse_diags(proc.stderr) == []
 
 
+def test_in_place_alloc_and_deque_and_the_untyped_deque_compute_cleanly(toolchain, exe):
+    proc = run(exe, "in_place_and_untyped")
+    assert proc.returncode == 0, proc.stderr
+    assert toolchain.parse_diags(proc.stderr) == []
+    assert "x[0..4]=0 3 6 9 12" in proc.stdout
+
+
 @pytest.mark.parametrize("case,kind", [("copy_keeps_buffer", "alloc_exhausted"), ("copy_double_free", "double_free")])
 def test_buffer_kept_or_freed_twice_across_copies_is_caught(toolchain, exe, case, kind):
     proc = run(exe, case)

@@ -258,6 +258,11 @@ private:
     ScalarType dtype_ = ScalarType::Float;
     Device device_;
 };
+// The option factories (`torch::dtype(torch::kFloat32)`, `at::device(...)`): TensorOptions with that one field set.
+inline TensorOptions dtype(ScalarType t) { return TensorOptions().dtype(t); }
+inline TensorOptions dtype(c10::TypeMeta t) { return TensorOptions().dtype(t); }
+inline TensorOptions device(Device d) { return TensorOptions().device(d); }
+inline TensorOptions requires_grad(bool r = true) { return TensorOptions().requires_grad(r); }
 
 // GM bytes shared by a tensor and its views (reshape / view), freed with the last of them.
 struct Storage {

@@ -183,6 +183,9 @@ struct AscendCUtils {
                        len > half ? ~0ull : (1ull << (uint32_t)len) - 1);
         }
     }
+    // C0: the 32-byte data block; GetC0Count(size) is how many elements of that byte size fill one
+    static int32_t GetC0Size() { return 32; }
+    static int32_t GetC0Count(const int32_t dtypeSize) { return GetC0Size() / dtypeSize; }
     template <typename T>
     static void SetMaskCount() { AscendC::SetMaskCount(); }
     template <typename T>

@@ -133,6 +133,9 @@ struct BufCore {
 
 namespace AscendC {
 
+// A queue buffer as the untyped queue calls name it (kernel_tensor_base.h: its address).
+using TBufHandle = uint8_t*;
+
 // (The depth parameter is named queDepth: a member of the non-dependent base would hide a parameter named depth.)
 template <TPosition src, TPosition dst, int32_t queDepth, auto mask = 0>
 class TQueBind : public cbemu::QueueCore {
@@ -148,6 +151,13 @@ public:
     bool EnQue(const LocalTensor<T>& t, CBEMU_LOC) { return this->enque(t, loc); }
     template <typename T>
     LocalTensor<T> DeQue(CBEMU_LOC) { return this->template deque<T>(loc); }
+    // the in-place forms (the tensor as an out-parameter) and the untyped DeQue, whose handle a kernel that only
+    // waits for the copy may drop (NPUKernelBench's RmsNorm: `inQueueX.DeQue();`): the same FIFO and pipe events
+    template <typename T>
+    void AllocTensor(LocalTensor<T>& t, CBEMU_LOC) { t = this->template alloc<T>(loc); }
+    template <typename T>
+    void DeQue(LocalTensor<T>& t, CBEMU_LOC) { t = this->template deque<T>(loc); }
+    TBufHandle DeQue(CBEMU_LOC) { return (TBufHandle)this->template deque<uint8_t>(loc).addr_; }
     template <typename T>
     void FreeTensor(LocalTensor<T>& t, CBEMU_LOC) { this->free_tensor(t, loc); }
     bool VacantInQue() const { return (int)this->fifo.size() < (this->depth > 0 ? this->depth : 1); }

@@ -356,6 +356,15 @@ inline double in_order(const std::vector<double>& v, bool sat) {
     return acc;
 }
 
+// The register the count form of ReduceSum (and the ISA's accumulating vcadd) leaves its sum in.
+template <typename T>
+inline void set_sum_register(T v) {
+    cbemu::ctx().reduce_sum = cbemu::to_double(v);
+    cbemu::ctx().reduce_sum_bits = 0;
+    std::memcpy(&cbemu::ctx().reduce_sum_bits, &v, sizeof(T) < 8 ? sizeof(T) : 8);
+    cbemu::ctx().reduce_sum_set = true;
+}
+
 template <typename T>
 inline void store_index(const LocalTensor<T>& dst, uint32_t pos, uint32_t idx) {
     // the index is stored in the bits of a T, as the docs describe (read it back with reinterpret)
@@ -404,8 +413,7 @@ void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Local
     double s = cbemu::legal::soc_index() == 0 ? detail_reduce::in_order<T>(sums, sat)
                                               : detail_reduce::tree_of_repeats<T>(sums, sat);
     dst.addr_[0] = cbemu::saturate(T(s), sat);
-    cbemu::ctx().reduce_sum = cbemu::to_double(dst.addr_[0]);
-    cbemu::ctx().reduce_sum_set = true;
+    detail_reduce::set_sum_register(dst.addr_[0]);
 }
 template <typename T>
 void ReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<T>& sharedTmpBuffer,

@@ -239,5 +239,18 @@ T GetReduceRepeatSumSpr(CBEMU_LOC) {
                       "GetReduceRepeatSumSpr before any count-form ReduceSum in this block");
     return T(cbemu::ctx().reduce_sum);
 }
+// The untyped forms return the register's raw 64 bits (the sum's T in the low bits; kernels reinterpret them);
+// GetAccVal is the name it had before GetReduceRepeatSumSpr.
+inline int64_t GetReduceRepeatSumSpr(CBEMU_LOC) {
+    if (!cbemu::ctx().reduce_sum_set)
+        cbemu::report("reduce_spr_unset", cbemu::Sev::warning, loc,
+                      "GetReduceRepeatSumSpr before any count-form ReduceSum in this block");
+    return (int64_t)cbemu::ctx().reduce_sum_bits;
+}
+inline int64_t GetAccVal(CBEMU_LOC) { return GetReduceRepeatSumSpr(loc); }
+template <typename T>
+T GetAccVal(CBEMU_LOC) {
+    return GetReduceRepeatSumSpr<T>(loc);
+}
 
 }  // namespace AscendC

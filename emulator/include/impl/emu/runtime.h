@@ -85,6 +85,7 @@ struct BlockCtx {
     uint8_t cmp_mask[16] = {};
     bool reduce_sum_set = false;
     double reduce_sum = 0;
+    uint64_t reduce_sum_bits = 0;  // the same result as the register holds it (get_acc_val: a T in the low bits)
     // the DEQSCALE register's half scale (SetDeqScale(half), SetDeqScale.md table 1): Cast int32_t -> half (s322fp16)
     // multiplies by it once set; before any SetDeqScale the emulator converts unscaled, as it always did
     bool deq_set = false;
