@@ -7,6 +7,9 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from cotbuilder.verify.opproject.build import OpBuild
+from cotbuilder.verify.opproject.run import failed_build
+
 REPO = Path(__file__).resolve().parents[2]
 
 PROGRAM = r"""
@@ -29,6 +32,8 @@ int main() {
     try { v.item<float>(); std::printf("no throw\n"); } catch (const std::exception& e) { std::printf("item throws\n"); }
     try { v.accessor<float, 2>(); std::printf("no throw\n"); } catch (const std::exception& e) { std::printf("dims throw\n"); }
     try { v.accessor<double, 1>(); std::printf("no throw\n"); } catch (const std::exception& e) { std::printf("type throws\n"); }
+    at::Tensor h = torch::empty_like(m, torch::dtype(torch::kFloat32));  // RmsNormGrad's dgamma output
+    std::printf("options %d %d\n", (int)(h.scalar_type() == at::kFloat), (int)h.numel());
     return 0;
 }
 """
@@ -55,4 +60,14 @@ def test_accessor_and_item_read_and_write_a_tensors_elements_and_refuse_a_wrong_
         "item throws",
         "dims throw",
         "type throws",
+        "options 1 6",
     ], run.stdout
+
+
+def test_a_binding_that_needs_a_torch_name_the_shim_lacks_is_the_shims_gap_not_a_compile_failure():
+    """g++ names a missing namespace member without `torch::` in the message ("'dtype' is not a member of 'torch'",
+    as NPUKernelBench's RmsNormGrad binding met it): that is the shim's gap, `unsupported`, never `failed_compile`."""
+    log = "cotbuilder_gen/pybind_bound.cpp:24:60: error: 'dtype' is not a member of 'torch'; did you mean 'Dtype'?"
+    failed = OpBuild(ok=False, stage="harness", log=log, outcome="error", reason=log)
+    v = failed_build(failed, "benchmark", {})
+    assert v.status == "unsupported" and "torch-extension shim lacks" in v.reason, v.reason

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..build import DEVICE_CORE_MACRO
+from ..launch_rewrite import rewrite_launches
 from . import dtypes
 from .layout import Entry, strip_comments
 
@@ -94,6 +95,7 @@ def rewrite_entry(text: str, entry: Entry) -> str:
     )
     clean = strip_comments(text)
     out, last, forward = [], 0, None
+    name = ENTRY_MACRO
     for m in pattern.finditer(clean):
         name = ENTRY_MACRO
         params = re.match(r"\s*\(([^)]*)\)", clean[m.end() :])
@@ -113,7 +115,17 @@ def rewrite_entry(text: str, entry: Entry) -> str:
     out.append(text[last:])
     if forward:
         out.append(forward)
-    return bracket_attributes_to_qualifier("".join(out))
+    return bracket_attributes_to_qualifier(_own_launches("".join(out), entry.name, name))
+
+
+def _own_launches(text: str, old: str, new: str) -> str:
+    """A kernel file may carry its own launch stub for the op build (`void <op>_do(...) { <op><<<...>>>(...); }`
+    outside `__CCE_KT_TEST__`): it launches the renamed entry, through the emulator's launch. Never called here
+    (the emulated aclnn layer launches the entry), it only has to compile."""
+    if "<<<" not in text:
+        return text
+    renamed = re.sub(rf"\b{re.escape(old)}(?=\s*(?:<[^<>;()]*>)?\s*<<<)", new, text)
+    return rewrite_launches(renamed)[0]
 
 
 def tiling_struct_for(op_type: str, headers: dict[str, str]) -> str | None:

@@ -143,7 +143,9 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
     return Verdict("failed_compile", f"{result.stage}: {result.reason or diagnostics.first_error(log)}", **common)
 
 
-_TORCH_SURFACE = re.compile(r"(?:at|c10|torch|pybind11|py)::|class at::Tensor")
+_TORCH_SURFACE = re.compile(
+    r"\b(?:at|c10|torch|pybind11|py)::|class at::Tensor|is not a member of '(?:at|c10|torch|pybind11|py)(?:::\w+)*'"
+)
 
 
 @functools.lru_cache(maxsize=1)
