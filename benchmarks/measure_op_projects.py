@@ -52,6 +52,7 @@ from cotbuilder.parse.units import extract_units  # noqa: E402
 from cotbuilder.stages.driver import run_stage  # noqa: E402
 from cotbuilder.store import Store  # noqa: E402
 from cotbuilder.verify import worker  # noqa: E402
+from cotbuilder.verify.opproject import kernel_glue  # noqa: E402
 from cotbuilder.verify.stage import VerifyConfig  # noqa: E402
 
 SNAPSHOTS = {
@@ -63,10 +64,7 @@ SNAPSHOTS = {
     "ops-math": ("/work/.mirror/hicann+ops-math/repo", ""),
 }
 # An answer that touches the Cube unit (matmul / convolution, L0/L1 positions) is not a vector kernel.
-CUBE = re.compile(
-    r"\b(Matmul|MatmulImpl|Mmad|LoadData|LoadData2D|LoadData3DV2|Fixpipe|TCubeTiling|REGIST_MATMUL_OBJ|BatchMatmul|"
-    r"MatmulApiTiling|MultiCoreMatmulTiling|TPosition::(?:A1|A2|B1|B2|CO1|CO2|C1|C2))\b|matmul_intf\.h"
-)
+CUBE = kernel_glue.CUBE_API
 SOC = "ascend910b"
 
 

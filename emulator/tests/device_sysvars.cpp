@@ -5,6 +5,9 @@
 //          get_subblockdim, GetBlockIdx) at slot get_block_idx() * get_subblockdim() + get_subblockid().
 //   mixed_wrong: the hardware-wrong twin: it takes get_block_idx() for GetBlockIdx() and indexes by it alone, so
 //          both AIVs of a core write one slot: a cross-core race the emulator reports.
+//   plain / plain_vector: a kernel of no declared type writes (ASCEND_IS_AIV, g_coreType == AIV[, ASCEND_IS_NOT_AIC]):
+//          built as it is, the plain launch is neither core for the macros; built as cotbuilder's op build builds a
+//          kernel that uses no Cube API (the prelude's CBEMU_PLAIN_CORE, redefined below as it does), the AIV.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -14,6 +17,22 @@
 using namespace AscendC;
 
 constexpr int32_t TILES = 10;
+
+extern "C" __global__ __aicore__ void plain(GM_ADDR out) {
+    int32_t* o = (int32_t*)out;
+    o[0] = ASCEND_IS_AIV ? 1 : 0;  // (testing ASCEND_IS_AIC too would be the unmodelled inferred-mixed case)
+    o[1] = g_coreType == AIV ? 1 : 0;
+}
+#undef CBEMU_PLAIN_CORE
+#define CBEMU_PLAIN_CORE ::cbemu::CoreKind::AIV
+extern "C" __global__ __aicore__ void plain_vector(GM_ADDR out) {
+    int32_t* o = (int32_t*)out;
+    if ASCEND_IS_AIV {
+        o[0] = 1;
+    }
+    o[1] = g_coreType == AIV ? 1 : 0;
+    o[2] = ASCEND_IS_NOT_AIC ? 1 : 0;
+}
 
 extern "C" __global__ __aicore__ void tiles(GM_ADDR out) {
     GlobalTensor<int32_t> g;
@@ -38,7 +57,11 @@ int main(int argc, char** argv) {
     int32_t* out = (int32_t*)GmAlloc(16 * sizeof(int32_t));
     std::memset(out, 0xFF, 16 * sizeof(int32_t));
     int n = 0;
-    if (c == "tiles") {
+    if (c == "plain" || c == "plain_vector") {
+        if (c == "plain") ICPU_RUN_KF(plain, 1, (uint8_t*)out);
+        else ICPU_RUN_KF(plain_vector, 1, (uint8_t*)out);
+        n = c == "plain" ? 2 : 3;
+    } else if (c == "tiles") {
         ICPU_RUN_KF(tiles, 3, (uint8_t*)out);
         n = TILES;
     } else {

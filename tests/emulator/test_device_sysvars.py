@@ -43,3 +43,12 @@ def test_a_kernel_taking_get_block_idx_for_the_aiv_index_is_caught_racing_its_si
     diags = diagnostics.errors(diagnostics.parse_emulator_diagnostics(proc.stderr)[0])
     assert diags and {d["kind"] for d in diags} == {"race"}
     assert all("write-after-write on GM" in d["message"] for d in diags)
+
+
+def test_a_plain_kernel_is_the_aiv_for_the_core_macros_only_when_its_build_says_it_is_a_vector_kernel(exe):
+    """A kernel of no declared AIC/AIV type: as built plainly, ASCEND_IS_AIV is false (the launch's core is not known:
+    a cube kernel's `if ASCEND_IS_AIV return;` must not end it); built as the op build builds a kernel using no Cube
+    API, it is the AIV, as the device compiler builds it - its `if ASCEND_IS_AIV { ... }` work runs (NPUKernelBench's
+    RmsNorm skipped its reduction and wrote NaN before). g_coreType says AIV either way."""
+    assert _run(exe, "plain") == [0, 1]
+    assert _run(exe, "plain_vector") == [1, 1, 1]

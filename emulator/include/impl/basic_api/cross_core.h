@@ -16,9 +16,14 @@ constexpr int32_t AIV = 2;
 }  // namespace AscendC
 #define g_coreType (::cbemu::core_id().kind == ::cbemu::CoreKind::AIC ? ::AscendC::AIC : ::AscendC::AIV)
 
-// `if ASCEND_IS_AIV { ... }`: the macro is the parenthesised condition.
-#define ASCEND_IS_AIC (::cbemu::is_core(::cbemu::CoreKind::AIC, ::cbemu::SrcLoc(__FILE__, __LINE__)))
-#define ASCEND_IS_AIV (::cbemu::is_core(::cbemu::CoreKind::AIV, ::cbemu::SrcLoc(__FILE__, __LINE__)))
+// `if ASCEND_IS_AIV { ... }`: the macro is the parenthesised condition. CBEMU_PLAIN_CORE is the core a kernel of no
+// declared type runs on as its build says (cotbuilder's op build: AIV for a kernel that uses no Cube API, which the
+// device compiler builds for the vector cores); PLAIN when the build does not say.
+#ifndef CBEMU_PLAIN_CORE
+#define CBEMU_PLAIN_CORE ::cbemu::CoreKind::PLAIN
+#endif
+#define ASCEND_IS_AIC (::cbemu::is_core(::cbemu::CoreKind::AIC, ::cbemu::SrcLoc(__FILE__, __LINE__), CBEMU_PLAIN_CORE))
+#define ASCEND_IS_AIV (::cbemu::is_core(::cbemu::CoreKind::AIV, ::cbemu::SrcLoc(__FILE__, __LINE__), CBEMU_PLAIN_CORE))
 #define ASCEND_IS_NOT_AIC (!ASCEND_IS_AIC)
 #define ASCEND_IS_NOT_AIV (!ASCEND_IS_AIV)
 

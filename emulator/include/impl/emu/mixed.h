@@ -26,7 +26,7 @@ CBEMU_RT void declare_kernel_type(KernelMetaType t, const SrcLoc& loc);
 // single-unit kernels (`if ASCEND_IS_AIV { return; }` before cube work, `if ASCEND_IS_AIC { return; }` before
 // vector work) run their work; a kernel that tests both without declaring a type would be typed MIX by the
 // compiler, which the emulator cannot infer: it stops as unsupported.
-CBEMU_RT bool is_core(CoreKind want, const SrcLoc& loc);
+CBEMU_RT bool is_core(CoreKind want, const SrcLoc& loc, CoreKind plain = CoreKind::PLAIN);
 
 namespace detail_cross {
 inline uint64_t clock_key(uint64_t core, int flag) { return core ^ ((uint64_t)(flag & 15) << 56); }
@@ -92,9 +92,10 @@ CBEMU_RT void declare_kernel_type(KernelMetaType t, const SrcLoc& loc) {
     }
 }
 
-CBEMU_RT bool is_core(CoreKind want, const SrcLoc& loc) {
+CBEMU_RT bool is_core(CoreKind want, const SrcLoc& loc, CoreKind plain) {
     CoreId& id = core_id();
     if (id.kind != CoreKind::PLAIN) return id.kind == want;
+    if (plain != CoreKind::PLAIN) return plain == want;  // the build said which core a plain launch runs on
     (want == CoreKind::AIC ? id.saw_is_aic : id.saw_is_aiv) = true;
     if (id.saw_is_aic && id.saw_is_aiv)
         report("unsupported_api", Sev::fatal, loc,
