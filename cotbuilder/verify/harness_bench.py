@@ -43,6 +43,7 @@ from .verdict import Verdict
 
 HARNESS = "benchmark"
 SHIM_GAP = "COTBUILDER_SHIM_GAP"  # bench_runner.py's mark on a conversion its kernel_gen_ops stand-in lacks
+INIT_MISMATCH = "COTBUILDER_INIT_MISMATCH"  # and on get_init_inputs drawing another structure than for the reference
 BINARY = "cotbuilder_binding"
 RUNNER = "cotbuilder_bench_runner.py"
 ATOL = RTOL = 1e-3  # NPUKernelBench's default precision rule
@@ -211,7 +212,9 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         case["stop"] = host
         return case
     if (stop := steps.stopped(run, "ModelNew")) is not None and not steps.ended_by_diagnostics(run, diags):
-        if stop[0] == "failed_run" and SHIM_GAP in run.stderr:
+        if stop[0] == "failed_run" and INIT_MISMATCH in run.stderr:  # forged, it only turns a verdict into none
+            stop = ("unsupported", "benchmark: " + run.stderr.split(INIT_MISMATCH, 1)[1].strip().splitlines()[0][:160])
+        elif stop[0] == "failed_run" and SHIM_GAP in run.stderr:
             stop = _shim_gap(run.stderr.split(SHIM_GAP, 1)[1].strip().splitlines()[0])
         elif stop[0] == "failed_run" and "COTBUILDER_BIND_ERROR" in run.stderr:
             bind = run.stderr.split("COTBUILDER_BIND_ERROR", 1)[1].strip().splitlines()[0]

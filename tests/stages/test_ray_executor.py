@@ -209,6 +209,9 @@ def test_demo_on_ray_killed_mid_verify_resumes_and_equals_the_local_run(demo_run
     ws = tmp_path / "ray-ws"
     (ws / "cache").mkdir(parents=True)  # the local run's build cache (the test run's, shared: a link, not a copy)
     (ws / "cache" / "verify").symlink_to((demo_run.workspace / "cache" / "verify").resolve(), target_is_directory=True)
+    # and its statement cache (content-keyed, like the builds): annotate derives statements in the driver, not on Ray
+    statements = (demo_run.workspace / "cache" / "statements").resolve()
+    (ws / "cache" / "statements").symlink_to(statements, target_is_directory=True)
     ray_opts = ("--executor", "ray", "--ray-address", ray_address)
     crawl = cli("crawl", "--manifest", "demo", *ray_opts, workspace=ws)
     assert crawl.returncode == 0, crawl.stderr[-3000:]
