@@ -1,5 +1,5 @@
 // A kernel that includes the arch-2201 special-register header by its path and asks for its sub-block; with
-// -DUSE_ACC_VAL / -DUSE_RSVD_CNT it also reads a register the emulator does not model (the build must refuse, naming it).
+// -DUSE_RSVD_CNT it also reads a register the emulator does not model (the build must refuse, naming it).
 #include "kernel_operator.h"
 #include "impl/dav_c220/kernel_operator_reg_others_impl.h"
 
@@ -12,9 +12,6 @@ extern "C" __global__ __aicore__ void regs(GM_ADDR out, GM_ADDR workspace) {
     g.SetValue(0, (int32_t)GetSubBlockId());
     g.SetValue(1, (int32_t)GetSubBlockDim());
     g.SetValue(3, g_coreType == AIV ? 1 : 0);  // a vector kernel's blocks run on vector cores
-#ifdef USE_ACC_VAL
-    g.SetValue(2, (int32_t)GetAccVal());
-#endif
 #ifdef USE_RSVD_CNT
     g.SetValue(2, (int32_t)GetRsvdCnt());
 #endif
