@@ -16,11 +16,14 @@ from pathlib import Path
 import pytest
 
 from cotbuilder.paths import emulator_dir, emulator_include_dirs
+from cotbuilder.verify.build import KERNEL_OPT, RUNTIME_OPT
 
 REPO = Path(__file__).resolve().parents[2]
 INCLUDE = emulator_dir() / "include"
 CPP = emulator_dir() / "tests"  # the C++ test programs live beside the emulator
-FLAGS = ["-std=c++17", "-O1", "-pthread", "-DASCENDC_CPU_DEBUG"]
+# the levels verify builds at: programs (kernels) and the header at KERNEL_OPT, the runtime library at RUNTIME_OPT
+FLAGS = ["-std=c++17", KERNEL_OPT, "-pthread", "-DASCENDC_CPU_DEBUG"]
+RUNTIME_FLAGS = [RUNTIME_OPT if f == KERNEL_OPT else f for f in FLAGS]
 PREBUILT = "-DCOTBUILDER_EMU_PREBUILT"  # the headers declare the runtime; the runtime object defines it
 RUNTIME_SOURCES = [emulator_dir() / "src" / name for name in ("cbemu_runtime.cpp", "cbhost_runtime.cpp")]
 NOT_LINKING = {"-c", "-fsyntax-only", "-S", "-E"}
@@ -104,17 +107,17 @@ def toolchain(run_root: Path) -> Toolchain:
 def _build_pch(pch_dir: Path) -> None:
     # fallback header next to the .gch: used only if the PCH is rejected
     (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
-    jobs = [(["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch")]
-    jobs += [(["-c", str(src)], src.stem + ".o") for src in RUNTIME_SOURCES]
+    jobs = [(FLAGS, ["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch")]
+    jobs += [(RUNTIME_FLAGS, ["-c", str(src)], src.stem + ".o") for src in RUNTIME_SOURCES]
     # at once (independent compiles), as ensure_pch does: the other worker waits for them on the lock
     procs = [
         subprocess.Popen(
-            ["g++", *FLAGS, *INCLUDE_FLAGS, PREBUILT, *args, "-o", str(pch_dir / target)],
+            ["g++", *flags, *INCLUDE_FLAGS, PREBUILT, *args, "-o", str(pch_dir / target)],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for args, target in jobs
+        for flags, args, target in jobs
     ]
     for proc in procs:
         _, err = proc.communicate(timeout=300)
