@@ -294,6 +294,19 @@ extern "C" __global__ __aicore__ void k_special(GM_ADDR x, GM_ADDR y, GM_ADDR o)
     ub_out(o, r, 3 * N);
 }
 
+// A library function whose dst overlaps its src, half a buffer ahead (as NPUKernelBench's MulSigmoidMulAdd does with
+// GetWithOffset): the library computes through its temporary buffer, so dst is f of src as it was before the call.
+extern "C" __global__ __aicore__ void k_overlap(GM_ADDR x, GM_ADDR o) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, br;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, N);
+    LocalTensor<float> r = ub_new<float>(pipe, br, 2 * N);
+    DataCopy(r, a, N);
+    PipeBarrier<PIPE_V>();
+    Sigmoid<float, false>(r[N / 2], r, N);
+    ub_out(o, r[N / 2], N);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     g_dir = argv[1];
@@ -309,6 +322,9 @@ int main(int argc, char** argv) {
     uint8_t* osp = out(3 * N * 4);
     ICPU_RUN_KF(k_special, 1, load("x"), load("y"), osp);
     save("special", osp, 3 * N * 4);
+    uint8_t* oo = out(N * 4);
+    ICPU_RUN_KF(k_overlap, 1, load("x"), oo);
+    save("overlap", oo, N * 4);
 
     uint8_t *os = out(5 * R * C * 4), *red = out(8 * R * 8 * 4);
     ICPU_RUN_KF(k_softmax, 1, load("sx"), load("sg"), os, red);

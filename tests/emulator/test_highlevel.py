@@ -307,6 +307,14 @@ def test_isinf_isnan_flag_specials_and_hypot(hl):
     _close(r[2][3:], np.hypot(x[3:], i["y"][3:].astype(np.float64)))
 
 
+def test_a_library_function_whose_dst_overlaps_its_src_ahead_computes_from_src_as_it_was(hl):
+    """Sigmoid into dst = src + N/2 (half a buffer ahead): every element is sigmoid of the input. An element-wise
+    in-place loop overwrote src's second half before reading it (half the elements wrong, as NPUKernelBench's
+    MulSigmoidMulAdd reference answer came out)."""
+    d, i, _ = hl
+    _close(_out(d, "overlap", np.float32), 1.0 / (1.0 + np.exp(-i["x"].astype(np.float64))), rtol=1e-6)
+
+
 def test_batchnorm_over_the_batch_and_groupnorm_per_group(hl):
     d, i, _ = hl
     x = i["nx"].astype(np.float64)

@@ -47,13 +47,18 @@ inline void hl_map(const AscendC::LocalTensor<D>& dst, uint32_t n, const SrcLoc&
     (hl_read(op, ops, n), ...);
     wr(op, dst, n);
     bool sat = float_saturation();
+    // The library computes in passes through its temporary buffer, so every input is read before dst is written: a
+    // dst overlapping an input ahead of it (NPUKernelBench's MulSigmoidMulAdd: dst half a buffer past src) gets f of
+    // the inputs as they were, not of values this call already wrote
+    std::vector<D> out(n);
     for (uint32_t i = 0; i < n; ++i) {
         auto r = f(hl_at(ops, i)...);
         if constexpr (std::is_integral<D>::value && std::is_floating_point<decltype(r)>::value)
-            dst.addr_[i] = convert<D>((double)r, AscendC::RoundMode::CAST_RINT);
+            out[i] = convert<D>((double)r, AscendC::RoundMode::CAST_RINT);
         else
-            dst.addr_[i] = saturate(D(r), sat);
+            out[i] = saturate(D(r), sat);
     }
+    for (uint32_t i = 0; i < n; ++i) dst.addr_[i] = out[i];
 }
 
 // isReuseSource = true on an API whose docs say it then computes in src's memory ("本接口内部计算时复用src的内存空间":
