@@ -44,52 +44,42 @@ class Sealed:
 _NARROWER = {"float64": ("float32", "float16", compare.BF16), "float32": ("float16", compare.BF16)}
 
 
-def widened_outputs(
-    sealed: Sealed, outputs: dict[str, bytes], pairs: list[tuple[str, str]], out_dtypes: dict[str, str]
-) -> dict[str, bytes]:
-    """The outputs as they are compared when the op returns a narrower float than its reference computes (a
-    benchmark's PyTorch Model doing a half matmul in float32, its answer returning half): each such output widened,
-    exactly, to its golden's dtype - as the benchmark's own check casts both to float32 - so the golden itself is
-    never touched. Outputs of another kind stay as written (and are compared, or refused, as before)."""
-    out = dict(outputs)
-    for name, gold in pairs:
-        g, have = sealed.goldens.get(gold), compare.canonical_dtype(out_dtypes.get(name) or "")
-        if name not in outputs or g is None or g.dtype is None:
-            continue
-        want = compare.canonical_dtype(g.dtype)
-        if have not in _NARROWER.get(want, ()):
-            continue
-        narrow = compare.numpy_dtype(have)
-        if len(outputs[name]) % narrow.itemsize:
-            continue
-        raw = np.frombuffer(outputs[name], dtype=narrow)
-        values = compare.to_float(raw, have)
-        out[name] = values.astype(compare.numpy_dtype(want)).tobytes()
-    return out
-
-
 def promoted(
     sealed: Sealed, outputs: dict[str, bytes], pairs: list[tuple[str, str]], out_dtypes: dict[str, str]
 ) -> tuple[Sealed, dict[str, bytes]]:
     """Goldens and outputs as a benchmark's check compares them (`out - out_new` in PyTorch: the narrower float of
-    the two promoted to the wider): outputs narrower than their golden widened (widened_outputs), and a golden
-    narrower than the output the op returns (a float16 reference, the op's float32 mean and rstd, as NPUKernelBench's
-    DeepNorm binding declares them) widened, exactly, into a copy sealed anew - the sealed golden is not changed."""
-    outs = widened_outputs(sealed, outputs, pairs, out_dtypes)
-    compared = dict(sealed.goldens)
+    the two promoted to the wider), each widened exactly: an output narrower than its golden (a PyTorch Model doing a
+    half matmul in float32, the answer returning half), or a golden narrower than the output the op returns (a
+    float16 reference, the op's float32 mean and rstd, as NPUKernelBench's DeepNorm binding declares them) - then
+    into a copy sealed anew, the sealed golden is not changed. Outputs of another kind stay as written (and are
+    compared, or refused, as before)."""
+    outs, compared = dict(outputs), dict(sealed.goldens)
     for name, gold in pairs:
         g, have = sealed.goldens.get(gold), compare.canonical_dtype(out_dtypes.get(name) or "")
         if name not in outputs or g is None or g.dtype is None:
             continue
         want = compare.canonical_dtype(g.dtype)
-        if want not in _NARROWER.get(have, ()):
-            continue
-        narrow = compare.numpy_dtype(want)
-        if len(g.data) % narrow.itemsize:
-            continue
-        values = compare.to_float(np.frombuffer(g.data, dtype=narrow), want)
-        compared[gold] = Golden(values.astype(compare.numpy_dtype(have)).tobytes(), have)
+        if have in _NARROWER.get(want, ()):
+            if (wide := _widened(outputs[name], have, want)) is not None:
+                outs[name] = wide
+        elif want in _NARROWER.get(have, ()) and (wide := _widened(g.data, want, have)) is not None:
+            compared[gold] = Golden(wide, have)
     return Sealed(compared), outs
+
+
+def widened_outputs(
+    sealed: Sealed, outputs: dict[str, bytes], pairs: list[tuple[str, str]], out_dtypes: dict[str, str]
+) -> dict[str, bytes]:
+    """The outputs half of `promoted`: the golden itself is never touched."""
+    return promoted(sealed, outputs, pairs, out_dtypes)[1]
+
+
+def _widened(data: bytes, dtype: str, to: str) -> bytes | None:
+    """`data` of a narrower float dtype as the wider `to`, exactly (None: not a whole number of elements)."""
+    narrow = compare.numpy_dtype(dtype)
+    if len(data) % narrow.itemsize:
+        return None
+    return compare.to_float(np.frombuffer(data, dtype=narrow), dtype).astype(compare.numpy_dtype(to)).tobytes()
 
 
 def _stem_key(path: str, word: str) -> str | None:

@@ -213,11 +213,11 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         return case
     if (stop := steps.stopped(run, "ModelNew")) is not None and not steps.ended_by_diagnostics(run, diags):
         if stop[0] == "failed_run" and INIT_MISMATCH in run.stderr:  # forged, it only turns a verdict into none
-            stop = ("unsupported", "benchmark: " + run.stderr.split(INIT_MISMATCH, 1)[1].strip().splitlines()[0][:160])
+            stop = ("unsupported", "benchmark: " + _after_mark(run.stderr, INIT_MISMATCH)[:160])
         elif stop[0] == "failed_run" and SHIM_GAP in run.stderr:
-            stop = _shim_gap(run.stderr.split(SHIM_GAP, 1)[1].strip().splitlines()[0])
+            stop = _shim_gap(_after_mark(run.stderr, SHIM_GAP))
         elif stop[0] == "failed_run" and "COTBUILDER_BIND_ERROR" in run.stderr:
-            bind = run.stderr.split("COTBUILDER_BIND_ERROR", 1)[1].strip().splitlines()[0]
+            bind = _after_mark(run.stderr, "COTBUILDER_BIND_ERROR")
             stop = ("failed_run", f"binding: {bind[:200]}")
         case["stop"] = stop
         return case
@@ -296,6 +296,11 @@ MAX_DEVICE_ULPS = 2
 # printing it for another type gains nothing, and one naming a type here could as well pass such a value.
 TORCH_CONVERTS = frozenset({"complex", "device", "layout", "memory_format", "Generator"})
 _GAP_TYPE = re.compile(r"cannot pass an? (\w+)\s*$")
+
+
+def _after_mark(stderr: str, mark: str) -> str:
+    """The rest of the line the runner's first `mark` starts (what it says about the stop)."""
+    return (stderr.split(mark, 1)[1].strip().splitlines() or [""])[0]
 
 
 def _shim_gap(said: str) -> tuple[str, str]:

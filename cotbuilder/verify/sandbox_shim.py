@@ -247,28 +247,39 @@ def _leftovers():
         pass  # nobody left to stop
     seen = {}
     while True:
-        reaped = 0
-        while True:
-            try:
-                pid, _ = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                break
-            if pid == 0:
-                break
-            reaped += 1
-        new = 0
-        for entry in os.listdir("/proc"):
-            if entry.isdigit() and entry != "1" and entry not in seen:
-                try:
-                    with open(f"/proc/{entry}/stat") as fh:
-                        stat = fh.read()
-                except OSError:
-                    continue
-                if stat.rsplit(")", 1)[-1].split()[0] != "Z":
-                    seen[entry] = stat[stat.find("(") + 1 : stat.rfind(")")]
-                    new += 1
+        reaped = _reap()
+        new = {pid: name for pid, name in _alive().items() if pid not in seen}
+        seen.update(new)
         if not reaped and not new:
             return list(seen.values())
+
+
+def _reap():
+    """Zombie children collected without waiting; how many."""
+    n = 0
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return n
+        if pid == 0:
+            return n
+        n += 1
+
+
+def _alive():
+    """{pid: name} of the namespace's processes besides the init that are not zombies."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and entry != "1":
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    stat = fh.read()
+            except OSError:
+                continue
+            if stat.rsplit(")", 1)[-1].split()[0] != "Z":
+                out[entry] = stat[stat.find("(") + 1 : stat.rfind(")")]
+    return out
 
 
 def _init(spec, command=None):

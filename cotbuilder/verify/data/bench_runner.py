@@ -379,10 +379,10 @@ def kernel(validation: Path, case: dict, inputs_dir: Path, out: Path, binary: st
         init = prepare.get_init_inputs(row, device="cpu")
     flat = [_load_tensor(inputs_dir / "inputs", m) for m in manifest["inputs"]]
     inputs = _rebuild(template, flat)
-    own = manifest.get("init", [])
-    if len(own) != len(_flatten(init)):  # the benchmark's draws differ between two runs: nothing to say of the kernel
+    own, drawn = manifest.get("init", []), len(_flatten(init))
+    if len(own) != drawn:  # the benchmark's draws differ between two runs: nothing to say of the kernel
         print(
-            f"{INIT_MISMATCH} get_init_inputs gave {len(_flatten(init))} tensors here, {len(own)} to the reference",
+            f"{INIT_MISMATCH} get_init_inputs gave {drawn} tensors here, {len(own)} to the reference",
             file=sys.stderr,
         )
         raise SystemExit(3)
