@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "impl_layer.h"
+#include "misc.h"
 #include "vec_cmp_reduce.h"
 
 namespace cbemu {
@@ -46,10 +47,9 @@ inline void vcadd(half* dst, half* src, uint8_t repeat, uint16_t dstRepStride, u
 }
 // ACC_VAL: the raw 64 bits of the last accumulated sum (GetReduceRepeatSumSpr's register).
 inline int64_t get_acc_val(CBEMU_LOC) { return AscendC::GetReduceRepeatSumSpr(loc); }
-// The mask register's mode and value as the instructions set them (SetMaskNorm / SetMaskCount / SetVectorMask).
-inline void set_mask_norm() { cbemu::ctx().counter_mode = false; }
-inline void set_mask_count() { cbemu::ctx().counter_mode = true; }
+// The mask register's mode and value as the instructions set them: the APIs over them (misc.h), the value as is.
+inline void set_mask_norm() { AscendC::SetMaskNorm(); }
+inline void set_mask_count() { AscendC::SetMaskCount(); }
 inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow) {
-    cbemu::ctx().mask_hi = maskHigh;
-    cbemu::ctx().mask_lo = maskLow;
+    AscendC::AscendCUtils::SetMask<uint8_t>(maskHigh, maskLow);
 }

@@ -232,21 +232,21 @@ void GetCmpMask(const LocalTensor<T>& dst, CBEMU_LOC) {
 }
 
 // ---- the sum register written by the count form of ReduceSum ----
-template <typename T>
-T GetReduceRepeatSumSpr(CBEMU_LOC) {
+namespace detail_reduce {
+inline const cbemu::BlockCtx& sum_register(const cbemu::SrcLoc& loc) {
     if (!cbemu::ctx().reduce_sum_set)
         cbemu::report("reduce_spr_unset", cbemu::Sev::warning, loc,
                       "GetReduceRepeatSumSpr before any count-form ReduceSum in this block");
-    return T(cbemu::ctx().reduce_sum);
+    return cbemu::ctx();
+}
+}  // namespace detail_reduce
+template <typename T>
+T GetReduceRepeatSumSpr(CBEMU_LOC) {
+    return T(detail_reduce::sum_register(loc).reduce_sum);
 }
 // The untyped forms return the register's raw 64 bits (the sum's T in the low bits; kernels reinterpret them);
 // GetAccVal is the name it had before GetReduceRepeatSumSpr.
-inline int64_t GetReduceRepeatSumSpr(CBEMU_LOC) {
-    if (!cbemu::ctx().reduce_sum_set)
-        cbemu::report("reduce_spr_unset", cbemu::Sev::warning, loc,
-                      "GetReduceRepeatSumSpr before any count-form ReduceSum in this block");
-    return (int64_t)cbemu::ctx().reduce_sum_bits;
-}
+inline int64_t GetReduceRepeatSumSpr(CBEMU_LOC) { return (int64_t)detail_reduce::sum_register(loc).reduce_sum_bits; }
 inline int64_t GetAccVal(CBEMU_LOC) { return GetReduceRepeatSumSpr(loc); }
 template <typename T>
 T GetAccVal(CBEMU_LOC) {
