@@ -7,6 +7,8 @@
 //            2080, 6176, 10272 (1..64, 65..128, 129..192).
 //   half:    half 1..64, accumulating, the register's low 16 bits as a half: 2080.
 //   outside: the hostile twin: vcadd on a pointer past UB is an emulator error, not a read.
+//   unset:   the hardware-wrong twin of acc: per-repeat vcadd (no accumulate), then get_acc_val - the register holds
+//            no sum of this kernel (only the count form / an accumulating vcadd writes it): a warning, and 0.
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -65,15 +67,23 @@ extern "C" __global__ __aicore__ void isa_reduce(GM_ADDR x, GM_ADDR out, uint32_
         wait_flag(PIPE_V, PIPE_S, EVENT_ID0);
         int64_t acc = get_acc_val();
         res[0] = (float)*reinterpret_cast<half*>(&acc);
-    } else {
+    } else if (which == 4) {
         AscendCUtils::SetMask<float>(64);
         vcadd(nullptr, (__ubuf__ float*)src.GetPhyAddr() + (1 << 20), 1, 1, 1, 8, true);
+    } else {
+        AscendCUtils::SetMask<float>(64);
+        vcadd((__ubuf__ float*)dst.GetPhyAddr(), (__ubuf__ float*)src.GetPhyAddr(), 3, 1, 1, 8, false);
+        set_flag(PIPE_V, PIPE_S, EVENT_ID0);
+        wait_flag(PIPE_V, PIPE_S, EVENT_ID0);
+        int64_t acc = get_acc_val();
+        res[0] = *reinterpret_cast<float*>(&acc);
+        res[1] = -1.0f;
     }
 }
 
 int main(int argc, char** argv) {
     std::string c = argc > 1 ? argv[1] : "";
-    uint32_t which = c == "acc" ? 0 : c == "counter" ? 1 : c == "repeat" ? 2 : c == "half" ? 3 : 4;
+    uint32_t which = c == "acc" ? 0 : c == "counter" ? 1 : c == "repeat" ? 2 : c == "half" ? 3 : c == "unset" ? 5 : 4;
     float* x = (float*)GmAlloc(256 * sizeof(float));
     float* out = (float*)GmAlloc(8 * sizeof(float));
     for (int i = 0; i < 256; ++i) x[i] = (float)(i + 1);

@@ -96,6 +96,17 @@ extern "C" __global__ __aicore__ void in_place_and_untyped(GM_ADDR x) {
     b.FreeTensor(u);
 }
 
+// The hardware-wrong twin: an untyped DeQue with nothing enqueued (the copy it waits for was never EnQue'd) hangs
+// on hardware; the emulator stops it.
+extern "C" __global__ __aicore__ void untyped_deque_empty(GM_ADDR) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 1> q;
+    pipe.InitBuffer(q, 1, N * sizeof(float));
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.DeQue();  // @deque_empty
+    q.FreeTensor(t);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     std::string c = argv[1];
@@ -103,7 +114,7 @@ int main(int argc, char** argv) {
     for (uint32_t i = 0; i < N; ++i) x[i] = (float)i;
 #define CASE(k) if (c == #k) ICPU_RUN_KF(k, 1, (uint8_t*)x);
     CASE(by_value_helper) CASE(alloc_in_copy_free_in_original) CASE(copy_keeps_buffer) CASE(copy_double_free)
-    CASE(in_place_and_untyped)
+    CASE(in_place_and_untyped) CASE(untyped_deque_empty)
     std::printf("x[0..4]=");
     for (int i = 0; i < 5; ++i) std::printf("%g ", x[i]);
     std::printf("\n");

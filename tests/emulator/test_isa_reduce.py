@@ -43,3 +43,13 @@ def test_vcadd_on_a_pointer_past_ub_is_an_emulator_error(exe):
     assert proc.returncode == 3, proc.stderr[-3000:]
     kinds = {d["kind"] for d in diagnostics.errors(diagnostics.parse_emulator_diagnostics(proc.stderr)[0])}
     assert "ub_out_of_bounds" in kinds, proc.stderr[-2000:]
+
+
+def test_reading_acc_val_after_a_vcadd_that_does_not_accumulate_is_flagged_and_gives_no_sum(exe):
+    """Hardware-wrong: the per-repeat form writes dst, not the register; a kernel reading the register after it gets
+    no sum of its data - the emulator says so (a warning) and the value is not the data's sum."""
+    proc = subprocess.run([str(exe), "unset"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    kinds = {d["kind"] for d in diagnostics.parse_emulator_diagnostics(proc.stderr)[0]}
+    assert "reduce_spr_unset" in kinds, proc.stderr[-2000:]
+    assert [float(v) for v in proc.stdout.split()] == [0.0, -1.0]

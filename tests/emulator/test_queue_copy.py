@@ -38,7 +38,14 @@ def test_in_place_alloc_and_deque_and_the_untyped_deque_compute_cleanly(toolchai
     assert "x[0..4]=0 3 6 9 12" in proc.stdout
 
 
-@pytest.mark.parametrize("case,kind", [("copy_keeps_buffer", "alloc_exhausted"), ("copy_double_free", "double_free")])
+@pytest.mark.parametrize(
+    "case,kind",
+    [
+        ("copy_keeps_buffer", "alloc_exhausted"),
+        ("copy_double_free", "double_free"),
+        ("untyped_deque_empty", "deque_empty"),  # the untyped DeQue keeps the typed one's checks
+    ],
+)
 def test_buffer_kept_or_freed_twice_across_copies_is_caught(toolchain, exe, case, kind):
     proc = run(exe, case)
     diags = [d for d in toolchain.parse_diags(proc.stderr) if d["kind"] == kind]
