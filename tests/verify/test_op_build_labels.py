@@ -55,3 +55,25 @@ def test_a_generated_aclnn_layer_that_stops_without_a_message_still_names_why():
     result = opbuild.OpBuild(False, stage="aclnn", log="", outcome="limit", reason="")
     v = failed_build(result, "aclnn", {})
     assert v.status == "unsupported" and "without a message" in v.reason and "limit" in v.reason, v.reason
+
+
+def test_an_example_written_for_the_built_in_aclnn_api_is_our_gap_naming_it():
+    from cotbuilder.verify.harness_aclnn import builtin_aclnn_gap
+
+    main = '#include "acl/acl.h"\n#include "aclnnop/aclnn_cast.h"\n'
+    arity = "examples/AclNNInvocationNaive/main.cpp:192:9: error: too many arguments to function 'aclnnCastGetWorkspaceSize'\n"
+    v = builtin_aclnn_gap(_verdict("harness", arity), "harness", main)
+    assert v.status == "unsupported" and "built-in aclnn API (<aclnnop/aclnn_cast.h>)" in v.reason, v.reason
+    # a type the built-in API's header declares and the generated one does not
+    typed = "examples/AclNNInvocationNaive/main.cpp:40:5: error: 'castPlan' was not declared in this scope\n"
+    v = builtin_aclnn_gap(_verdict("harness", typed), "harness", main)
+    assert v.status == "unsupported" and "<aclnnop/aclnn_cast.h>" in v.missing_apis[0], v.reason
+    # the same error in an example of a custom op (its own generated header) stays the example's compile error
+    own = builtin_aclnn_gap(_verdict("harness", typed), "harness", '#include "aclnn_cast_custom.h"\n')
+    assert own.status == "failed_compile"
+    # a built-in header of another op name: nothing generated from this OpDef is called so
+    missing = (
+        "examples/AclNNInvocationNaive/main.cpp:25:10: fatal error: aclnnop/aclnn_histc.h: No such file or directory\n"
+    )
+    v = builtin_aclnn_gap(_verdict("harness", missing), "harness", '#include "aclnnop/aclnn_histc.h"\n')
+    assert v.status == "unsupported" and "built-in aclnn API <aclnnop/aclnn_histc.h>" in v.reason, v.reason

@@ -118,6 +118,22 @@ def test_aclnn_example_main_that_copies_the_golden_is_not_passed(ctx):
     assert v.status != "passed" and v.status == "wrong_answer", v.reason  # the golden was never there to copy
 
 
+def test_aclnn_example_of_an_op_cann_ships_built_in_includes_its_aclnnop_header_and_passes(ctx):
+    """cann-ops' examples of ops CANN also ships (foreach_*, cast, arange) include aclnnop/aclnn_<op>.h: the API
+    generated from the OpDef stands in for the built-in one."""
+    builtin = unit_of(
+        "HardSwishCustom",
+        {
+            SWISH_EXAMPLE + "main.cpp": (
+                '#include "aclnn_hard_swish_custom.h"',
+                '#include "aclnnop/aclnn_hard_swish_custom.h"',
+            )
+        },
+    )
+    _, v = verify(builtin, ctx)
+    assert v.status == "passed", (v.reason, v.compile_log[-1500:])
+
+
 # ---- verify_spec.toml with the tiling from TilingFunc (op_spec) ----------------------------------------------------
 
 SWISH_OP_TILING = "op_host/swish_custom.cpp"

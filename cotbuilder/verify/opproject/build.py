@@ -36,6 +36,7 @@ from .. import core_builds, device_builtins
 from . import aclnn_gen, host_targets, kernel_glue, layout, soc_config, tpl_dispatch
 
 GEN_DIR = "cotbuilder_gen"
+BUILTIN_ACLNN_DIR = "aclnnop"  # where CANN installs its built-in ops' aclnn headers
 HARNESS_INCLUDE = emulator_dir() / "harness_include"
 UNREGISTERED = "not registered by the host code"  # the op a harness names is not one the OpDef registers
 Runner = Callable[[list[str], Path], Any]  # (argv, cwd) -> SandboxResult-like (ok, outcome, stdout, stderr, ...)
@@ -405,6 +406,10 @@ class Builder:
         except aclnn_gen.Unsupported as exc:
             return self._fail("aclnn", "", "exit", f"aclnn layer: {exc}")
         self._write(f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
+        # an op CANN also ships built in (cann-ops' foreach_*, cast, arange): its example includes the built-in API's
+        # header, aclnnop/aclnn_<op>.h; msOpGen makes that API from the same OpDef, so the generated one stands in
+        # (where the built-in API differs, the harness build fails and harness_aclnn names the built-in API)
+        self._write(f"{GEN_DIR}/{BUILTIN_ACLNN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
         self._write(f"{GEN_DIR}/aclnn_impl.cpp", source)
         kernel_copy = posixpath.join(
             posixpath.dirname(entry.path), f"cotbuilder_kernel_{posixpath.basename(entry.path)}"
