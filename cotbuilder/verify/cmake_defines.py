@@ -27,6 +27,8 @@ _IS_CACHE = re.compile(r"set\s*\([^)]*\bCACHE\b", re.I)
 _OPTION = re.compile(r"\boption\s*\(\s*(\w+)\s+\"[^\"]*\"\s+(\w+)\s*\)", re.I)
 CLI_DEF = re.compile(r"-D(\w+)=([\w.\-]+)")
 _SHELL_SET = re.compile(r"^\s*(?:export\s+)?([A-Z_][A-Z0-9_]*)=([\w.\-]+)\s*(?:#.*)?$", re.M)
+# a run script's positional parameter with its default (`case_name=${1:-"case1"}`): what `bash run.sh` runs
+_SHELL_DEFAULT = re.compile(r"""^\s*(?:export\s+)?([A-Za-z_]\w*)=\$\{\d+:-["']?([\w.\-]+)["']?\}""", re.M)
 _NPU_ARCH_FLAG = re.compile(r"--npu-arch=(dav-\d+)")
 _VAR = re.compile(r"\$\{(\w+)\}")
 _TOKEN = re.compile(r'"[^"]*"|[()]|[^\s()]+')
@@ -72,7 +74,7 @@ def variables(cmake: str, docs: list[str], soc: str) -> dict[str, str]:
     if offered:
         values.setdefault(ARCH_VAR, []).extend(offered)
     for text in docs:
-        for pattern in (CLI_DEF, _SHELL_SET):
+        for pattern in (CLI_DEF, _SHELL_SET, _SHELL_DEFAULT):
             for m in pattern.finditer(text):
                 values.setdefault(m.group(1), []).append(m.group(2))
     arch = arch_number(soc)

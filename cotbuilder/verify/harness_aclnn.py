@@ -161,6 +161,7 @@ def verify_aclnn(
     generator, checker = example["generator"], example["checker"]
     seeds: list[int | None] = list(ctx.seeds) if generator and "--seed" in generator["text"] else [None]
     checker_args = harness_own.checker_args(unit, checker["path"], ctx.soc) if checker else None
+    binary_args = harness_own.binary_args(unit, ctx.soc)  # run.sh's `./execute_op $case_name`
     checker_bins = [a for a in checker_args or [] if a.endswith(".bin")]
     verdict = Verdict("passed", harness=HARNESS, compile_ok=True, compile_log=result.log, timings=timings)
     logs: list[str] = []
@@ -180,7 +181,8 @@ def verify_aclnn(
         files.write_tree(run_dir, put, executable=(f"{run_folder}/{BINARY}",))
         for sub in ("output", "build"):
             (run_dir / folder / sub).mkdir(parents=True, exist_ok=True)
-        run = steps.run_step(ctx, _sh(run_folder, f"./{BINARY}"), run_dir, env=steps.run_env(ctx))
+        command = " ".join(_quote(a) for a in [f"./{BINARY}", *binary_args])
+        run = steps.run_step(ctx, _sh(run_folder, command), run_dir, env=steps.run_env(ctx))
         diags, rest = diagnostics.parse_emulator_diagnostics(run.stderr)
         verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
         logs.append((run.stdout + "\n" + oprun.host_result.strip(rest)).strip())

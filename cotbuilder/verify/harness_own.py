@@ -151,7 +151,13 @@ def binary_args(unit: dict[str, Any], soc: str = "ascend910b") -> list[str]:
     if not names:
         return []
     variables = cmake_defines.docs_variables(unit, soc)
-    pattern = re.compile(r"^[ \t]*\./(?:" + "|".join(map(re.escape, sorted(names))) + r")[ \t]+([^\n;&|#`]+)", re.M)
+    # at a line's start or after `&&`, `;`, `(` (`(cd build && ./demo $CASE)`)
+    pattern = re.compile(
+        r"(?:^[ \t]*|&&[ \t]*|;[ \t]*|\([ \t]*)\./(?:"
+        + "|".join(map(re.escape, sorted(names)))
+        + r")[ \t]+([^\n;&|#`()]+)",
+        re.M,
+    )
     for f in unit["files"]:
         if not f["path"].endswith((".md", ".sh")):
             continue

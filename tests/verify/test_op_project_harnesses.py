@@ -134,6 +134,31 @@ def test_aclnn_example_of_an_op_cann_ships_built_in_includes_its_aclnnop_header_
     assert v.status == "passed", (v.reason, v.compile_log[-1500:])
 
 
+def test_aclnn_example_gets_the_case_its_run_script_passes_by_default_to_generator_and_binary(ctx):
+    """run.sh's `case=${1:-"float16"}`, then `python3 gen_data.py $case` and `./execute_op $case`: both need it."""
+    cased = unit_of(
+        "HardSwishCustom",
+        {
+            SWISH_EXAMPLE + "run.sh": [
+                ("set -e\n", 'set -e\ncase_name=${1:-"float16"}  # float16 unless told\n'),
+                ("python3 gen_data.py\n", "python3 gen_data.py $case_name\n"),
+                ("./execute_hard_swish_op)", "./execute_hard_swish_op $case_name)"),
+            ],
+            SWISH_EXAMPLE + "gen_data.py": (
+                'np.float32 if len(sys.argv) > 1 and sys.argv[1] == "float32" else np.float16',
+                '{"float16": np.float16}[sys.argv[1]]',
+            ),
+            SWISH_EXAMPLE + "main.cpp": (
+                "int main()\n{\n",
+                'int main(int argc, char **argv)\n{\n    if (argc < 2 || std::string(argv[1]) != "float16") {\n'
+                "        return 2;\n    }\n",
+            ),
+        },
+    )
+    _, v = verify(cased, ctx)
+    assert v.status == "passed", (v.reason, v.run_log[-1500:])
+
+
 # ---- verify_spec.toml with the tiling from TilingFunc (op_spec) ----------------------------------------------------
 
 SWISH_OP_TILING = "op_host/swish_custom.cpp"
