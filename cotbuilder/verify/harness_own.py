@@ -158,9 +158,8 @@ def binary_args(unit: dict[str, Any], soc: str = "ascend910b") -> list[str]:
         + r")[ \t]+([^\n;&|#`()]+)",
         re.M,
     )
-    for f in unit["files"]:
-        if not f["path"].endswith((".md", ".sh")):
-            continue
+    scripts = [f for f in unit["files"] if f["path"].endswith(".sh")]  # what runs, before what the docs say
+    for f in [*scripts, *(f for f in unit["files"] if f["path"].endswith(".md"))]:
         for m in pattern.finditer(f["text"]):
             if _other_configuration(f["text"], m.start(), variables):
                 continue
@@ -171,9 +170,12 @@ def binary_args(unit: dict[str, Any], soc: str = "ascend910b") -> list[str]:
                 tokens = shlex.split(line)
             except ValueError:
                 continue
-            if tokens:
+            if tokens and not any(_PLACEHOLDER.fullmatch(t) for t in tokens):  # not a README's `{case-id}`
                 return tokens
     return []
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|<[^<>]*>|\[[^\[\]]*\]")
 
 
 def checker_args(unit: dict[str, Any], checker_path: str, soc: str = "ascend910b") -> list[str] | None:

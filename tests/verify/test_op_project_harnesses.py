@@ -144,6 +144,11 @@ def test_aclnn_example_gets_the_case_its_run_script_passes_by_default_to_generat
                 ("python3 gen_data.py\n", "python3 gen_data.py $case_name\n"),
                 ("./execute_hard_swish_op)", "./execute_hard_swish_op $case_name)"),
             ],
+            # a README naming the argument by a placeholder, read before the script: not an argument to pass
+            SWISH_EXAMPLE + "README.md": (
+                "# HardSwishCustom: aclnn invocation example\n",
+                "# HardSwishCustom: aclnn invocation example\n\n    ./execute_hard_swish_op {case-id}\n",
+            ),
             SWISH_EXAMPLE + "gen_data.py": (
                 'np.float32 if len(sys.argv) > 1 and sys.argv[1] == "float32" else np.float16',
                 '{"float16": np.float16}[sys.argv[1]]',
