@@ -102,6 +102,33 @@ def test_aclnn_example_whose_checker_lies_is_still_judged_by_cotbuilder(ctx):
     assert v.cases[0]["evidence"]["ok"] is True  # the checker said pass; the verdict is cotbuilder's
 
 
+PREFIX_BUG = (  # only the first 64 elements of each tile are scaled: the output matches its golden up to there
+    "AscendC::Muls(gate, gate, 1.0f / 6.0f, len);",
+    "AscendC::Muls(gate, gate, 1.0f / 6.0f, len > 64 ? 64 : len);",
+)
+
+
+def test_aclnn_example_whose_checker_prints_an_error_but_exits_zero_did_not_pass_the_prefix_rule(ctx):
+    """A difference after a matching prefix is left open only when the example's checker passed; a checker that
+    prints "[ERROR] result error" and exits 0 (cann-ops' verify_result.py) did not."""
+    says_error = unit_of(
+        "HardSwishCustom",
+        {SWISH_KERNEL: PREFIX_BUG, SWISH_EXAMPLE + "verify_result.py": ("sys.exit(0 if ok else 1)", "sys.exit(0)")},
+    )
+    _, v = verify(says_error, ctx)
+    assert v.status == "wrong_answer", v.reason
+    assert v.cases[0]["evidence"]["ok"] is False and "result error" in v.cases[0]["evidence"]["said"]
+    lying = unit_of(
+        "HardSwishCustom",
+        {
+            SWISH_KERNEL: PREFIX_BUG,
+            SWISH_EXAMPLE + "verify_result.py": ("    if bad.any() or not np.isfinite(real).all():", "    if False:"),
+        },
+    )
+    _, v = verify(lying, ctx)
+    assert v.status == "unchecked" and "first 64" in v.reason, v.reason  # open, never passed
+
+
 def test_aclnn_example_main_that_copies_the_golden_is_not_passed(ctx):
     hostile = unit_of(
         "HardSwishCustom",
