@@ -188,6 +188,12 @@ int main(int argc, char** argv) {
         size_t bytes = blockDim * rowsPerBlock * COLS * sizeof(float);
         aclInit(nullptr);
         aclrtSetDevice(0);
+        aclrtContext context = nullptr, current = nullptr;  // the context calls an aclnn example makes (ge_glu_grad_v2)
+        if (aclrtCreateContext(&context, 0) != ACL_SUCCESS || aclrtSetCurrentContext(context) != ACL_SUCCESS ||
+            aclrtGetCurrentContext(&current) != ACL_SUCCESS || current != context) {
+            std::printf("context calls failed\n");
+            return 3;
+        }
         aclrtStream stream = nullptr;
         aclrtCreateStream(&stream);
         void *xHost, *yHost, *xDev, *yDev;
@@ -209,6 +215,7 @@ int main(int argc, char** argv) {
         aclrtFreeHost(xHost);
         aclrtFreeHost(yHost);
         aclrtDestroyStream(stream);
+        aclrtDestroyContext(context);
         aclrtResetDevice(0);
         aclFinalize();
     }

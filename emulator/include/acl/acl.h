@@ -57,6 +57,9 @@ inline aclError aclrtResetDevice(int32_t) { return ACL_SUCCESS; }
 inline aclError aclrtGetDevice(int32_t* id) { if (id) *id = 0; return ACL_SUCCESS; }
 inline aclError aclrtCreateContext(aclrtContext* c, int32_t) { if (c) *c = nullptr; return ACL_SUCCESS; }
 inline aclError aclrtDestroyContext(aclrtContext) { return ACL_SUCCESS; }
+// one emulated device, one context: setting it changes nothing, reading it gives the one CreateContext gave (null)
+inline aclError aclrtSetCurrentContext(aclrtContext) { return ACL_SUCCESS; }
+inline aclError aclrtGetCurrentContext(aclrtContext* c) { if (!c) return ACL_ERROR_INVALID_PARAM; *c = nullptr; return ACL_SUCCESS; }
 inline aclError aclrtCreateStream(aclrtStream* s) { if (s) *s = nullptr; return ACL_SUCCESS; }
 inline aclError aclrtDestroyStream(aclrtStream) { return ACL_SUCCESS; }
 inline aclError aclrtSynchronizeStream(aclrtStream) { return ACL_SUCCESS; }
