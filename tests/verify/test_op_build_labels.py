@@ -77,3 +77,33 @@ def test_an_example_written_for_the_built_in_aclnn_api_is_our_gap_naming_it():
     )
     v = builtin_aclnn_gap(_verdict("harness", missing), "harness", '#include "aclnnop/aclnn_histc.h"\n')
     assert v.status == "unsupported" and "built-in aclnn API <aclnnop/aclnn_histc.h>" in v.reason, v.reason
+
+
+def test_a_toolkit_name_or_member_the_host_shims_lack_is_our_gap_and_an_invented_one_the_codes_error():
+    """hicann/ops-math host code built against the shims (g++'s wording from the measurement)."""
+    arch = "op_host/angle_v2_tiling.cpp:68:5: error: 'NpuArch' does not name a type\n"
+    v = _verdict("host", arch)
+    assert v.status == "unsupported" and "NpuArch" in v.reason, v.reason
+    member = (
+        "op_host/radix_top_k_tiling.cpp:63:31: error: 'const class gert::StorageShape' has no member named 'GetShape'\n"
+    )
+    assert _verdict("host", member).status == "unsupported"
+    op_def = "aicpu_op_def.h:35:11: error: 'class ops::Cross' has no member named 'AICPU'\n"
+    assert _verdict("host", op_def).status == "unsupported"
+    test_type = "tests/ut/op_kernel/test_pad.cpp:146:31: error: 'bfloat16' was not declared in this scope\n"
+    assert _verdict("harness", test_type).status == "unsupported"
+    invented = "op_host/add_tiling.cpp:40:9: error: 'tileLenght' was not declared in this scope\n"
+    v = _verdict("host", invented)
+    assert v.status == "failed_compile" and "tileLenght" in v.reason, v.reason
+
+
+def test_host_code_defined_in_a_source_the_build_leaves_out_is_not_the_units_compile_error():
+    log = (
+        "/usr/bin/ld: triu_tiling.cpp:(.text+0x485): undefined reference to "
+        "`optiling::TriangulatorTiling::RunTriangulatorTilingAscendC(optiling::TriluCompileInfo const*)'\n"
+        "collect2: error: ld returned 1 exit status\n"
+    )
+    v = _verdict("host", log)
+    assert v.status == "unsupported" and "RunTriangulatorTilingAscendC" in v.reason, v.reason
+    libc = "/usr/bin/ld: add.cpp:(.text+0x4): undefined reference to `helper_nobody_wrote()'\ncollect2: error\n"
+    assert _verdict("host", libc).status == "failed_compile"
