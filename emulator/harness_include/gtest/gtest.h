@@ -20,6 +20,10 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+// googletest's port layer includes these POSIX headers on Linux; UTs call getcwd / get_current_dir_name / stat
+// with no include of their own (hicann ops-math strided_slice_assign_v2)
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace testing {
 

@@ -1,0 +1,35 @@
+"""The gtest-compatible header UTs build against (emulator/harness_include/gtest/gtest.h) brings the POSIX headers
+googletest's port layer includes on Linux: hicann ops-math UTs call get_current_dir_name() / stat() with no include
+of their own (strided_slice_assign_v2 was `failed_compile` for it). Built with the real g++."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+UT = r"""
+#include <cstdlib>
+#include <string>
+#include "gtest/gtest.h"
+std::string data_dir() {
+    char* cwd = get_current_dir_name();
+    struct stat st;
+    std::string dir = std::string(cwd) + "/data";
+    free(cwd);
+    return stat(dir.c_str(), &st) == 0 ? dir : std::string();
+}
+"""
+
+
+def test_a_ut_calling_posix_functions_it_never_included_builds_as_with_googletest(tmp_path):
+    src = tmp_path / "ut.cpp"
+    src.write_text(UT)
+    built = subprocess.run(
+        ["g++", "-std=c++17", "-fsyntax-only", f"-I{REPO / 'emulator' / 'harness_include'}", str(src)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert built.returncode == 0, built.stderr[-2000:]
