@@ -107,3 +107,15 @@ def test_host_code_defined_in_a_source_the_build_leaves_out_is_not_the_units_com
     assert v.status == "unsupported" and "RunTriangulatorTilingAscendC" in v.reason, v.reason
     libc = "/usr/bin/ld: add.cpp:(.text+0x4): undefined reference to `helper_nobody_wrote()'\ncollect2: error\n"
     assert _verdict("host", libc).status == "failed_compile"
+
+
+def test_an_error_inside_arch35_code_a_test_reached_through_another_file_is_the_unmodelled_soc():
+    log = (
+        "In file included from tests/ut/op_kernel/../../../op_kernel/tensor_equal.cpp:12:\n"
+        "tests/ut/op_kernel/../../../op_kernel/arch35/tensor_equal.h:37:47: error: 'TensorEqualTilingData' does not "
+        "name a type\n"
+    )
+    v = _verdict("harness", log)
+    assert v.status == "unsupported" and "arch35" in v.reason, v.reason
+    mine = "op_kernel/tensor_equal.h:37:47: error: 'TensorEqualTilingDat' does not name a type\n"
+    assert _verdict("harness", mine).status == "failed_compile"

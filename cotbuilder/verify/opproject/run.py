@@ -116,6 +116,14 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
         return Verdict(
             "failed_run", f"host: {result.reason}", harness=harness, compile_ok=True, compile_log=log, timings=timings
         )
+    first = diagnostics.first_error(log)
+    if re.match(r"[^:\s]*/arch35/", first):  # the Ascend 950 path, reached through an include the layout did not see
+        return Verdict(
+            "unsupported",
+            f"{result.stage}: arch35 code (the Ascend 950 register-based path) is not modelled: {first}",
+            missing_apis=["arch35"],
+            **common,
+        )
     host_gap = _host_gap(log)
     if host_gap and result.stage in ("host", "harness", "link", "describe"):
         return Verdict("unsupported", f"{result.stage}: {host_gap}", missing_apis=[host_gap.split(" (")[0]], **common)
