@@ -48,3 +48,34 @@ int main() {
     assert out[0] == str(27 | 1 << 8)
     # the legal instances: float with FAST 0 and 1, bf16 with FAST 1 only
     assert sorted(out[1:]) == sorted(["0:0", str(1 << 8) + ":0", str(27 | 1 << 8) + ":27"])
+
+
+def test_the_describe_step_reads_template_parameters_declared_inside_the_ops_namespace(toolchain, tmp_path):
+    """ops-math declares them in `namespace PowerOp { ... }`: the describe main (verify/data/tpl_describe_main.cpp)
+    reads g_tilingDeclareParams from the namespace tpl_namespace finds; before, its build failed and the op was
+    labelled failed_compile for our generated code's error."""
+    from cotbuilder.paths import package_data
+    from cotbuilder.verify.opproject import tpl_dispatch
+
+    header = tmp_path / "op_tpl.h"
+    header.write_text(
+        """
+#include "ascendc/host_api/tiling/template_argument.h"
+namespace PowerOp {
+struct Unrelated { int a; };
+ASCENDC_TPL_ARGS_DECL(Power, ASCENDC_TPL_UINT_DECL(MODE, 2, ASCENDC_TPL_UI_LIST, 0, 1, 2));
+ASCENDC_TPL_SEL(ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_UINT_SEL(MODE, ASCENDC_TPL_UI_LIST, 0, 2)));
+}  // namespace PowerOp
+"""
+    )
+    namespace = tpl_dispatch.tpl_namespace(header.read_text())
+    assert namespace == "PowerOp"
+    assert tpl_dispatch.tpl_namespace("ASCENDC_TPL_SEL(x);") is None
+    files = {"op_kernel/arch35/a.h": "ASCENDC_TPL_SEL(", "op_kernel/b.h": "ASCENDC_TPL_SEL("}
+    assert tpl_dispatch.tpl_headers(files)[0] == "op_kernel/b.h"  # a modelled SoC's declaration first
+    main = tmp_path / "describe.cpp"
+    main.write_text(package_data("verify/data/tpl_describe_main.cpp").read_text(encoding="utf-8"))
+    extra = [f'-DCOTBUILDER_TPL_HEADER="{header}"', f"-DCOTBUILDER_TPL_NAMESPACE={namespace}"]
+    exe = toolchain.build(main, tmp_path / "describe", extra)
+    out = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert '"params":["MODE"]' in out and '"values":[2]' in out and '"values":[1]' not in out, out

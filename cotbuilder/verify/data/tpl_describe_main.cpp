@@ -6,6 +6,9 @@
 
 #include "impl/host/tpl.h"
 #include COTBUILDER_TPL_HEADER
+#ifdef COTBUILDER_TPL_NAMESPACE  // the declarations sit in the op's namespace
+using namespace COTBUILDER_TPL_NAMESPACE;
+#endif
 
 int main() {
     std::string out = "{\"params\":[";

@@ -677,9 +677,11 @@ class Builder:
             return None
         main = f"{GEN_DIR}/tpl_describe_main.cpp"
         self._write(main, package_data("verify/data/tpl_describe_main.cpp").read_text(encoding="utf-8"))
-        define = f'-DCOTBUILDER_TPL_HEADER="{headers[0]}"'
+        defines = [f'-DCOTBUILDER_TPL_HEADER="{headers[0]}"', f"-D__NPU_ARCH__={buildmod_arch(self.soc)}"]
+        if namespace := tpl_dispatch.tpl_namespace(texts[headers[0]]):
+            defines.append(f"-DCOTBUILDER_TPL_NAMESPACE={namespace}")
         ok, log, outcome = self._compile(
-            main, f"{GEN_DIR}/tpl_describe.o", [define, f"-D__NPU_ARCH__={buildmod_arch(self.soc)}"], salt=headers[0]
+            main, f"{GEN_DIR}/tpl_describe.o", defines, salt=headers[0] + (namespace or "")
         )
         if not ok:
             self._fail("kernel", log, outcome, "the tiling-template declaration does not build on the host")

@@ -17,8 +17,27 @@ _TYPE_PARAM = re.compile(r"^\s*(?:typename|class)\b")
 
 
 def tpl_headers(files: dict[str, str]) -> list[str]:
-    """Headers (or sources) that declare the template parameters: the describe step includes the first."""
-    return [p for p, t in sorted(files.items()) if _TPL_SEL.search(t) and p.endswith((".h", ".hpp"))]
+    """Headers (or sources) that declare the template parameters: the describe step includes the first (the modelled
+    SoCs' own before an arch35 one: the Ascend 950 path is not modelled)."""
+    found = [p for p, t in sorted(files.items()) if _TPL_SEL.search(t) and p.endswith((".h", ".hpp"))]
+    return sorted(found, key=lambda p: "arch35" in p.split("/"))
+
+
+def tpl_namespace(text: str) -> str | None:
+    """The namespace the template parameters are declared in (ops-math's `namespace PowerOp { ASCENDC_TPL_ARGS_DECL(`):
+    the describe step reads g_tilingDeclareParams from there; None at global scope."""
+    decl = _TPL_SEL.search(text)
+    if decl is None:
+        return None
+    open_names: list[str | None] = []
+    for m in re.finditer(r"\bnamespace\s+([\w:]+)\s*\{|\{|\}", text[: decl.start()]):
+        if m.group(0) == "}":
+            if open_names:
+                open_names.pop()
+        else:
+            open_names.append(m.group(1))
+    names = [n for n in open_names if n]
+    return "::".join(names) or None
 
 
 def dispatcher(
