@@ -295,6 +295,12 @@ class Builder:
     def _pch_args(self) -> list[str]:
         return ["-include", str(self.pch.header)] if self.pch is not None and self.pch.header is not None else []
 
+    def _kernel_header_args(self, kernel_texts: list[str]) -> list[str]:
+        """The precompiled header, or - when the kernel defines a name the emulator declares for newer toolkits
+        (kernel_glue.NEWER_APIS) - the headers parsed afresh without the emulator's declaration of it."""
+        hidden = kernel_glue.own_newer_apis(kernel_texts)
+        return [f"-DCBEMU_HIDE_{name}" for name in hidden] if hidden else self._pch_args()
+
     # With the prebuilt emulator runtime, every object of a program declares it (host TUs too: their shims report
     # diagnostics and allocate GM through it) and every link adds the one object that defines it.
     def _runtime_define(self) -> list[str]:
@@ -445,7 +451,11 @@ class Builder:
                 continue
             out = f"{GEN_DIR}/kernel_{v.index}.o"
             ok, log, outcome = self._compile(
-                kernel_copy, out, [*self._pch_args(), "-include", prelude], salt=v.prelude, scope="kernel"
+                kernel_copy,
+                out,
+                [*self._kernel_header_args(kernel_texts), "-include", prelude],
+                salt=v.prelude,
+                scope="kernel",
             )
             if not ok:
                 return self._fail("kernel", log, outcome)

@@ -50,6 +50,23 @@ class KernelVariant:
     prelude: str
 
 
+# AscendC names newer toolkits declare that code written for an older one defines itself (cann-ops' is_finite has a
+# class template IsFinite beside `using namespace AscendC`): the emulator hides its own (CBEMU_HIDE_<name>) when the
+# kernel defines the name, as that older toolkit had nothing by it.
+NEWER_APIS = ("IsFinite", "IsInf")
+
+
+def own_newer_apis(texts: list[str]) -> list[str]:
+    """The NEWER_APIS the kernel's code defines itself (a class, struct or function of that name)."""
+    code = "\n".join(texts)
+    own = []
+    for name in NEWER_APIS:
+        defined = rf"\b(?:class|struct)\s+{name}\b|\b[\w:<>]+\s+{name}\s*\([^;{{}}]*\)\s*(?:const\s*)?\{{"
+        if re.search(defined, code):
+            own.append(name)
+    return own
+
+
 def uses_dtype_macros(texts: list[str]) -> bool:
     return any(_DTYPE_MACRO.search(strip_comments(t)) for t in texts)
 

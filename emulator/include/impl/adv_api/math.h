@@ -372,7 +372,8 @@ void LogicalOrs(const LocalTensor<T>& dst, const U& a, const S& b, const uint32_
     cbemu::hl_map(dst, count, loc, "LogicalOrs", [](auto x, auto y) { return (T)((x != 0) || (y != 0)); }, a, b);
 }
 
-// IsInf / IsNan: 1 / true where the input is +-inf / NaN.
+// IsInf / IsNan: 1 / true where the input is +-inf / NaN (IsInf hidden as IsFinite is, CBEMU_HIDE_IsInf).
+#ifndef CBEMU_HIDE_IsInf
 template <const IsInfConfig& config = DEFAULT_IS_INF_CONFIG, typename T, typename U>
 void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count, CBEMU_LOC) {
     cbemu::hl_map(dst, count, loc, "IsInf", [](auto x) { return (T)(std::isinf((double)x) ? 1 : 0); }, src);
@@ -383,6 +384,7 @@ void IsInf(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTens
     cbemu::hl_tmp(tmp, loc, "IsInf");
     IsInf<config>(dst, src, count, loc);
 }
+#endif
 template <const IsNanConfig& config = DEFAULT_IS_NAN_CONFIG, typename T, typename U>
 void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src, const uint32_t count, CBEMU_LOC) {
     cbemu::hl_map(dst, count, loc, "IsNan", [](auto x) { return (T)(std::isnan((double)x) ? 1 : 0); }, src);
@@ -394,11 +396,14 @@ void IsNan(const LocalTensor<T>& dst, const LocalTensor<U>& src, const LocalTens
     IsNan<config>(dst, src, count, loc);
 }
 
-// IsFinite: 1 / true where the input is neither NaN nor +-inf.
+// IsFinite: 1 / true where the input is neither NaN nor +-inf. Hidden (CBEMU_HIDE_IsFinite) for a kernel written for
+// an older toolkit that defines its own IsFinite (kernel_glue.NEWER_APIS).
+#ifndef CBEMU_HIDE_IsFinite
 template <typename T, typename U>
 void IsFinite(const LocalTensor<U>& dst, const LocalTensor<T>& src, uint32_t calCount, CBEMU_LOC) {
     cbemu::hl_map(dst, calCount, loc, "IsFinite", [](auto x) { return (U)(std::isfinite((double)x) ? 1 : 0); }, src);
 }
+#endif
 
 // Axpy with a sharedTmpBuffer (half src into a float dst): dst = src * scalar + dst.
 template <typename T, typename U, bool isReuseSource = false>
