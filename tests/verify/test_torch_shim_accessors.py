@@ -34,6 +34,8 @@ int main() {
     try { v.accessor<double, 1>(); std::printf("no throw\n"); } catch (const std::exception& e) { std::printf("type throws\n"); }
     at::Tensor h = torch::empty_like(m, torch::dtype(torch::kFloat32));  // RmsNormGrad's dgamma output
     std::printf("options %d %d\n", (int)(h.scalar_type() == at::kFloat), (int)h.numel());
+    at::Tensor back = h.to(one.dtype());  // a TypeMeta: NPUKernelBench IsFinite's binding casts so
+    std::printf("to dtype %d\n", (int)(back.scalar_type() == at::kHalf));
     return 0;
 }
 """
@@ -61,6 +63,7 @@ def test_accessor_and_item_read_and_write_a_tensors_elements_and_refuse_a_wrong_
         "dims throw",
         "type throws",
         "options 1 6",
+        "to dtype 1",
     ], run.stdout
 
 

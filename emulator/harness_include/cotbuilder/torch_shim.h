@@ -351,6 +351,8 @@ public:
     Tensor to(Device) const { return *this; }
     Tensor to(ScalarType t) const;
     Tensor to(const TensorOptions& o) const { return to(o.scalar_type()); }
+    // `y.to(x.dtype())`: a TypeMeta converts to both of the above; torch has this overload (NPUKernelBench IsFinite)
+    Tensor to(c10::TypeMeta t) const { return to(t.toScalarType()); }
     Tensor clone() const;
     size_t element_size() const { return c10::elementSize(scalar_type()); }
     size_t itemsize() const { return element_size(); }
