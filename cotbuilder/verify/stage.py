@@ -139,7 +139,7 @@ class VerifyStage(Stage[VerifyConfig, VerifyItem, VerifyResult]):
         ctx = steps.Context(
             cache_dir=store.cache_path("verify", "x").parent,
             soc=config.soc,
-            limits=sandbox.Limits(cpu_s=config.cpu_s, wall_s=config.wall_s, memory_mb=config.memory_mb),
+            limits=run_limits(config),
             opt=config.opt,
             use_cache=config.build_cache,
             seeds=tuple(config.seeds),
@@ -268,3 +268,12 @@ def _select_units(store: Store, config: VerifyConfig) -> list[dict[str, Any]]:
 def run(store: Store, config: VerifyConfig | None = None) -> StageStats:
     """Verify in this process's driver (library and test use); the CLI goes through the same stage."""
     return run_stage(VerifyStage(config or VerifyConfig()), store)
+
+
+def run_limits(config: VerifyConfig) -> sandbox.Limits:
+    """A run step's limits. The largest file it may write grows with its memory (a quarter of it, at least 256 MB):
+    a benchmark reference with 512 MB outputs (NPUKernelBench InplaceAttnSoftmax, StridesliceNegConcatV2) needs no
+    more memory than it is given, and a file far beyond the memory could never be compared anyway."""
+    return sandbox.Limits(
+        cpu_s=config.cpu_s, wall_s=config.wall_s, memory_mb=config.memory_mb, file_mb=max(256, config.memory_mb // 4)
+    )

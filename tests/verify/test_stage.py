@@ -269,3 +269,13 @@ def test_every_part_of_a_verification_changes_its_id():
     ]
     assert ref not in others and len(set(others)) == len(others)
     assert verification_id(**base, seeds=(1, 0)) == ref  # the set of seeds, not their order
+
+
+def test_a_run_steps_largest_file_grows_with_its_memory():
+    """NPUKernelBench references writing 512 MB outputs were `unsupported` (output size limit 256 MB) under 4 GB."""
+    from cotbuilder.verify.stage import VerifyConfig, run_limits
+
+    assert run_limits(VerifyConfig(memory_mb=4096)).file_mb == 1024
+    assert run_limits(VerifyConfig(memory_mb=512)).file_mb == 256  # never below the old limit
+    limits = run_limits(VerifyConfig(memory_mb=8192, cpu_s=7, wall_s=9.0))
+    assert (limits.file_mb, limits.memory_mb, limits.cpu_s, limits.wall_s) == (2048, 8192, 7, 9.0)
