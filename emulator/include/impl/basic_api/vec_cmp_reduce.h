@@ -131,6 +131,16 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
                    uint32_t count, CBEMU_LOC) {
     Compares(dst, src0, src1Scalar, cmpMode, count, loc);
 }
+template <typename T, typename U, bool isSetMask = true>
+void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                   const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    Compares<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, mask, repeatTime, p, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                   const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    Compares<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, mask, repeatTime, p, loc);
+}
 
 // ---- Select: bit 1 takes src0, bit 0 takes src1 (tensor or scalar) ----
 namespace detail_select {
@@ -573,6 +583,17 @@ CBEMU_WHOLE(WholeReduceMax, detail_reduce::Kind::MAX,
             CBEMU_COMMA const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
 CBEMU_WHOLE(WholeReduceMin, detail_reduce::Kind::MIN,
             CBEMU_COMMA const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+
+// RepeatReduceSum: the sum of each repeat with a continuous mask only, the name before CANN 9.1 (接口变更说明.md:
+// now ReduceRepeat; its dstBlkStride was "invalid" and is ignored). WholeReduceSum with the same strides.
+template <typename T, bool isSetMask = true>
+void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask,
+                     const int32_t dstBlkStride, const int32_t srcBlkStride, const int32_t dstRepStride,
+                     const int32_t srcRepStride, CBEMU_LOC) {
+    (void)dstBlkStride;
+    detail_reduce::whole(detail_reduce::Kind::SUM, dst, src, cbemu::use_mask(isSetMask, (uint64_t)mask), repeatTime,
+                         dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc, "RepeatReduceSum");
+}
 
 // ---- BlockReduce*: one result per 32-byte block, 8 per repeat ----
 namespace detail_reduce {
