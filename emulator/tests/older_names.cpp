@@ -3,7 +3,9 @@
 // MODE "" runs every check and writes DIR/out_<name>.bin for pytest (numpy) to compare;
 // MODE "assert_msg" / "assert_fmt" / "assert_ok" run one kernel whose assertion fails (or holds);
 // MODE "fill_race" fills GM with InitGlobalMemory and reads it back on MTE2 without the MTE3_MTE2 sync;
-// MODE "store_same" / "store_other" store 0 / 1 with SetValue over the filled GM without an MTE3_S sync.
+// MODE "store_same" / "store_other" store 0 / 1 with SetValue over the filled GM without an MTE3_S sync;
+// MODE "maxmin" / "maxmin_counter" read the max / min register (GetReduceMaxMinCount) after a normal / counter-mode
+// WholeReduceMax.
 #include <string>
 
 #include "kernel_operator.h"
@@ -89,6 +91,45 @@ extern "C" __global__ __aicore__ void k_fill_then_store(GM_ADDR z, GM_ADDR mode)
     for (int i = 0; i < 64; ++i) g.SetValue(i, v);  // @store_after_fill
 }
 
+// ---- GetReduceMaxMinCount / GetReduceRepeatMaxMinSpr: out floats [0] max of rx[0, 512) by WholeReduceMax over 8
+// repeats, [1] its index (uint32 bits), [2] min of rx[0, 100) by ReduceMin, [3] the index after ReduceMin (bits);
+// mode 1 reads the register after a counter-mode WholeReduceMax (the page: not supported) ----
+extern "C" __global__ __aicore__ void k_maxmin(GM_ADDR x, GM_ADDR z, GM_ADDR mode) {
+    int m = *(__gm__ int32_t*)mode;
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, bo, bw;
+    LocalTensor<float> a = ub_in<float>(pipe, bx, x, 512);
+    pipe.InitBuffer(bo, 64 * 4);
+    pipe.InitBuffer(bw, 512 * 4);
+    LocalTensor<float> o = bo.Get<float>();
+    LocalTensor<float> w = bw.Get<float>();
+    float v = 0, i = 0;
+    if (m == 1) {
+        SetMaskCount();
+        SetVectorMask<float, MaskMode::COUNTER>(0, 200);
+        WholeReduceMax<float, false>(o, a, MASK_PLACEHOLDER, 1, 1, 1, 8);
+        SetMaskNorm();
+        ResetMask();
+        PipeBarrier<PIPE_ALL>();
+        GetReduceMaxMinCount<float>(v, i);  // @maxmin_counter
+        return;
+    }
+    WholeReduceMax<float>(o, a, 64, 8, 1, 1, 8);
+    PipeBarrier<PIPE_ALL>();
+    GetReduceMaxMinCount<float>(v, i);
+    float v2 = 0, i2 = 0;
+    ReduceMin<float>(o[16], a, w, 100, true);
+    PipeBarrier<PIPE_ALL>();
+    GetReduceRepeatMaxMinSpr<float>(v2, i2);
+    Duplicate(o, 0.0f, 64);
+    PipeBarrier<PIPE_ALL>();
+    o.SetValue(0, v);
+    o.SetValue(1, i);
+    o.SetValue(2, v2);
+    o.SetValue(3, i2);
+    ub_out(z, o, 64);
+}
+
 extern "C" __global__ __aicore__ void k_assert(GM_ADDR mode) {
     int m = *(__gm__ int32_t*)mode;
     int32_t b = 0;
@@ -115,6 +156,15 @@ int main(int argc, char** argv) {
         int32_t* m = (int32_t*)GmAlloc(32);
         *m = mode == "store_same" ? 0 : 1;
         ICPU_RUN_KF(k_fill_then_store, 1, z, (GM_ADDR)m);
+        return 0;
+    }
+    if (mode == "maxmin" || mode == "maxmin_counter") {
+        uint8_t* x = load("rx");
+        uint8_t* z = out(64 * 4);
+        int32_t* m = (int32_t*)GmAlloc(32);
+        *m = mode == "maxmin" ? 0 : 1;
+        ICPU_RUN_KF(k_maxmin, 1, x, z, (GM_ADDR)m);
+        save("maxmin", z, 64 * 4);
         return 0;
     }
     if (mode == "fill_race") {

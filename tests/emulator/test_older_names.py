@@ -108,3 +108,24 @@ def test_a_scalar_store_of_the_bytes_a_fill_left_is_no_race_but_another_value_is
     assert other.returncode == 3
     races = [x for x in toolchain.parse_diags(other.stderr) if x["kind"] == "race"]
     assert races and races[0]["line"] == toolchain.marker_line(toolchain.cpp / "older_names.cpp", "store_after_fill")
+
+
+def test_get_reduce_max_min_count_gives_the_best_of_all_repeats_and_its_index(older):
+    """GetReduceMaxMinCount (now GetReduceRepeatMaxMinSpr) after WholeReduceMax over 8 repeats: the largest value and
+    its element offset, in the bits of a float; after ReduceMin only the value (the page: the index is not accurate,
+    so it holds no index)."""
+    d, x, exe = older
+    proc = subprocess.run([str(exe), str(d), "maxmin"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0 and "COTBUILDER_DIAG" not in proc.stderr, proc.stderr
+    o = _out(d, "maxmin", np.float32)
+    assert o[0] == x.max() and o[1:2].view(np.uint32)[0] == int(np.argmax(x))
+    assert o[2] == x[:100].min() and o[3:4].view(np.uint32)[0] == 0xFFFFFFFF
+
+
+def test_the_max_min_register_after_a_counter_mode_reduction_is_not_made_up(older, toolchain):
+    _, _, exe = older
+    proc = subprocess.run([str(exe), str(exe.parent), "maxmin_counter"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 3
+    gaps = [x for x in toolchain.parse_diags(proc.stderr) if x["kind"] == "unsupported_api"]
+    assert gaps and gaps[0]["line"] == toolchain.marker_line(toolchain.cpp / "older_names.cpp", "maxmin_counter")
+    assert "counter mode" in gaps[0]["message"]

@@ -375,6 +375,27 @@ inline void set_sum_register(T v) {
     cbemu::ctx().reduce_sum_set = true;
 }
 
+// The max / min register (GetReduceRepeatMaxMinSpr): the best of all repeats and its element offset in src,
+// the first on ties, as within a repeat.
+template <typename T>
+inline void set_maxmin_register(bool counter, bool is_max, const std::vector<double>& best,
+                                const std::vector<int64_t>& idx, int32_t srcBlkStride, int32_t srcRepStride) {
+    cbemu::BlockCtx& c = cbemu::ctx();
+    c.maxmin_state = counter ? 3 : 1;
+    bool any = false;
+    for (uint32_t r = 0; r < best.size(); ++r) {
+        if (idx[r] < 0 || (any && !(is_max ? best[r] > c.maxmin_value : best[r] < c.maxmin_value))) continue;
+        any = true;
+        c.maxmin_value = best[r];
+        c.maxmin_index =
+            (uint32_t)cbemu::rep_index<T>(r, (uint32_t)idx[r], (uint32_t)srcBlkStride, (uint32_t)srcRepStride);
+    }
+}
+inline void set_maxmin_value(double v) {
+    cbemu::ctx().maxmin_state = 2;
+    cbemu::ctx().maxmin_value = v;
+}
+
 template <typename T>
 inline void store_index(const LocalTensor<T>& dst, uint32_t pos, uint32_t idx) {
     // the index is stored in the bits of a T, as the docs describe (read it back with reinterpret)
@@ -397,6 +418,7 @@ void arg_best(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalT
     }
     dst.addr_[0] = src.addr_[best];
     if (calIndex) store_index(dst, 1, best);
+    set_maxmin_value(cbemu::to_double(dst.addr_[0]));
 }
 }  // namespace detail_reduce
 
@@ -478,6 +500,7 @@ void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Lo
     });
     dst.addr_[0] = T(best);
     if (calIndex) store_index(dst, 1, bi);
+    set_maxmin_value(cbemu::to_double(dst.addr_[0]));
 }
 }  // namespace detail_reduce
 
@@ -528,6 +551,7 @@ void whole(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
             double v = cbemu::to_double(src.addr_[cbemu::rep_index<T>(r, j, (uint32_t)srcBlkStride, (uint32_t)srcRepStride)]);
             if (idx[r] < 0 || (kind == Kind::MAX ? v > best[r] : v < best[r])) { best[r] = v; idx[r] = j; }
         });
+    if (kind != Kind::SUM) set_maxmin_register<T>(counter, kind == Kind::MAX, best, idx, srcBlkStride, srcRepStride);
     for (uint32_t r = 0; r < nrep; ++r) {
         if (kind == Kind::SUM) {
             uint64_t at = (uint64_t)r * dstRepStride;
