@@ -42,18 +42,21 @@ inline void asc_assert_named(const char* api, const char* file, int line, const 
 // assert(expr) and assert(expr, fmt, args...) (调试接口/异常检测/assert.md, utils/debug/asc_assert.h): the kernel
 // API replaces the C library's one-argument macro; off under NDEBUG ("cmake release 模式下 ... assert打印信息失效").
 // A later #include <cassert> / <assert.h> puts the C library's macro back, as with the toolkit.
+// As the C library's, a holding assertion is `void(0)` in a conditional, so it may sit in a constexpr function.
 #undef assert
 #ifdef NDEBUG
 #define assert(...) ((void)0)
 #else
-#define assert(...) ::cbemu::asc_assert_named("assert", __FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)
+#define assert(...) CBEMU_ASSERT_WITH("assert", __VA_ARGS__)
 #endif
+#define CBEMU_ASSERT_WITH(api, cond, ...)                                                                         \
+    (static_cast<bool>(cond) ? void(0)                                                                          \
+                             : ::cbemu::asc_assert_named(api, __FILE__, __LINE__, #cond, false, ##__VA_ARGS__))
 
 // ASSERT_MSG(expr, fmt, args...): the toolkit's kernel-log assertion with a message (impl/basic_api/kernel_log.h,
 // the spelling CANN 8 kernels use): print the message, then stop like ASSERT.
 #ifndef ASSERT_MSG
-#define ASSERT_MSG(expr, fmt, ...) \
-    ::cbemu::asc_assert_named("ASSERT_MSG", __FILE__, __LINE__, #expr, static_cast<bool>(expr), fmt, ##__VA_ARGS__)
+#define ASSERT_MSG(expr, fmt, ...) CBEMU_ASSERT_WITH("ASSERT_MSG", expr, fmt, ##__VA_ARGS__)
 #endif
 
 // KERNEL_LOG(level, fmt, args...): one line on stderr tagged with the level name.
