@@ -33,3 +33,12 @@ def test_every_hand_kept_older_name_names_its_source():
     rows = renames.older_names_listed()
     assert rows and all(r.old.isidentifier() and r.source for r in rows)
     assert not {r.old for r in rows} & set(lists.documented().renamed)  # the change-log's rows are not repeated
+
+
+def test_renamed_rows_survive_the_documented_lists_render_and_parse():
+    text = lists.render_documented(
+        {"Compares": ("vector", "a/Compares.md")}, {}, {}, [], (("CompareScalar", "Compares", "附录/接口变更说明.md"),)
+    )
+    doc = lists.parse_documented(text)
+    assert doc.renamed == {"CompareScalar": "Compares"}
+    assert "CompareScalar" not in doc.apis  # an older name is not a documented API of its own
