@@ -70,16 +70,19 @@ def _intrinsics(args: argparse.Namespace) -> int:
 
 
 def _lists(args: argparse.Namespace) -> int:
-    from . import lists, names, toolkit
+    from . import lists, names, renames, toolkit
 
     docs = args.asc_devkit / "docs" / "zh" / "api"
     apis = names.build(names.doc_pages(docs))
     headers = toolkit.index_include_tree(args.asc_devkit / "include")
+    changelog = docs / renames.CHANGELOG_PAGE
+    renamed = renames.parse_changelog(changelog.read_text(encoding="utf-8")) if changelog.is_file() else []
     text = lists.render_documented(
         apis,
         {h.path: h.declares for h in headers if h.declares},
         {h.path: h.wraps for h in headers if not h.declares and h.wraps},
         toolkit.header_prefixes(headers),
+        tuple((r.old, r.new, r.source) for r in renamed),
     )
     return _update(lists.documented_path(), text, args.write, f"{len(apis)} API names, {len(headers)} headers")
 

@@ -10,7 +10,13 @@ from typing import Any
 
 from ..apidocs.identifiers import is_toolkit_name
 from ..apidocs.intrinsics import device_intrinsics
-from ..apidocs.lists import documented_apis, header_declared_names, is_listed_toolkit_header, is_toolkit_header
+from ..apidocs.lists import (
+    documented_apis,
+    header_declared_names,
+    is_listed_toolkit_header,
+    is_toolkit_header,
+    older_toolkit_names,
+)
 from ..paths import package_data
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
@@ -61,9 +67,11 @@ def known_apis() -> dict[str, str]:
 def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
     """AscendC APIs / toolkit headers a failed build needed and the backend lacks, in order of first mention.
     `older_names`: also names the toolkit's headers declare without a page of their own (older names kept for
-    compatibility, e.g. GetReduceMaxMinCount); checked after the named gaps, which say more about some of them."""
+    compatibility, e.g. GetReduceMaxMinCount) and names an earlier CANN had (apidocs/renames.py: ArithProgression,
+    now Arange); checked after the named gaps, which say more about some of them."""
     found: dict[str, None] = {}
     apis = known_apis()
+    older = older_toolkit_names() if older_names else {}
     for line in compile_log.splitlines():
         if m := _NOT_MEMBER.search(line):
             if is_toolkit_name(m.group(1).rsplit("::", 1)[-1]):  # else a misspelled or invented API: the kernel's bug
@@ -71,6 +79,8 @@ def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
         elif (m := _NOT_DECLARED.search(line)) or (m := _NO_TEMPLATE.search(line)) or (m := _NO_DEPENDENT.search(line)):
             if m.group(1) in apis or (older_names and m.group(1) in header_declared_names()):
                 found[f"AscendC::{m.group(1)}"] = None
+            elif m.group(1) in older:  # gone from today's headers: say what it is called now
+                found[_older_label(m.group(1), older[m.group(1)])] = None
             elif m.group(1).startswith(("acl", "ACL_")):  # the host runtime (acl/acl.h) is part of the toolkit
                 found[f"acl::{m.group(1)}"] = None
             elif m.group(1) in device_intrinsics():  # the device compiler declares these itself (apidocs.intrinsics)
@@ -93,9 +103,14 @@ def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
         elif m := _NO_MATCH.search(line):
             # unqualified (`using namespace AscendC`): an overload of a documented API the emulator lacks (e.g. a
             # 950-only one); a no-match on the kernel's own function stays its compile error
-            if m.group(1) or m.group(2) in apis:
+            if m.group(1) or m.group(2) in apis or m.group(2) in older:
                 found[f"AscendC::{m.group(2)} (this overload)"] = None
     return list(found)
+
+
+def _older_label(name: str, current: str) -> str:
+    """`AscendC::ArithProgression (an older toolkit name; now Arange)`: the gap named as the kernel spells it."""
+    return f"AscendC::{name} (an older toolkit name{f'; now {current}' if current else ''})"
 
 
 @functools.lru_cache(maxsize=1)

@@ -262,3 +262,51 @@ def test_a_device_intrinsic_called_under_the_api_is_the_emulators_gap_not_the_ke
     )
     own = "op_kernel/reduce_common.h:53:9: error: 'vcadd_rows' was not declared in this scope\n"
     assert diagnostics.unsupported_gap(own) is None
+
+
+def _gxx_log(tmp_path, body: str) -> str:
+    """Real g++'s errors for a kernel compiled against a toolkit that lacks the names it calls (an empty AscendC)."""
+    src = tmp_path / "k.cpp"
+    src.write_text("namespace AscendC {}\nusing namespace AscendC;\n" + body)
+    proc = subprocess.run(
+        ["g++", "-std=c++17", "-fsyntax-only", str(src)],
+        capture_output=True,
+        text=True,
+        env={"LC_ALL": "C", "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode != 0
+    return proc.stderr
+
+
+def test_a_name_an_earlier_cann_had_is_the_emulators_gap_named_with_its_current_name(tmp_path):
+    """CANN 8 kernels call ArithProgression (now Arange; CANN 8.0's own API page) inside templates, and
+    RepeatReduceSum (now ReduceRepeat; the docs' change-log page): a backend without them is `unsupported` naming
+    them, never the kernel's failed_compile. The same call misspelled stays the kernel's error (hostile twin)."""
+    log = _gxx_log(
+        tmp_path,
+        "template <typename T> void f(T* t, float* p) { ArithProgression(p, 0.f, 1.f, 8); RepeatReduceSum<T, false>(t); }\n",
+    )
+    assert "no arguments to 'ArithProgression' that depend on a template parameter" in log
+    assert diagnostics.unsupported_gap(log) == (
+        "missing in emulator",
+        [
+            "AscendC::ArithProgression (an older toolkit name; now Arange)",
+            "AscendC::RepeatReduceSum (an older toolkit name; now ReduceRepeat)",
+        ],
+    )
+    misspelled = _gxx_log(tmp_path, "template <typename T> void f(float* p) { ArithProgresion(p, 0.f, 1.f, 8); }\n")
+    assert diagnostics.unsupported_gap(misspelled) is None
+    own = _gxx_log(tmp_path, 'void f() { int b = 0; ASSERT_MSGS(b != 0, "b"); }\n')
+    assert diagnostics.unsupported_gap(own) is None
+
+
+def test_an_older_toolkit_macro_without_a_newer_name_is_named_as_the_toolkits(tmp_path):
+    log = _gxx_log(tmp_path, 'void f() { int b = 0; ASSERT_MSG(b != 0, "b is %d", b); }\n')
+    assert diagnostics.unsupported_gap(log) == ("missing in emulator", ["AscendC::ASSERT_MSG (an older toolkit name)"])
+
+
+def test_a_missing_overload_of_an_older_name_is_the_emulators_gap_but_of_the_kernels_own_function_is_not():
+    older = "k.cpp:120:26: error: no matching function for call to 'CompareScalar(AscendC::LocalTensor<signed char>&, float)'\n"
+    assert diagnostics.unsupported_gap(older) == ("missing in emulator", ["AscendC::CompareScalar (this overload)"])
+    own = "k.cpp:120:26: error: no matching function for call to 'CompareScalars(AscendC::LocalTensor<signed char>&)'\n"
+    assert diagnostics.unsupported_gap(own) is None

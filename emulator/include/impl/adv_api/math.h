@@ -420,5 +420,15 @@ void Fill(const GlobalTensor<T>& gm, const uint64_t size, const T value, CBEMU_L
     uint64_t ok = gm.check_span(gm.addr_, size * sizeof(T), loc, "Fill") / sizeof(T);
     for (uint64_t i = 0; i < ok; ++i) gm.addr_[i] = value;
 }
+// InitGlobalMemory: the GM Fill's name before CANN 9 (Fill-97.md's prototype: a non-const GlobalTensor&, so an
+// rvalue such as gm[offset] does not bind, as with the toolkit). It runs on MTE3 (a UB fill copied out): Fill-97.md
+// asks for an MTE3_MTE2 sync before later UB work, so a read of the memory on another pipe without one is a race.
+template <typename T>
+void InitGlobalMemory(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, CBEMU_LOC) {
+    uint64_t ok = gmWorkspaceAddr.check_span(gmWorkspaceAddr.addr_, size * sizeof(T), loc, "InitGlobalMemory");
+    cbemu::hz::Scope op(cbemu::hz::P_MTE3, loc, "InitGlobalMemory");
+    op.write(gmWorkspaceAddr.addr_, ok);
+    for (uint64_t i = 0; i < ok / sizeof(T); ++i) gmWorkspaceAddr.addr_[i] = value;
+}
 
 }  // namespace AscendC

@@ -176,6 +176,12 @@ void Arange(const LocalTensor<T>& dst, const T firstValue, const T diffValue, co
         else dst.addr_[i] = T(a + (double)i * d);
     }
 }
+// ArithProgression: Arange's name before CANN 9 (same parameters; the toolkit still declares it in its impl layer).
+template <typename T>
+void ArithProgression(const LocalTensor<T>& dst, const T firstValue, const T diffValue, const int32_t count,
+                      CBEMU_LOC) {
+    Arange(dst, firstValue, diffValue, count, loc);
+}
 
 // ---- Broadcast of a dim-D tensor along one axis (or every size-1 axis) to dstShape ----
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>

@@ -119,6 +119,32 @@ void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& concat, const LocalTe
     std::memcpy((void*)dst.addr_, out.data(), out.size());
 }
 
+// GetSortLen / GetSortOffset: the size of n sorted records, and where record n starts, in elements of T - one
+// record is 8 bytes, 8 / sizeof(T) elements (Sort's layout on A2, 方式一). The pages say "单位为字节", but the toolkit's
+// own kernel_operator_proposal_intf_impl.h returns elements and every caller uses the value as an element count
+// (TBuf::Get<T>(n), DataCopy counts, GlobalTensor offsets): the emulator follows the toolkit.
+template <typename T>
+uint32_t GetSortLen(const uint32_t elemCount) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GetSortLen: T must be half or float");
+    return elemCount * (8 / (uint32_t)sizeof(T));
+}
+template <typename T>
+uint32_t GetSortOffset(const uint32_t elemOffset) {
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "GetSortOffset: T must be half or float");
+    return elemOffset * (8 / (uint32_t)sizeof(T));
+}
+
+// MrgSort of the high-level library (MrgSort-93.md): the basic merge of up to 4 sorted queues of 8-byte records,
+// with the queue lengths, validBit and repeatTime as arguments; sortedNum gets how many records of each queue were
+// merged (all of them unless isExhaustedSuspension stopped the merge when one queue ran out).
+template <typename T, bool isExhaustedSuspension = false>
+void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T>& sortList, const uint16_t elementCountList[4],
+             uint32_t sortedNum[4], uint16_t validBit, const int32_t repeatTime, CBEMU_LOC) {
+    MrgSort4Info info(elementCountList, isExhaustedSuspension, validBit, (uint16_t)repeatTime);
+    MrgSort(dst, sortList, info, loc);
+    for (int i = 0; i < 4; ++i) sortedNum[i] = cbemu::mrgsort_consumed()[i];
+}
+
 template <typename T>
 void Extract(const LocalTensor<T>& dstValue, const LocalTensor<uint32_t>& dstIndex, const LocalTensor<T>& sorted,
              const int32_t repeatTime, CBEMU_LOC) {

@@ -17,6 +17,8 @@ inline int64_t GetSubBlockNum() {
 }
 // GetTaskRatio.md: AIV cores of a 1:2 kernel 2, every other core 1.
 inline int64_t GetTaskRatio() { return GetSubBlockNum(); }
+// GetTaskRation: the toolkit's older spelling, still declared beside GetTaskRatio (kernel_operator_sys_var_intf_impl.h).
+inline int64_t GetTaskRation() { return GetTaskRatio(); }
 inline void SetKernelMode(KernelMode m) { cbemu::kernel_mode() = (int)m; }
 // Puts the vector state (mask register, mask mode, atomic mode) back to its defaults.
 inline void InitSocState() {

@@ -66,10 +66,11 @@ void DeInterleave(const LocalTensor<T>& dst0, const LocalTensor<T>& dst1, const 
     }
 }
 
-// InitOutput: the deprecated spelling of the GM Fill: gm[0, size) = value.
+// InitOutput: the deprecated spelling of the GM Fill: gm[0, size) = value. The toolkit's header takes the tensor by
+// value (an rvalue such as gm[offset] binds) and defaults value to 0.
 template <typename T>
-void InitOutput(GlobalTensor<T>& gmWorkspaceAddr, const uint64_t size, const T value, CBEMU_LOC) {
-    uint64_t ok = gmWorkspaceAddr.check_span(gmWorkspaceAddr.GetPhyAddr(), size * sizeof(T), loc, "InitOutput");
+void InitOutput(GlobalTensor<T> gmWorkspaceAddr, const uint32_t size, const T value = 0, CBEMU_LOC) {
+    uint64_t ok = gmWorkspaceAddr.check_span(gmWorkspaceAddr.GetPhyAddr(), (uint64_t)size * sizeof(T), loc, "InitOutput");
     cbemu::hz::Scope op(cbemu::hz::P_MTE3, loc, "InitOutput");  // a UB fill copied out
     op.write(gmWorkspaceAddr.GetPhyAddr(), ok);
     T* p = gmWorkspaceAddr.GetPhyAddr();

@@ -152,8 +152,13 @@ public:
     // but not SetValue (关键特性说明.md, table 3's scalar API set).
     T& operator()(uint64_t i, CBEMU_LOC) const { return *scalar(i, loc, "operator()", false); }
     T GetValue(uint64_t i, CBEMU_LOC) const { return *scalar(i, loc, "GetValue", false); }
+    // The stored bytes go to the hazard model, so storing what is already there (a kernel zeroing memory that
+    // InitGlobalMemory zeroed) is no race whatever the order (hazard.h same_bytes).
     template <typename U>
-    void SetValue(uint64_t i, const U& v, CBEMU_LOC) const { *scalar(i, loc, "SetValue", true) = T(v); }
+    void SetValue(uint64_t i, const U& v, CBEMU_LOC) const {
+        const T value = T(v);
+        *scalar(i, loc, "SetValue", true, &value) = value;
+    }
     uint64_t GetSize() const { return size_; }
     T* GetPhyAddr() const { return addr_; }
     void SetShapeInfo(const ShapeInfo& info) { shape_info_ = info; }
@@ -220,10 +225,10 @@ private:
             checked_ = false;
         }
     }
-    T* scalar(uint64_t i, const cbemu::SrcLoc& loc, const char* api, bool write) const {
+    T* scalar(uint64_t i, const cbemu::SrcLoc& loc, const char* api, bool write, const T* stored = nullptr) const {
         T* p = elem(i, loc, api);
         cbemu::hz::Scope op(cbemu::hz::P_S, loc, api, write ? 0 : cbemu::hz::F_AUTO);
-        if (write) op.write(p, sizeof(T));
+        if (write) op.write(p, sizeof(T), stored);
         else op.read(p, sizeof(T));
         return p;
     }

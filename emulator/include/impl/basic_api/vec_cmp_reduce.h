@@ -131,6 +131,16 @@ void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const 
                    uint32_t count, CBEMU_LOC) {
     Compares(dst, src0, src1Scalar, cmpMode, count, loc);
 }
+template <typename T, typename U, bool isSetMask = true>
+void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                   const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    Compares<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, mask, repeatTime, p, loc);
+}
+template <typename T, typename U, bool isSetMask = true>
+void CompareScalar(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
+                   const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
+    Compares<T, U, isSetMask>(dst, src0, src1Scalar, cmpMode, mask, repeatTime, p, loc);
+}
 
 // ---- Select: bit 1 takes src0, bit 0 takes src1 (tensor or scalar) ----
 namespace detail_select {
@@ -365,6 +375,27 @@ inline void set_sum_register(T v) {
     cbemu::ctx().reduce_sum_set = true;
 }
 
+// The max / min register (GetReduceRepeatMaxMinSpr): the best of all repeats and its element offset in src,
+// the first on ties, as within a repeat.
+template <typename T>
+inline void set_maxmin_register(bool counter, bool is_max, const std::vector<double>& best,
+                                const std::vector<int64_t>& idx, int32_t srcBlkStride, int32_t srcRepStride) {
+    cbemu::BlockCtx& c = cbemu::ctx();
+    c.maxmin_state = counter ? 3 : 1;
+    bool any = false;
+    for (uint32_t r = 0; r < best.size(); ++r) {
+        if (idx[r] < 0 || (any && !(is_max ? best[r] > c.maxmin_value : best[r] < c.maxmin_value))) continue;
+        any = true;
+        c.maxmin_value = best[r];
+        c.maxmin_index =
+            (uint32_t)cbemu::rep_index<T>(r, (uint32_t)idx[r], (uint32_t)srcBlkStride, (uint32_t)srcRepStride);
+    }
+}
+inline void set_maxmin_value(double v) {
+    cbemu::ctx().maxmin_state = 2;
+    cbemu::ctx().maxmin_value = v;
+}
+
 template <typename T>
 inline void store_index(const LocalTensor<T>& dst, uint32_t pos, uint32_t idx) {
     // the index is stored in the bits of a T, as the docs describe (read it back with reinterpret)
@@ -387,6 +418,7 @@ void arg_best(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalT
     }
     dst.addr_[0] = src.addr_[best];
     if (calIndex) store_index(dst, 1, best);
+    set_maxmin_value(cbemu::to_double(dst.addr_[0]));
 }
 }  // namespace detail_reduce
 
@@ -468,6 +500,7 @@ void arg_best_rep(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Lo
     });
     dst.addr_[0] = T(best);
     if (calIndex) store_index(dst, 1, bi);
+    set_maxmin_value(cbemu::to_double(dst.addr_[0]));
 }
 }  // namespace detail_reduce
 
@@ -518,6 +551,7 @@ void whole(Kind kind, const LocalTensor<T>& dst, const LocalTensor<T>& src, cons
             double v = cbemu::to_double(src.addr_[cbemu::rep_index<T>(r, j, (uint32_t)srcBlkStride, (uint32_t)srcRepStride)]);
             if (idx[r] < 0 || (kind == Kind::MAX ? v > best[r] : v < best[r])) { best[r] = v; idx[r] = j; }
         });
+    if (kind != Kind::SUM) set_maxmin_register<T>(counter, kind == Kind::MAX, best, idx, srcBlkStride, srcRepStride);
     for (uint32_t r = 0; r < nrep; ++r) {
         if (kind == Kind::SUM) {
             uint64_t at = (uint64_t)r * dstRepStride;
@@ -573,6 +607,17 @@ CBEMU_WHOLE(WholeReduceMax, detail_reduce::Kind::MAX,
             CBEMU_COMMA const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
 CBEMU_WHOLE(WholeReduceMin, detail_reduce::Kind::MIN,
             CBEMU_COMMA const ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, order)
+
+// RepeatReduceSum: the sum of each repeat with a continuous mask only, the name before CANN 9.1 (接口变更说明.md:
+// now ReduceRepeat; its dstBlkStride was "invalid" and is ignored). WholeReduceSum with the same strides.
+template <typename T, bool isSetMask = true>
+void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime, const int32_t mask,
+                     const int32_t dstBlkStride, const int32_t srcBlkStride, const int32_t dstRepStride,
+                     const int32_t srcRepStride, CBEMU_LOC) {
+    (void)dstBlkStride;
+    detail_reduce::whole(detail_reduce::Kind::SUM, dst, src, cbemu::use_mask(isSetMask, (uint64_t)mask), repeatTime,
+                         dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc, "RepeatReduceSum");
+}
 
 // ---- BlockReduce*: one result per 32-byte block, 8 per repeat ----
 namespace detail_reduce {

@@ -253,4 +253,49 @@ T GetAccVal(CBEMU_LOC) {
     return GetReduceRepeatSumSpr<T>(loc);
 }
 
+// ---- the max / min register (GetReduceRepeatMaxMinSpr(ISASI).md) ----
+// After ReduceRepeat<MAX/MIN> (WholeReduceMax/Min): the best value of all repeats and its element offset in src,
+// the index stored in the bits of a T ("reinterpret_cast<uint16_t*> / <uint32_t*>" to read it). After ReduceMax /
+// ReduceMin only the value is accurate (the page): the index holds the poison bits. After a counter-mode reduction
+// the page says it is not supported: unsupported_api, not a made-up value.
+namespace detail_reduce {
+inline const cbemu::BlockCtx& maxmin_register(const cbemu::SrcLoc& loc, const char* api) {
+    const cbemu::BlockCtx& c = cbemu::ctx();
+    if (c.maxmin_state == 0)
+        cbemu::report("reduce_spr_unset", cbemu::Sev::warning, loc,
+                      "%s before any ReduceRepeat<MAX/MIN>, ReduceMax or ReduceMin in this block", api);
+    if (c.maxmin_state == 3)
+        cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
+                      "%s after a reduction in counter mode (GetReduceRepeatMaxMinSpr(ISASI).md: not supported)", api);
+    return c;
+}
+}  // namespace detail_reduce
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex, CBEMU_LOC) {
+    CBEMU_LEGAL(GetReduceRepeatMaxMinSpr, T, T);
+    const cbemu::BlockCtx& c = detail_reduce::maxmin_register(loc, "GetReduceRepeatMaxMinSpr");
+    maxMinValue = T(c.maxmin_value);
+    uint32_t idx = c.maxmin_state == 1 ? c.maxmin_index : ~0u;
+    maxMinIndex = T();
+    std::memcpy(&maxMinIndex, &idx, sizeof(T) < 4 ? sizeof(T) : 4);
+}
+template <typename T>
+void GetReduceRepeatMaxMinSpr(T& maxMinValue, CBEMU_LOC) {
+    CBEMU_LEGAL(GetReduceRepeatMaxMinSpr, T, T);
+    maxMinValue = T(detail_reduce::maxmin_register(loc, "GetReduceRepeatMaxMinSpr").maxmin_value);
+}
+// GetReduceMaxMinCount: its name before CANN 9 (附录/接口变更说明.md).
+template <typename T>
+void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex, CBEMU_LOC) {
+    const cbemu::BlockCtx& c = detail_reduce::maxmin_register(loc, "GetReduceMaxMinCount");
+    maxMinValue = T(c.maxmin_value);
+    uint32_t idx = c.maxmin_state == 1 ? c.maxmin_index : ~0u;
+    maxMinIndex = T();
+    std::memcpy(&maxMinIndex, &idx, sizeof(T) < 4 ? sizeof(T) : 4);
+}
+template <typename T>
+void GetReduceMaxMinCount(T& maxMinValue, CBEMU_LOC) {
+    maxMinValue = T(detail_reduce::maxmin_register(loc, "GetReduceMaxMinCount").maxmin_value);
+}
+
 }  // namespace AscendC

@@ -86,6 +86,12 @@ struct BlockCtx {
     bool reduce_sum_set = false;
     double reduce_sum = 0;
     uint64_t reduce_sum_bits = 0;  // the same result as the register holds it (get_acc_val: a T in the low bits)
+    // the max / min register GetReduceRepeatMaxMinSpr reads: 0 never set, 1 set by ReduceRepeat<MAX/MIN> /
+    // WholeReduceMax/Min (value and index), 2 by ReduceMax / ReduceMin (value only: the page says the index is not
+    // accurate), 3 by a counter-mode reduction (the page: not supported)
+    int maxmin_state = 0;
+    double maxmin_value = 0;
+    uint32_t maxmin_index = 0;
     // the DEQSCALE register's half scale (SetDeqScale(half), SetDeqScale.md table 1): Cast int32_t -> half (s322fp16)
     // multiplies by it once set; before any SetDeqScale the emulator converts unscaled, as it always did
     bool deq_set = false;
