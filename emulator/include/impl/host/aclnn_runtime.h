@@ -53,6 +53,13 @@ struct Prepared {
     std::vector<void*> gm_owned;     // list descriptors and scalar tensors made here
     uint64_t workspace_bytes = 0;
     LaunchFn launch = nullptr;
+    // Outputs the framework fills before the kernel runs (OpDef InitValue + SetNeedAtomic): bytes, one element's pattern
+    struct Fill {
+        uint8_t* gm;
+        size_t bytes;
+        std::vector<uint8_t> element;
+    };
+    std::vector<Fill> fills;
     ~Prepared();
 };
 
@@ -126,7 +133,9 @@ private:
     std::vector<TensorSlot>& slots(bool in) { return in ? node_->inputs : node_->outputs; }
     std::vector<gert::AnchorInstanceInfo>& ir(bool in) { return in ? node_->ir_inputs : node_->ir_outputs; }
 
+    std::vector<const aclTensor*> out_tensors_;  // per IR output: the tensor (nullptr: absent or a list)
     void add_tensor(const aclTensor* t, bool in);
+    void init_fills(const ops::OpDef& def, Prepared& p) const;
     // A tensor list reaches the kernel as one GM block in the documented ListTensorDesc layout: a uint64 byte offset
     // to the pointer table, per tensor a uint64 (rank | index << 32) followed by its dims, then the data pointers.
     void add_list(const aclTensorList* l, bool in);
@@ -265,6 +274,7 @@ CBEMU_HOST_RT void OpCall::add_tensor(const aclTensor* t, bool in) {
     if (t && !t->contiguous()) error_ = "non-contiguous aclTensor (strides) is not emulated";
     ir(in).emplace_back((uint32_t)sl.size(), t ? 1u : 0u);
     if (t) sl.push_back(slot_of(t));
+    if (!in) out_tensors_.push_back(t);
     args_.push_back(t ? t->first() : nullptr);
     column_.push_back(t ? (int32_t)t->dtype : -1);
 }
@@ -273,6 +283,7 @@ CBEMU_HOST_RT void OpCall::add_list(const aclTensorList* l, bool in) {
     auto& sl = slots(in);
     size_t n = l ? l->v.size() : 0;
     ir(in).emplace_back((uint32_t)sl.size(), (uint32_t)n);
+    if (!in) out_tensors_.push_back(nullptr);
     if (!l) {
         args_.push_back(nullptr);
         column_.push_back(-1);
@@ -313,6 +324,32 @@ CBEMU_HOST_RT void OpCall::write_scalar(uint8_t* gm, const aclScalar& s, ge::Dat
         case ge::DT_INT16: case ge::DT_UINT16: { int16_t v = (int16_t)i; std::memcpy(gm, &v, 2); break; }
         case ge::DT_INT32: case ge::DT_UINT32: { int32_t v = (int32_t)i; std::memcpy(gm, &v, 4); break; }
         default: std::memcpy(gm, &i, 8); break;
+    }
+}
+
+// The element an InitValue fills with: its ScalarType's encoding, or the output's dtype for a bare number.
+CBEMU_HOST_RT void OpCall::init_fills(const ops::OpDef& def, Prepared& p) const {
+    static const ge::DataType of_type[] = {ge::DT_UINT64, ge::DT_INT64, ge::DT_UINT32, ge::DT_INT32, ge::DT_UINT16,
+                                           ge::DT_INT16,  ge::DT_UINT8, ge::DT_INT8,   ge::DT_FLOAT, ge::DT_FLOAT16};
+    for (size_t i = 0; i < out_tensors_.size() && i < def.outputs().size(); ++i) {
+        const aclTensor* t = out_tensors_[i];
+        if (!t || !t->first()) continue;
+        const ops::ScalarVar* v = def.outputs()[i].init_value(ge_dtype(t->dtype));
+        if (!v) continue;
+        uint32_t k = static_cast<uint32_t>(v->scalar_type);
+        ge::DataType dt = k < sizeof(of_type) / sizeof(of_type[0]) ? of_type[k] : ge_dtype(t->dtype);
+        aclScalar value;
+        if (v->kind == ops::ScalarVar::FLOAT) {
+            value.dtype = ACL_FLOAT;
+            std::memcpy(value.bytes, &v->f, 4);
+        } else {
+            value.dtype = ACL_INT64;
+            std::memcpy(value.bytes, &v->i, 8);
+        }
+        Prepared::Fill f{static_cast<uint8_t*>(t->first()), (size_t)t->numel() * aclDataTypeSize(t->dtype),
+                         std::vector<uint8_t>(scalar_width(dt))};
+        write_scalar(f.element.data(), value, dt);
+        p.fills.push_back(std::move(f));
     }
 }
 
@@ -438,6 +475,7 @@ CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecuto
                  tiling_size, node_->schedule_mode, hex(node_->tiling->GetData(), tiling_size).c_str());
     std::fflush(stderr);
 
+    if (def && node_->need_atomic) init_fills(*def, *p);
     p->node = std::move(node_);
     p->kernel_args = args_;
     p->gm_owned = std::move(gm_owned_);
@@ -472,6 +510,9 @@ CBEMU_HOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExe
     args.push_back(workspace);
     args.push_back(tiling_gm);
     cbemu::tiling_key() = p->node->tiling_key;
+    for (const auto& f : p->fills)
+        for (size_t at = 0; at + f.element.size() <= f.bytes; at += f.element.size())
+            std::memcpy(f.gm + at, f.element.data(), f.element.size());
     stage("kernel");
     p->launch(p->node->block_dim, args.data());
     stage("kernel_done");

@@ -148,6 +148,17 @@ inline void log_detail(const char* what, const char* who, const Args&... args) {
 #ifndef OP_CHECK_NULL_WITH_CONTEXT_RET
 #define OP_CHECK_NULL_WITH_CONTEXT_RET(context, ptr, ret) OPS_CHECK_NULL_WITH_CONTEXT_RET(context, ptr, ret)
 #endif
+// The error-manager reports (`base/err_msg.h`: an error code such as "EZ9999", then a printf format): logged as errors
+// under the code, so a failing TilingFunc's report reaches the verification log.
+#ifndef REPORT_INNER_ERR_MSG
+#define REPORT_INNER_ERR_MSG(code, ...) ::cbhost::log_line("ERROR", code, ##__VA_ARGS__)
+#endif
+#ifndef REPORT_INNER_ERROR
+#define REPORT_INNER_ERROR(code, ...) ::cbhost::log_line("ERROR", code, ##__VA_ARGS__)
+#endif
+#ifndef REPORT_CALL_ERROR
+#define REPORT_CALL_ERROR(code, ...) ::cbhost::log_line("ERROR", code, ##__VA_ARGS__)
+#endif
 #ifndef VECTOR_INNER_ERR_REPORT_TILIING
 #define VECTOR_INNER_ERR_REPORT_TILIING(name, ...) OP_LOGE(name, ##__VA_ARGS__)
 #endif

@@ -30,16 +30,51 @@ enum class CommentSection : uint32_t { CATEGORY = 0, BRIEF, CONSTRAINTS, RESTRIC
 enum class FormatCheckOption : uint32_t { DEFAULT = 0, STRICT, MAX };
 enum class ItemFindStatus { ITEM_FIND = 0, ITEM_NOEXIST = 1 };
 
+// The element type of an output's initial value (OpParamDef::InitValue docs).
+enum class ScalarType : uint32_t {
+    UINT64 = 0,
+    INT64 = 1,
+    UINT32 = 2,
+    INT32 = 3,
+    UINT16 = 4,
+    INT16 = 5,
+    UINT8 = 6,
+    INT8 = 7,
+    FLOAT32 = 8,
+    FLOAT16 = 9,
+    INVALID_DTYPE = static_cast<uint32_t>(-1),
+};
+
+// A typed initial value: `{ScalarType::FLOAT32, 0}`, or a bare number (its type left to the output's dtype).
 struct ScalarVar {
     enum { INT, FLOAT } kind = INT;
     int64_t i = 0;
     float f = 0;
+    ScalarType scalar_type = ScalarType::INVALID_DTYPE;
     ScalarVar() = default;
     ScalarVar(int64_t v) : kind(INT), i(v) {}
     ScalarVar(int v) : kind(INT), i(v) {}
     ScalarVar(uint64_t v) : kind(INT), i((int64_t)v) {}
     ScalarVar(float v) : kind(FLOAT), f(v) {}
     ScalarVar(double v) : kind(FLOAT), f((float)v) {}
+    ScalarVar(ScalarType t, uint64_t v) : ScalarVar(t, (int64_t)v) {}
+    ScalarVar(ScalarType t, int64_t v) : kind(INT), i(v), f((float)v), scalar_type(t) { typed(); }
+    ScalarVar(ScalarType t, int v) : ScalarVar(t, (int64_t)v) {}
+    ScalarVar(ScalarType t, unsigned int v) : ScalarVar(t, (int64_t)v) {}
+    ScalarVar(ScalarType t, float v) : kind(FLOAT), i((int64_t)v), f(v), scalar_type(t) { typed(); }
+    ScalarVar(ScalarType t, double v) : ScalarVar(t, (float)v) {}
+    bool operator==(const ScalarVar& o) const {
+        return kind == o.kind && i == o.i && f == o.f && scalar_type == o.scalar_type;
+    }
+
+private:
+    // A float type holds the float, an integer type the integer, whichever number was written.
+    void typed() {
+        bool is_float = scalar_type == ScalarType::FLOAT32 || scalar_type == ScalarType::FLOAT16;
+        if (is_float && kind == INT) f = (float)i;
+        if (!is_float && kind == FLOAT) i = (int64_t)f;
+        kind = is_float ? FLOAT : INT;
+    }
 };
 
 class OpParamDef {
@@ -98,9 +133,23 @@ public:
     }
     OpParamDef& Follow(const char* name, FollowType) { return Follow(name); }
     OpParamDef& OutputShapeDependOnCompute() { return *this; }
-    OpParamDef& InitValue(uint64_t) { return *this; }
-    OpParamDef& InitValue(const ScalarVar&) { return *this; }
-    OpParamDef& InitValue(const std::vector<ScalarVar>&) { return *this; }
+    // The value the framework fills the output with before the kernel runs (when the TilingFunc set
+    // SetNeedAtomic(true), as the docs require): one for every dtype, or one per entry of DataType().
+    OpParamDef& InitValue(uint64_t v) { return InitValue(std::vector<ScalarVar>{ScalarVar(v)}); }
+    OpParamDef& InitValue(const ScalarVar& v) { return InitValue(std::vector<ScalarVar>{v}); }
+    OpParamDef& InitValue(const std::vector<ScalarVar>& v) {
+        init_values_ = v;
+        init_per_dtype_ = v.size() > 1;
+        return *this;
+    }
+    // The initial value for an output of dtype `dt` (nullptr: none declared for it).
+    const ScalarVar* init_value(ge::DataType dt) const {
+        if (init_values_.empty()) return nullptr;
+        if (!init_per_dtype_) return &init_values_[0];
+        for (size_t i = 0; i < dtypes_.size() && i < init_values_.size(); ++i)
+            if (dtypes_[i] == dt) return &init_values_[i];
+        return nullptr;
+    }
     OpParamDef& Comment(const char*) { return *this; }
     OpParamDef& Version(uint32_t) { return *this; }
 
@@ -124,6 +173,8 @@ private:
     Option value_depend_ = IGNORE;
     bool scalar_ = false, scalar_list_ = false;
     std::string to_name_, follow_;
+    std::vector<ScalarVar> init_values_;
+    bool init_per_dtype_ = false;
     ge::DataType to_dtype_ = ge::DT_UNDEFINED;
 };
 

@@ -95,19 +95,21 @@ public:
         res = it->second;
         return true;
     }
-    // "AICore" counts AI cores (the cube count on split SoCs), "VectorCore" the vector cores.
-    void SetCoreNumByCoreType(const std::string& core_type) {
-        std::string v;
-        const char* key = core_type == "VectorCore" ? "vector_core_cnt" : "ai_core_cnt";
-        core_num_ = GetPlatformRes("SoCInfo", key, v) ? (uint32_t)std::strtoul(v.c_str(), nullptr, 10) : 0;
-    }
+    // "AICore" counts AI cores (the cube count on split SoCs), "VectorCore" the vector cores; a description without
+    // the count answers with the emulated SoC's, as the one the runtime hands a TilingFunc always has it.
+    void SetCoreNumByCoreType(const std::string& core_type) { SetCoreNum(GetCoreNumByType(core_type)); }
     uint32_t GetCoreNumByType(const std::string& core_type) const {
-        std::string v;
-        const char* key = core_type == "VectorCore" ? "vector_core_cnt" : "ai_core_cnt";
-        return GetPlatformRes("SoCInfo", key, v) ? (uint32_t)std::strtoul(v.c_str(), nullptr, 10) : 0;
+        const auto& s = cbhost::current_soc();
+        if (core_type == "VectorCore") return (uint32_t)Number("SoCInfo", "vector_core_cnt", s.aiv);
+        return (uint32_t)Number("SoCInfo", "ai_core_cnt", s.split ? s.aic : s.aiv);
     }
-    uint32_t GetCoreNum() const { return core_num_; }
-    void SetCoreNum(uint32_t n) { core_num_ = n; }
+    // The runtime sets the count of the op's core type before tiling (an AI Core op: the AI cores, so a split
+    // SoC's vector ops read the cube count, dynamic_rnn doubles it for the AIV); unset, that is the default.
+    uint32_t GetCoreNum() const { return core_num_set_ ? core_num_ : GetCoreNumByType("AICore"); }
+    void SetCoreNum(uint32_t n) {
+        core_num_ = n;
+        core_num_set_ = true;
+    }
     bool Empty() const { return res_.empty(); }
     // UB / L1 / L0 sizes of the modelled SoC, or the values a caller set in "AICoreSpec".
     void GetLocalMemSize(const LocalMemType& type, uint64_t& size) const {
@@ -135,6 +137,7 @@ public:
 private:
     std::map<std::string, std::map<std::string, std::string>> res_;
     uint32_t core_num_ = 0;
+    bool core_num_set_ = false;
 };
 
 }  // namespace fe

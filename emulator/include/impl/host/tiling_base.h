@@ -7,9 +7,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "../../tiling/platform/platform_ascendc.h"
 #include "contexts.h"
 #include "log.h"
 #include "tiling_type.h"
@@ -52,9 +54,55 @@ public:
     virtual ge::graphStatus PostTiling() = 0;
     virtual void DumpTilingInfo() {}
 
+    // Blocks of 1 AIC + ratio AIV for `sliceNum` vector slices (a coupled SoC, or no count: the slices).
+    static uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) {
+        if (aicCoreNum == 0 || aivCoreNum == 0 || aicCoreNum > aivCoreNum) return sliceNum;
+        uint32_t ratio = aivCoreNum / aicCoreNum;
+        return (sliceNum + ratio - 1) / ratio;
+    }
+    // Debug text the templates log: "[d0, d1]" of a shape, a tensor's dtype/shape/format, every input and output,
+    // the tiling bytes as int32 values.
+    template <typename Shape>
+    std::string GetShapeDebugStr(const Shape& shape) const {
+        std::ostringstream o;
+        o << "[";
+        for (size_t i = 0; i < shape.GetDimNum(); ++i) o << (i ? ", " : "") << shape.GetDim(i);
+        o << "]";
+        return o.str();
+    }
+    std::string GetTensorDebugStr(const gert::StorageShape* shape, const gert::CompileTimeTensorDesc* desc) const {
+        if (shape == nullptr || desc == nullptr) return "nil ";
+        std::ostringstream o;
+        o << "(dtype: " << static_cast<int>(desc->GetDataType()) << "),(shape:" << GetShapeDebugStr(shape->GetStorageShape())
+          << "),(ori_shape:" << GetShapeDebugStr(shape->GetOriginShape())
+          << "),(format: " << static_cast<int>(desc->GetStorageFormat())
+          << "),(ori_format: " << static_cast<int>(desc->GetOriginFormat()) << ") ";
+        return o.str();
+    }
+    std::string GetTilingContextDebugStr() const {
+        std::ostringstream o;
+        const auto* info = context_->GetComputeNodeInfo();
+        for (size_t i = 0; i < info->GetInputsNum(); ++i)
+            o << "input" << i << ": " << GetTensorDebugStr(context_->GetInputShape(i), context_->GetInputDesc(i));
+        for (size_t i = 0; i < info->GetOutputsNum(); ++i)
+            o << "output" << i << ": " << GetTensorDebugStr(context_->GetOutputShape(i), context_->GetOutputDesc(i));
+        return o.str();
+    }
+    std::string GetTilingDataDebugStr() const {
+        auto* raw = context_->GetRawTilingData();
+        const auto* words = static_cast<const int32_t*>(raw->GetData());
+        std::ostringstream o;
+        for (size_t i = 0; i < raw->GetDataSize() / sizeof(int32_t); ++i) o << words[i] << ", ";
+        return o.str();
+    }
+
 protected:
     gert::TilingContext* context_ = nullptr;
+    // What templates keep between the steps: the platform, block dim, workspace size and tiling key they chose.
+    std::unique_ptr<platform_ascendc::PlatformAscendC> ascendcPlatform_{nullptr};
+    uint32_t blockDim_ = 0;
     uint64_t workspaceSize_ = 0;
+    uint64_t tilingKey_ = 0;
     AiCoreParams aicoreParams_{};
 };
 

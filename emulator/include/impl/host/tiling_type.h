@@ -36,6 +36,25 @@ static T CeilDiv(const T num, const T div) {
 
 }  // namespace optiling
 
+namespace cbhost {
+// Tiling-key fields packed as decimal digits, the first field in the lowest digit.
+constexpr uint64_t decimal_fields() { return 0; }
+template <typename T, typename... Rest>
+constexpr uint64_t decimal_fields(T first, Rest... rest) {
+    return static_cast<uint64_t>(first) + 10 * decimal_fields(rest...);
+}
+}  // namespace cbhost
+
+namespace optiling {
+// A tiling key assembled from template fields, one decimal digit each (first field lowest), above a 10^19 marker
+// digit: the op keeps the low digits it needs (`key % 10^12`) or matches the whole value.
+constexpr uint64_t TILINGKEYOFFSET = 10000000000000000000ULL;
+template <typename... Fields>
+constexpr uint64_t GET_TILINGKEY(Fields... fields) {
+    return TILINGKEYOFFSET + cbhost::decimal_fields(fields...);
+}
+}  // namespace optiling
+
 #ifndef CHECK_RET
 #define CHECK_RET(cond, return_expr) \
     do {                             \

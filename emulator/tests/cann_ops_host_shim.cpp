@@ -1,0 +1,109 @@
+// Host-shim pieces cann-ops op hosts rely on (tests/emulator/test_cann_ops_host_shim.py checks the printed lines):
+// the platform description's core counts when nobody filled it, GET_TILINGKEY's digit order, the tiling template's
+// members (tilingKey_, blockDim_, CalcTschBlockDim, debug strings), REPORT_INNER_ERR_MSG, typed InitValue scalars,
+// AlogCheckDebugLevel, runtime_util.h's ops::InferShape4Elewise.
+#include <cstdio>
+#include <string>
+
+#include "base/err_msg.h"
+#include "op_tiling_context_builder.h"
+#include "register/op_def_registry.h"
+#include "runtime_util.h"
+#include "tiling/platform/platform_ascendc.h"
+#include "tiling/tiling_base.h"
+#include "tiling/tiling_type.h"
+
+namespace optiling {
+enum class Mode { LINEAR = 3, NEAREST = 5 };
+
+// A template in the cann-ops shape: the key and block dim kept in the base class's members between the steps.
+class KeyedTiling : public TilingBaseClass {
+public:
+    explicit KeyedTiling(gert::TilingContext* c) : TilingBaseClass(c) {}
+    std::string shapes;
+
+protected:
+    bool IsCapable() override { return true; }
+    ge::graphStatus GetPlatformInfo() override {
+        ascendcPlatform_.reset(new platform_ascendc::PlatformAscendC(context_->GetPlatformInfo()));
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus GetShapeAttrsInfo() override {
+        shapes = GetShapeDebugStr(context_->GetInputShape(0)->GetStorageShape());
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus DoOpTiling() override {
+        blockDim_ = CalcTschBlockDim(40, ascendcPlatform_->GetCoreNumAic(), ascendcPlatform_->GetCoreNumAiv());
+        tilingKey_ = GET_TILINGKEY(Mode::NEAREST, 2, 0, 1) % 1000000;
+        return ge::GRAPH_SUCCESS;
+    }
+    ge::graphStatus DoLibApiTiling() override { return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const override { return tilingKey_; }
+    ge::graphStatus GetWorkspaceSize() override { return ge::GRAPH_SUCCESS; }
+    ge::graphStatus PostTiling() override {
+        context_->SetBlockDim(blockDim_);
+        return ge::GRAPH_SUCCESS;
+    }
+};
+}  // namespace optiling
+
+namespace ops {
+class Padded : public OpDef {
+public:
+    explicit Padded(const char* name) : OpDef(name) {
+        this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16});
+        this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT, ge::DT_FLOAT16}).InitValue(
+            {{ScalarType::FLOAT32, 0}, {ScalarType::FLOAT16, 0}});
+        this->Output("z").ParamType(REQUIRED).DataType({ge::DT_INT32, ge::DT_INT32}).InitValue({ScalarType::INT32, 2.5});
+    }
+};
+// an older op host's InferShape registration through runtime_util.h
+IMPL_OP_INFERSHAPE(Padded).InferShape(InferShape4Elewise);
+}  // namespace ops
+
+static int null_check(const char* name, const void* ptr) {
+    if (ptr == nullptr) {
+        REPORT_INNER_ERR_MSG("EZ9999", "op[%s], %s is nullptr!", name, "ptr");
+        return 1;
+    }
+    return 0;
+}
+
+int main() {
+    // a platform description nobody filled: the emulated SoC's counts (910B: 24 AI cores, 48 vector cores)
+    fe::PlatFormInfos empty;
+    std::printf("%u %u %u\n", empty.GetCoreNum(), empty.GetCoreNumByType("AiCore"), empty.GetCoreNumByType("VectorCore"));
+    empty.SetCoreNumByCoreType("VectorCore");
+    fe::PlatFormInfos set;
+    set.SetCoreNum(5);
+    std::printf("%u %u\n", empty.GetCoreNum(), set.GetCoreNum());
+
+    // GET_TILINGKEY: one decimal digit per field, the first lowest, above the 10^19 marker
+    static_assert(optiling::GET_TILINGKEY(1, 2, 3) == 10000000000000000321ULL, "digit order");
+    std::printf("%llu\n", (unsigned long long)(optiling::GET_TILINGKEY(optiling::Mode::LINEAR, 0, 7) % 1000000000000ULL));
+
+    // the template's members across its steps
+    gert::StorageShape s;
+    for (int64_t d : {4, 6}) {
+        s.MutableOriginShape().AppendDim(d);
+        s.MutableStorageShape().AppendDim(d);
+    }
+    gert::Tensor x(s, gert::StorageFormat(ge::FORMAT_ND, ge::FORMAT_ND), gert::kOnHost, ge::DT_FLOAT, nullptr);
+    auto holder = gert::OpTilingContextBuilder().OpType("Padded").IONum(1, 1).InputTensors({&x}).Build();
+    optiling::KeyedTiling t(holder.GetContext());
+    int st = t.DoTiling();
+    std::printf("%d %llu %u %s\n", st, (unsigned long long)holder.GetContext()->GetTilingKey(),
+                holder.GetContext()->GetBlockDim(), t.shapes.c_str());
+
+    // the error report reaches stderr under its code; typed initial values keep their type and number
+    std::printf("%d\n", null_check("Padded", nullptr));
+    ops::ScalarVar f{ops::ScalarType::FLOAT16, 1};
+    ops::ScalarVar i{ops::ScalarType::INT32, 2.5};
+    std::printf("%d %g %d %lld\n", (int)f.scalar_type, f.f, (int)i.scalar_type, (long long)i.i);
+    ops::Padded def("Padded");
+
+    // the device log's level check, as a DumpTilingInfo asks it: debug is off unless COTBUILDER_HOST_LOG=1
+    std::printf("%d %d\n", AlogCheckDebugLevel(static_cast<int32_t>(OP), DLOG_DEBUG),
+                AlogCheckDebugLevel(static_cast<int32_t>(OP), DLOG_ERROR));
+    return 0;
+}
