@@ -57,6 +57,7 @@ class OpBuild:
     seconds: float = 0.0
     cached_objects: int = 0
     compiled_objects: int = 0
+    gap: str = ""  # a link that failed for want of a host source cotbuilder skipped (layout.unbuilt_definer)
 
 
 def digest(parts: list[tuple[str, bytes]]) -> str:
@@ -316,6 +317,9 @@ class Builder:
             if host_targets.only_across_libraries(res.stderr + res.stdout, sources, targets):
                 again = ("-Wl,--allow-multiple-definition", *extra)
                 res = self.run(["g++", "-pthread", *again, *objs, *runtime, "-o", binary], self.workdir)
+        self.result.gap = ""
+        if not res.ok and self.lay is not None and self.lay.skipped_host:
+            self.result.gap = layout.unbuilt_definer(res.stderr + res.stdout, self.lay.skipped_host, self._text)
         return res
 
     # -- the steps ------------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,3 +174,20 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
     ]
     ordered += sorted(d for d in dirs if d not in ordered)
     return OpLayout(root, host, kernels, tiling, [d or "." for d in ordered], entries, skipped)
+
+
+_UNDEFINED = re.compile(r"undefined reference to [`'\u2018]([^'`\u2019]+)['\u2019]")
+
+
+def unbuilt_definer(link_log: str, skipped: dict[str, str], text_of: Callable[[str], str]) -> str:
+    """Why a host link lacks a symbol when a source it skipped (`OpLayout.skipped_host`) defines it: "X is defined
+    in P, which is not built (why)" - a piece cotbuilder does not build, not the op's error; "" otherwise."""
+    for symbol in _UNDEFINED.findall(link_log):
+        name = re.split(r"[(<]", symbol, maxsplit=1)[0].split("::")[-1].strip()
+        if not name.isidentifier():
+            continue
+        definition = re.compile(rf"\b{re.escape(name)}\s*\([^;{{}}]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{{")
+        for path, why in sorted(skipped.items()):
+            if definition.search(strip_comments(text_of(path))):
+                return f"{symbol.split('(')[0]} is defined in {path}, which is not built ({why})"
+    return ""

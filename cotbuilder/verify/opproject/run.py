@@ -124,6 +124,8 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
             missing_apis=["arch35"],
             **common,
         )
+    if result.gap and result.stage in ("host", "link"):
+        return Verdict("unsupported", f"{result.stage}: {result.gap}", **common)
     host_gap = _host_gap(log)
     if host_gap and result.stage in ("host", "harness", "link", "describe"):
         return Verdict("unsupported", f"{result.stage}: {host_gap}", missing_apis=[host_gap.split(" (")[0]], **common)
