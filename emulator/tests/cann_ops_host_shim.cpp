@@ -1,7 +1,7 @@
 // Host-shim pieces cann-ops op hosts rely on (tests/emulator/test_cann_ops_host_shim.py checks the printed lines):
 // the platform description's core counts when nobody filled it, GET_TILINGKEY's digit order, the tiling template's
 // members (tilingKey_, blockDim_, CalcTschBlockDim, debug strings), REPORT_INNER_ERR_MSG, typed InitValue scalars,
-// AlogCheckDebugLevel, runtime_util.h's ops::InferShape4Elewise.
+// AlogCheckDebugLevel, runtime_util.h's ops::InferShape4Elewise, a project's own AlignUp beside the shim's.
 #include <cstdio>
 #include <string>
 
@@ -15,6 +15,13 @@
 
 namespace optiling {
 enum class Mode { LINEAR = 3, NEAREST = 5 };
+
+// A project's own rounding helper, written for a toolkit without one (dequant_swiglu_quant's): it wins the call over
+// the shim's AlignUp instead of making it ambiguous. Its results are odd, to show which one ran.
+template <typename T>
+inline auto AlignUp(T num, T rnd) -> decltype(num) {
+    return rnd == 0 ? 0 : ((num + rnd - 1) / rnd * rnd) | 1;
+}
 
 // A template in the cann-ops shape: the key and block dim kept in the base class's members between the steps.
 class KeyedTiling : public TilingBaseClass {
@@ -101,6 +108,11 @@ int main() {
     ops::ScalarVar i{ops::ScalarType::INT32, 2.5};
     std::printf("%d %g %d %lld\n", (int)f.scalar_type, f.f, (int)i.scalar_type, (long long)i.i);
     ops::Padded def("Padded");
+
+    // the project's AlignUp beside the shim's CeilDiv
+    uint32_t n = 33;
+    const uint32_t by = 32;
+    std::printf("%u %u\n", optiling::AlignUp<uint32_t>(n, by), optiling::CeilDiv(7u, 2u));
 
     // the device log's level check, as a DumpTilingInfo asks it: debug is off unless COTBUILDER_HOST_LOG=1
     std::printf("%d %d\n", AlogCheckDebugLevel(static_cast<int32_t>(OP), DLOG_DEBUG),

@@ -17,20 +17,27 @@ struct AiCoreParams {
     uint64_t l0cSize = 0;
 };
 
+// Written with a second type parameter (the divisor, converted to T) so that a project helper of the same name
+// written for a toolkit without these (`template <typename T> T AlignUp(T, T)`) is the more specialised template
+// and wins the call instead of making it ambiguous.
+
 // n rounded up to a multiple of align (0 when align is 0).
-template <typename T>
-static T AlignUp(T num, T align) {
+template <typename T, typename U = T>
+static T AlignUp(T num, U by) {
+    const T align = static_cast<T>(by);
     if (align == 0) return 0;
     if (num < 0) return -(-num / align) * align;
     return (num + align - 1) / align * align;
 }
 // n / d rounded up (0 when d is 0).
-template <typename T>
-static T CeilDivision(T num, T div) {
+template <typename T, typename U = T>
+static T CeilDivision(T num, U by) {
+    const T div = static_cast<T>(by);
     return div == 0 ? 0 : (num + div - 1) / div;
 }
-template <typename T>
-static T CeilDiv(const T num, const T div) {
+template <typename T, typename U = T>
+static T CeilDiv(const T num, const U by) {
+    const T div = static_cast<T>(by);
     return div == 0 ? 0 : (num + div - 1) / div;
 }
 
