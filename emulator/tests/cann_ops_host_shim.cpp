@@ -1,13 +1,20 @@
 // Host-shim pieces cann-ops op hosts rely on (tests/emulator/test_cann_ops_host_shim.py checks the printed lines):
 // the platform description's core counts when nobody filled it, GET_TILINGKEY's digit order, the tiling template's
 // members (tilingKey_, blockDim_, CalcTschBlockDim, debug strings), REPORT_INNER_ERR_MSG, typed InitValue scalars,
-// AlogCheckDebugLevel, runtime_util.h's ops::InferShape4Elewise, a project's own AlignUp beside the shim's.
+// AlogCheckDebugLevel, runtime_util.h's ops::InferShape4Elewise, runtime2_util.h's
+// GetCompileInfoPtr, a project's own AlignUp beside the shim's.
 #include <cstdio>
 #include <string>
+
+// A project's own log header defines OP_LOGE as a printf of a name before the toolkit's headers (cann-ops'
+// op_tiling/op_log.h): the shims' own code (TilingRegistry, InferShape4Elewise) must still compile.
+#define OP_LOGE(op_name, ...) std::printf(op_name, ##__VA_ARGS__)
 
 #include "base/err_msg.h"
 #include "op_tiling_context_builder.h"
 #include "register/op_def_registry.h"
+#include "runtime2_util.h"
+#include "tiling/context/context_builder.h"
 #include "runtime_util.h"
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_base.h"
@@ -68,6 +75,17 @@ public:
 IMPL_OP_INFERSHAPE(Padded).InferShape(InferShape4Elewise);
 }  // namespace ops
 
+// a TilingParse function's compile info through runtime2_util.h
+struct PaddedCompileInfo {
+    uint32_t cores = 0;
+};
+static ge::graphStatus PaddedTilingParse(gert::TilingParseContext* context) {
+    auto* info = optiling::GetCompileInfoPtr<PaddedCompileInfo>(context);
+    if (info == nullptr) return ge::GRAPH_FAILED;
+    info->cores = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv();
+    return ge::GRAPH_SUCCESS;
+}
+
 static int null_check(const char* name, const void* ptr) {
     if (ptr == nullptr) {
         REPORT_INNER_ERR_MSG("EZ9999", "op[%s], %s is nullptr!", name, "ptr");
@@ -113,6 +131,12 @@ int main() {
     uint32_t n = 33;
     const uint32_t by = 32;
     std::printf("%u %u\n", optiling::AlignUp<uint32_t>(n, by), optiling::CeilDiv(7u, 2u));
+
+    // TilingParse fills the compile info GetCompileInfoPtr hands it (the vector cores of the 910B)
+    PaddedCompileInfo ci;
+    auto parse = context_ascendc::ContextBuilder().CompileInfo(&ci).AddPlatformInfo(nullptr).BuildTilingContext();
+    int parsed = PaddedTilingParse(parse->GetContext<gert::TilingParseContext>());
+    std::printf("%d %u\n", parsed, ci.cores);
 
     // the device log's level check, as a DumpTilingInfo asks it: debug is off unless COTBUILDER_HOST_LOG=1
     std::printf("%d %d\n", AlogCheckDebugLevel(static_cast<int32_t>(OP), DLOG_DEBUG),

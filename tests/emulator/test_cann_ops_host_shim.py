@@ -3,7 +3,9 @@ description a TilingFunc gets answers the emulated SoC's core counts when nothin
 divide by zero and foreach_non_finite_check_and_unscale refuse to tile), GET_TILINGKEY packs one decimal digit per
 field with the first lowest, the tiling template keeps tilingKey_ / blockDim_ / the platform in the base class,
 REPORT_INNER_ERR_MSG logs under its error code, InitValue takes typed scalars, AlogCheckDebugLevel says debug logging
-is off, and a project's own AlignUp template wins over the shim's instead of clashing with it."""
+is off, a project's own AlignUp template wins over the shim's instead of clashing with it, runtime2_util.h's
+GetCompileInfoPtr hands TilingParse its compile info, and the shims' own code compiles when a project defined
+OP_LOGE as a printf of a name first."""
 
 from __future__ import annotations
 
@@ -23,4 +25,5 @@ def test_cann_ops_host_pieces_compute_what_the_op_hosts_rely_on(toolchain, tmp_p
     assert "[ERROR] EZ9999: op[Padded], ptr is nullptr!" in proc.stderr
     assert lines[5] == "9 1 3 2"  # FLOAT16 holds 1.0, INT32 holds 2 (2.5 written for an integer type)
     assert lines[6] == "65 4"  # the project's AlignUp<uint32_t> ran (not ambiguous with the shim's), CeilDiv the shim's
-    assert lines[7] == "0 1"  # AlogCheckDebugLevel: debug off (no COTBUILDER_HOST_LOG), errors on
+    assert lines[7] == "0 48"  # GetCompileInfoPtr gave TilingParse the context's compile info to fill
+    assert lines[8] == "0 1"  # AlogCheckDebugLevel: debug off (no COTBUILDER_HOST_LOG), errors on

@@ -66,6 +66,9 @@ inline void log_detail(const char* what, const char* who, const Args&... args) {
 
 }  // namespace cbhost
 
+// The shims' own error log: a project may define OP_LOGE its own way (a printf of a name), so shim code never uses it.
+#define CBHOST_LOGE(name, ...) ::cbhost::log_line("ERROR", ::cbhost::log_name(name), ##__VA_ARGS__)
+
 #ifndef OP_LOGE
 #define OP_LOGE(name, ...) ::cbhost::log_line("ERROR", ::cbhost::log_name(name), ##__VA_ARGS__)
 #endif

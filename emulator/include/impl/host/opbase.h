@@ -154,7 +154,7 @@ inline ge::graphStatus InferShape4Elewise(gert::InferShapeContext* context) {
     const gert::Shape* in = context ? context->GetInputShape(0) : nullptr;
     gert::Shape* out = context ? context->GetOutputShape(0) : nullptr;
     if (in == nullptr || out == nullptr) {
-        OP_LOGE(context, "InferShape4Elewise: input 0 or output 0 is missing");
+        CBHOST_LOGE(context, "InferShape4Elewise: input 0 or output 0 is missing");
         return ge::GRAPH_FAILED;
     }
     *out = *in;
@@ -191,13 +191,13 @@ inline ge::graphStatus InferShape4Broadcast(gert::InferShapeContext* context, si
     for (size_t i = 0; i < n; ++i) {
         const gert::Shape* s = context->GetInputShape(i);
         if (s == nullptr) {
-            OP_LOGE(context, "InferShape4Broadcast: input %zu is missing", i);
+            CBHOST_LOGE(context, "InferShape4Broadcast: input %zu is missing", i);
             return ge::GRAPH_FAILED;
         }
         if (i == 0) {
             acc = *s;
         } else if (!BroadcastShape(acc, *s, acc)) {
-            OP_LOGE(context, "InferShape4Broadcast: %s and %s do not broadcast", ToString(acc).c_str(),
+            CBHOST_LOGE(context, "InferShape4Broadcast: %s and %s do not broadcast", ToString(acc).c_str(),
                     ToString(*s).c_str());
             return ge::GRAPH_FAILED;
         }

@@ -121,7 +121,7 @@ public:
     ge::graphStatus DoTilingImpl(gert::TilingContext* context) {
         auto it = makers_.find(context->GetNodeType());
         if (it == makers_.end()) {
-            OP_LOGE(context, "no tiling template registered for %s", context->GetNodeType());
+            CBHOST_LOGE(context, "no tiling template registered for %s", context->GetNodeType());
             return ge::GRAPH_FAILED;
         }
         for (auto& kv : it->second) {
@@ -129,7 +129,7 @@ public:
             ge::graphStatus ret = t->DoTiling();
             if (ret != ge::GRAPH_PARAM_INVALID) return ret;
         }
-        OP_LOGE(context, "no tiling template of %s is capable of this case", context->GetNodeType());
+        CBHOST_LOGE(context, "no tiling template of %s is capable of this case", context->GetNodeType());
         return ge::GRAPH_FAILED;
     }
     ge::graphStatus DoTilingImpl(gert::TilingContext* context, const std::vector<int32_t>& priorities) {
