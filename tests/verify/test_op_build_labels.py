@@ -119,3 +119,16 @@ def test_an_error_inside_arch35_code_a_test_reached_through_another_file_is_the_
     assert v.status == "unsupported" and "arch35" in v.reason, v.reason
     mine = "op_kernel/tensor_equal.h:37:47: error: 'TensorEqualTilingDat' does not name a type\n"
     assert _verdict("harness", mine).status == "failed_compile"
+
+
+def test_the_graph_mode_operator_type_unknown_in_host_code_is_our_gap_named_as_such():
+    for log in (
+        "op_host/reverse_sequence.cpp:415:54: error: 'Operator' in namespace 'ge' does not name a type\n"
+        "op_host/reverse_sequence.cpp: In constructor 'ops::ReverseSequenceCheckSupported::Check(const int&)':\n",
+        "op_host/lin_space.cpp:458:43: error: 'Operator' does not name a type\n"
+        "op_host/lin_space.cpp:458:63: error: 'Tensor' does not name a type\n",
+    ):
+        v = _verdict("host", log)
+        assert v.status == "unsupported" and "graph-mode operator" in v.reason, v.reason
+    typo = "op_host/t.cpp:12:5: error: 'Operatr' does not name a type\n"
+    assert _verdict("host", typo).status == "failed_compile"
