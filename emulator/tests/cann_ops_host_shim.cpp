@@ -19,9 +19,14 @@
 #include "tiling/platform/platform_ascendc.h"
 #include "tiling/tiling_base.h"
 #include "tiling/tiling_type.h"
+#include "util/math_util.h"
 
 namespace optiling {
 enum class Mode { LINEAR = 3, NEAREST = 5 };
+
+// an ops-math host brings the ops-base helpers into this namespace beside the shim's own
+using Ops::Base::CeilDiv;
+using Ops::Base::FloorDiv;
 
 // A project's own rounding helper, written for a toolkit without one (dequant_swiglu_quant's): it wins the call over
 // the shim's AlignUp instead of making it ambiguous. Its results are odd, to show which one ran.

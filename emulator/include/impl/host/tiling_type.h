@@ -17,9 +17,10 @@ struct AiCoreParams {
     uint64_t l0cSize = 0;
 };
 
-// Written with a second type parameter (the divisor, converted to T) so that a project helper of the same name
-// written for a toolkit without these (`template <typename T> T AlignUp(T, T)`) is the more specialised template
-// and wins the call instead of making it ambiguous.
+// AlignUp takes the divisor as a second type parameter (converted to T), so that a project helper of the same name
+// written for a toolkit without it (`template <typename T> T AlignUp(T, T)`) is the more specialised template and
+// wins the call instead of making it ambiguous. CeilDiv / CeilDivision keep one type: ops-math hosts bring
+// Ops::Base::CeilDiv(T1, T2) into this namespace with a using-declaration, which a two-type CeilDiv would clash with.
 
 // n rounded up to a multiple of align (0 when align is 0).
 template <typename T, typename U = T>
@@ -30,14 +31,12 @@ static T AlignUp(T num, U by) {
     return (num + align - 1) / align * align;
 }
 // n / d rounded up (0 when d is 0).
-template <typename T, typename U = T>
-static T CeilDivision(T num, U by) {
-    const T div = static_cast<T>(by);
+template <typename T>
+static T CeilDivision(T num, T div) {
     return div == 0 ? 0 : (num + div - 1) / div;
 }
-template <typename T, typename U = T>
-static T CeilDiv(const T num, const U by) {
-    const T div = static_cast<T>(by);
+template <typename T>
+static T CeilDiv(const T num, const T div) {
     return div == 0 ? 0 : (num + div - 1) / div;
 }
 
