@@ -83,6 +83,9 @@ def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
                 found[_older_label(m.group(1), older[m.group(1)])] = None
             elif m.group(1).startswith(("acl", "ACL_")):  # the host runtime (acl/acl.h) is part of the toolkit
                 found[f"acl::{m.group(1)}"] = None
+            elif m.group(1).endswith("Impl") and is_toolkit_name(m.group(1)):
+                # the implementation layer under a documented API (DataCopyPadGm2UBImpl): kernels call it directly
+                found[f"AscendC::{m.group(1)} (the toolkit's implementation layer)"] = None
             elif m.group(1) in device_intrinsics():  # the device compiler declares these itself (apidocs.intrinsics)
                 found[f"{m.group(1)} (a device intrinsic: the ISA layer under the AscendC API)"] = None
         elif m := _NOT_IN_NAMESPACE.search(line):

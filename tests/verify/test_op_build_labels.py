@@ -132,3 +132,12 @@ def test_the_graph_mode_operator_type_unknown_in_host_code_is_our_gap_named_as_s
         assert v.status == "unsupported" and "graph-mode operator" in v.reason, v.reason
     typo = "op_host/t.cpp:12:5: error: 'Operatr' does not name a type\n"
     assert _verdict("host", typo).status == "failed_compile"
+
+
+def test_an_implementation_layer_function_the_emulator_lacks_is_ours_and_an_invented_one_the_kernels():
+    """cann-ops scatter_elements_v2 calls DataCopyPadGm2UBImpl (the layer under DataCopyPad) directly."""
+    real = "op_kernel/k.h:90:9: error: 'DataCopyPadGm2UBImpl' was not declared in this scope\n"
+    v = _verdict("kernel", real)
+    assert v.status == "unsupported" and "DataCopyPadGm2UBImpl" in v.reason, v.reason
+    invented = "op_kernel/k.h:90:9: error: 'CopyTileFastImpl' was not declared in this scope\n"
+    assert _verdict("kernel", invented).status == "failed_compile"
