@@ -102,30 +102,6 @@ def test_aclnn_example_whose_checker_lies_is_still_judged_by_cotbuilder(ctx):
     assert v.cases[0]["evidence"]["ok"] is True  # the checker said pass; the verdict is cotbuilder's
 
 
-def test_a_kernel_defining_its_own_isfinite_builds_as_for_the_older_toolkit_it_was_written_for(ctx):
-    """cann-ops is_finite defines a class template IsFinite beside `using namespace AscendC`; current CANN (and the
-    emulator) declare AscendC::IsFinite too, so the unqualified name was ambiguous (`unsupported`, a name clash).
-    The emulator hides its own when the kernel defines the name (kernel_glue.NEWER_APIS)."""
-    own = unit_of(
-        "HardSwishCustom",
-        {
-            SWISH_KERNEL: [
-                (
-                    "constexpr int32_t BUFFER_NUM = 2;",
-                    "using namespace AscendC;\ntemplate <typename T>\nclass IsFinite {\npublic:\n"
-                    "    __aicore__ inline T Keep(T v) const { return v; }\n};\nconstexpr int32_t BUFFER_NUM = 2;",
-                ),
-                (
-                    "AscendC::Muls(gate, gate, 1.0f / 6.0f, len);",
-                    "AscendC::Muls(gate, gate, IsFinite<float>().Keep(1.0f / 6.0f), len);",
-                ),
-            ]
-        },
-    )
-    _, v = verify(own, ctx)
-    assert v.status == "passed", (v.reason, v.compile_log[-1500:])
-
-
 PREFIX_BUG = (  # only the first 64 elements of each tile are scaled: the output matches its golden up to there
     "AscendC::Muls(gate, gate, 1.0f / 6.0f, len);",
     "AscendC::Muls(gate, gate, 1.0f / 6.0f, len > 64 ? 64 : len);",
