@@ -95,6 +95,13 @@ def test_a_toolkit_name_or_member_the_host_shims_lack_is_our_gap_and_an_invented
     invented = "op_host/add_tiling.cpp:40:9: error: 'tileLenght' was not declared in this scope\n"
     v = _verdict("host", invented)
     assert v.status == "failed_compile" and "tileLenght" in v.reason, v.reason
+    # a comment whose opening /* the answer lost (NPUKernelBench DequantSwigluQuant): its words are no toolkit API,
+    # even where the toolkit's sources spell them as locals (db)
+    lost = (
+        "op_host/dequant_swiglu_quant.cpp:238:3: error: 'x' was not declared in this scope\n"
+        "op_host/dequant_swiglu_quant.cpp:250:59: error: 'db' was not declared in this scope\n"
+    )
+    assert _verdict("host", lost).status == "failed_compile"
 
 
 def test_host_code_defined_in_a_source_the_build_leaves_out_is_not_the_units_compile_error():

@@ -33,8 +33,20 @@ _HOST_NAMESPACES = re.compile(
 # g++'s "cannot find this name" errors: in host code (TilingFunc, a UT's harness) a name the toolkit declares is one
 # our host shims lack (NpuArch, bfloat16); a name no toolkit header has stays the code's own error
 _UNKNOWN_NAME = re.compile(
-    r"error: '(\w+)' (?:does not name a type|was not declared in this scope|has not been declared)"
+    r"error: '(\w+)' (does not name a type|was not declared in this scope|has not been declared)"
 )
+# The toolkit-identifier list holds its locals too (db, len, tmp): in an expression (`was not declared`) only a name
+# spelled like an API, a macro or a scalar type (NpuArch, GET_TILINGKEY, bfloat16) counts; `x`, `db` stay the code's
+_API_SPELLING = re.compile(r"[A-Z]\w*|[a-z]+\d+(?:_t)?")
+
+
+def _toolkit_name_missing(m: re.Match[str]) -> bool:
+    name, where = m.group(1), m.group(2)
+    if not is_toolkit_name(name):
+        return False
+    return where != "was not declared in this scope" or bool(_API_SPELLING.fullmatch(name))
+
+
 # a host symbol the link cannot find in the namespaces of an op's own host code: defined in a source the build
 # leaves out (an arch35 tiling file a shared one calls; a sibling op's common infershape) - the build's gap
 _OWN_HOST_SYMBOL = re.compile(r"^(?:optiling|ops)::")
@@ -142,7 +154,7 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
     if m := _HOST_NAMESPACES.search(log):
         return Verdict("unsupported", f"{result.stage}: host API not emulated: {m.group(0)[:120]}", **common)
     if result.stage in ("host", "harness"):
-        names = [m.group(1) for m in _UNKNOWN_NAME.finditer(log) if is_toolkit_name(m.group(1))]
+        names = [m.group(1) for m in _UNKNOWN_NAME.finditer(log) if _toolkit_name_missing(m)]
         if names:
             return Verdict(
                 "unsupported", f"{result.stage}: host API not emulated: {names[0]}", missing_apis=names[:5], **common
