@@ -104,16 +104,27 @@ def test_a_toolkit_name_or_member_the_host_shims_lack_is_our_gap_and_an_invented
     assert _verdict("host", lost).status == "failed_compile"
 
 
-def test_host_code_defined_in_a_source_the_build_leaves_out_is_not_the_units_compile_error():
+def test_a_host_symbol_declared_by_shared_code_the_unit_lacks_is_ours_and_the_ops_own_undefined_helper_its_error():
+    """ops-math stateless_random_*: ops::randomCommon::CommonInferShape is declared in random_common's header (a
+    _deps/ file of the unit) and defined in that folder's sources, which the unit does not hold."""
+    from cotbuilder.verify.opproject import layout
+
     log = (
-        "/usr/bin/ld: triu_tiling.cpp:(.text+0x485): undefined reference to "
-        "`optiling::TriangulatorTiling::RunTriangulatorTilingAscendC(optiling::TriluCompileInfo const*)'\n"
-        "collect2: error: ld returned 1 exit status\n"
+        "/usr/bin/ld: x_infershape.cpp:(.text+0x29a): undefined reference to "
+        "`ops::randomCommon::CommonInferShape(gert::InferShapeContext*)'\ncollect2: error: ld returned 1 exit status\n"
     )
-    v = _verdict("host", log)
-    assert v.status == "unsupported" and "RunTriangulatorTilingAscendC" in v.reason, v.reason
-    libc = "/usr/bin/ld: add.cpp:(.text+0x4): undefined reference to `helper_nobody_wrote()'\ncollect2: error\n"
-    assert _verdict("host", libc).status == "failed_compile"
+    texts = {
+        "_deps/random/random_common/op_host/random_infershape_base.h": "ge::graphStatus CommonInferShape(\n  int c);",
+        "op_host/x_infershape.h": "ge::graphStatus OwnHelper(int c);",
+    }
+    gap = layout.shared_declarer(log, list(texts), texts.__getitem__)
+    assert "CommonInferShape" in gap and "random_infershape_base.h" in gap, gap
+    result = opbuild.OpBuild(False, stage="host", log=log, outcome="exit", reason="link failed")
+    result.gap = gap
+    assert failed_build(result, "aclnn", {}).status == "unsupported"
+    own = log.replace("randomCommon::CommonInferShape", "OwnHelper")
+    assert layout.shared_declarer(own, list(texts), texts.__getitem__) == ""  # declared in the op's own header
+    assert _verdict("host", own).status == "failed_compile"
 
 
 def test_an_error_inside_arch35_code_a_test_reached_through_another_file_is_the_unmodelled_soc():

@@ -318,8 +318,11 @@ class Builder:
                 again = ("-Wl,--allow-multiple-definition", *extra)
                 res = self.run(["g++", "-pthread", *again, *objs, *runtime, "-o", binary], self.workdir)
         self.result.gap = ""
-        if not res.ok and self.lay is not None and self.lay.skipped_host:
-            self.result.gap = layout.unbuilt_definer(res.stderr + res.stdout, self.lay.skipped_host, self._text)
+        if not res.ok and self.lay is not None:
+            log = res.stderr + res.stdout
+            self.result.gap = layout.unbuilt_definer(log, self.lay.skipped_host, self._text) or layout.shared_declarer(
+                log, [f["path"] for f in self.unit["files"]], self._text
+            )
         return res
 
     # -- the steps ------------------------------------------------------------------------------------------------

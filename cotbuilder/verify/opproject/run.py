@@ -47,9 +47,6 @@ def _toolkit_name_missing(m: re.Match[str]) -> bool:
     return where != "was not declared in this scope" or bool(_API_SPELLING.fullmatch(name))
 
 
-# a host symbol the link cannot find in the namespaces of an op's own host code: defined in a source the build
-# leaves out (an arch35 tiling file a shared one calls; a sibling op's common infershape) - the build's gap
-_OWN_HOST_SYMBOL = re.compile(r"^(?:optiling|ops)::")
 _NO_HEADER = re.compile(r"fatal error: ([\w./+-]+): No such file or directory")
 _UNDEFINED = re.compile(r"undefined reference to [`']([^'`]+)'")
 _RUNTIME_SYMBOL = re.compile(
@@ -158,14 +155,6 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
         if names:
             return Verdict(
                 "unsupported", f"{result.stage}: host API not emulated: {names[0]}", missing_apis=names[:5], **common
-            )
-        undefined = _UNDEFINED.findall(log)
-        if undefined and all(_OWN_HOST_SYMBOL.match(u) for u in undefined):
-            return Verdict(
-                "unsupported",
-                f"{result.stage}: host code not built: {undefined[0][:120]} is defined in none of the sources built "
-                "(an arch35 or a sibling op's file)",
-                **common,
             )
     if result.stage == "link":
         symbols = _UNDEFINED.findall(log)
