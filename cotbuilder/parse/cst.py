@@ -122,10 +122,11 @@ def captures(name: str, node: Node, unordered: frozenset[str] = frozenset()) -> 
     run to run (a file's structs came out in another order each time, and with them the unit's tiling fields).
     The lists named in `unordered` are left as they come: sorting the big ones (every type name, every call) cost
     a fifth of the query, for a caller that only counts them."""
-    return {
-        key: nodes if key in unordered else sorted(nodes, key=position)
-        for key, nodes in QueryCursor(query(name)).captures(node).items()
-    }
+    found = QueryCursor(query(name)).captures(node)
+    for key, nodes in found.items():
+        if key not in unordered:
+            nodes.sort(key=position)
+    return found
 
 
 def diagnostics(tree: Tree, path: str, limit: int = 50) -> list[dict]:

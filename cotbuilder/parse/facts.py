@@ -67,7 +67,6 @@ class FileFacts:
     types: Counter = field(default_factory=Counter)
     template_types: set[str] = field(default_factory=set)
     const_exprs: dict[str, str | None] = field(default_factory=dict)  # None = assigned differently twice
-    includes: list[str] = field(default_factory=list)
     init_buffers: list[list[str]] = field(default_factory=list)
     block_dim_exprs: list[str] = field(default_factory=list)
     positions: set[str] = field(default_factory=set)
@@ -194,8 +193,17 @@ def extract_facts(data: bytes) -> FileFacts:
         name_node = node.child_by_field_id(_NAME)
         if name_node is not None:
             facts.structs[_text(name_node, data)] = _struct_fields(node, data)
-    for node in caps.get("const.name", ()):
-        holder = node.parent
+    # (name, the declarator holding it) in source order: an initialised variable is captured as its init_declarator
+    # (its name is a child: no parent lookup), a class member's default as its name
+    # (holders come sorted, and a holder starts with its name: the names are in order too)
+    consts = [(holder.child_by_field_id(_DECLARATOR), holder) for holder in caps.get("const.init", ())]
+    members = caps.get("const.name", ())
+    if members:
+        consts += [(node, None) for node in members]
+        consts.sort(key=_name_position)
+    for node, holder in consts:
+        if holder is None:
+            holder = node.parent
         if not _is_constant_like(holder, data):
             continue
         value_node = holder.child_by_field_id(_VALUE) or holder.child_by_field_id(_DEFAULT_VALUE)
@@ -207,8 +215,6 @@ def extract_facts(data: bytes) -> FileFacts:
             facts.const_exprs[name] = None
         else:
             facts.const_exprs[name] = value
-    for node in caps.get("include", ()):
-        facts.includes.append(_text(node, data).strip('"<>'))
     facts.functions.sort(key=lambda f: f.start)  # source order (captures come grouped, not sorted)
     for fn in facts.functions:
         if fn.owner is not None:
@@ -268,8 +274,13 @@ _ARG_CALLS = frozenset({"InitBuffer", "ICPU_RUN_KF", "SetBlockDim"})
 _ARG_CALLS_BYTES = frozenset(name.encode() for name in _ARG_CALLS)
 
 
-def _is_cast_argument(targ_node, data: bytes) -> bool:
-    owner = targ_node.parent.parent if targ_node.parent is not None else None
+def _name_position(const: tuple[Node, Node | None]) -> tuple[int, int]:
+    return cst.position(const[0])
+
+
+def _is_cast_argument(targ_node: Node, data: bytes) -> bool:
+    args = targ_node.parent  # looked up once: tree-sitter finds a parent by walking down from the root
+    owner = args.parent if args is not None else None
     name = owner.child_by_field_id(_NAME) if owner is not None else None
     return name is not None and data[name.start_byte : name.end_byte].endswith(b"_cast")
 

@@ -24,3 +24,25 @@ def test_structs_and_classes_are_listed_in_source_order_every_time():
         facts = extract_facts(_HEADER)
         assert list(facts.structs) == [f"Tiling{i}Data" for i in range(12)]
         assert list(facts.classes) == [f"Kernel{i}" for i in range(12)]
+
+
+# initialised variables and class-member defaults, interleaved (the query captures the two kinds apart)
+_CONSTANTS = b"""constexpr int32_t A0 = 1;
+struct Cfg { static constexpr int32_t B0 = 2; static constexpr int32_t B1 = 3; };
+constexpr int32_t A1 = B0 * 4;
+class K { static constexpr int32_t B2 = 5; void f() { uint32_t a2 = 6; int a3 = a2 + 1; } };
+"""
+
+
+def test_constants_of_variables_and_class_members_are_listed_in_source_order_every_time():
+    for _ in range(5):
+        consts = extract_facts(_CONSTANTS).const_exprs
+        assert list(consts.items()) == [
+            ("A0", "1"),
+            ("B0", "2"),
+            ("B1", "3"),
+            ("A1", "B0 * 4"),
+            ("B2", "5"),
+            ("a2", "6"),
+            ("a3", "a2 + 1"),
+        ]

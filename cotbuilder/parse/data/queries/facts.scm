@@ -24,10 +24,7 @@
 (struct_specifier name: (_) body: (field_declaration_list)) @struct
 
 ; integer constants: constexpr / const / plain initialised variables
-(init_declarator declarator: (identifier) @const.name value: (_))
-
-; #include "..." / <...>
-(preproc_include path: (_) @include)
+(init_declarator declarator: (identifier) value: (_)) @const.init
 
 ; class-scope constants: static constexpr int32_t BUFFER_NUM = 2;
 (field_declaration declarator: (field_identifier) @const.name default_value: (_))
