@@ -269,33 +269,35 @@ inline const cbemu::BlockCtx& maxmin_register(const cbemu::SrcLoc& loc, const ch
                       "%s after a reduction in counter mode (GetReduceRepeatMaxMinSpr(ISASI).md: not supported)", api);
     return c;
 }
+// The value and its element offset (~0 where only ReduceMax/ReduceMin set the value), as both names read them.
+template <typename T>
+void read_maxmin(T& maxMinValue, T* maxMinIndex, const cbemu::SrcLoc& loc, const char* api) {
+    const cbemu::BlockCtx& c = maxmin_register(loc, api);
+    maxMinValue = T(c.maxmin_value);
+    if (maxMinIndex == nullptr) return;
+    uint32_t idx = c.maxmin_state == 1 ? c.maxmin_index : ~0u;
+    *maxMinIndex = T();
+    std::memcpy(maxMinIndex, &idx, sizeof(T) < 4 ? sizeof(T) : 4);
+}
 }  // namespace detail_reduce
 template <typename T>
 void GetReduceRepeatMaxMinSpr(T& maxMinValue, T& maxMinIndex, CBEMU_LOC) {
     CBEMU_LEGAL(GetReduceRepeatMaxMinSpr, T, T);
-    const cbemu::BlockCtx& c = detail_reduce::maxmin_register(loc, "GetReduceRepeatMaxMinSpr");
-    maxMinValue = T(c.maxmin_value);
-    uint32_t idx = c.maxmin_state == 1 ? c.maxmin_index : ~0u;
-    maxMinIndex = T();
-    std::memcpy(&maxMinIndex, &idx, sizeof(T) < 4 ? sizeof(T) : 4);
+    detail_reduce::read_maxmin(maxMinValue, &maxMinIndex, loc, "GetReduceRepeatMaxMinSpr");
 }
 template <typename T>
 void GetReduceRepeatMaxMinSpr(T& maxMinValue, CBEMU_LOC) {
     CBEMU_LEGAL(GetReduceRepeatMaxMinSpr, T, T);
-    maxMinValue = T(detail_reduce::maxmin_register(loc, "GetReduceRepeatMaxMinSpr").maxmin_value);
+    detail_reduce::read_maxmin(maxMinValue, (T*)nullptr, loc, "GetReduceRepeatMaxMinSpr");
 }
-// GetReduceMaxMinCount: its name before CANN 9 (附录/接口变更说明.md).
+// GetReduceMaxMinCount: its name before CANN 9 (附录/接口变更说明.md), without the newer page's type rule.
 template <typename T>
 void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex, CBEMU_LOC) {
-    const cbemu::BlockCtx& c = detail_reduce::maxmin_register(loc, "GetReduceMaxMinCount");
-    maxMinValue = T(c.maxmin_value);
-    uint32_t idx = c.maxmin_state == 1 ? c.maxmin_index : ~0u;
-    maxMinIndex = T();
-    std::memcpy(&maxMinIndex, &idx, sizeof(T) < 4 ? sizeof(T) : 4);
+    detail_reduce::read_maxmin(maxMinValue, &maxMinIndex, loc, "GetReduceMaxMinCount");
 }
 template <typename T>
 void GetReduceMaxMinCount(T& maxMinValue, CBEMU_LOC) {
-    maxMinValue = T(detail_reduce::maxmin_register(loc, "GetReduceMaxMinCount").maxmin_value);
+    detail_reduce::read_maxmin(maxMinValue, (T*)nullptr, loc, "GetReduceMaxMinCount");
 }
 
 }  // namespace AscendC
