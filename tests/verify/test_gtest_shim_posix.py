@@ -4,10 +4,7 @@ of their own (strided_slice_assign_v2 was `failed_compile` for it). Built with t
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
+from .gxx import syntax_only
 
 UT = r"""
 #include <cstdlib>
@@ -24,12 +21,5 @@ std::string data_dir() {
 
 
 def test_a_ut_calling_posix_functions_it_never_included_builds_as_with_googletest(tmp_path):
-    src = tmp_path / "ut.cpp"
-    src.write_text(UT)
-    built = subprocess.run(
-        ["g++", "-std=c++17", "-fsyntax-only", f"-I{REPO / 'emulator' / 'harness_include'}", str(src)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    built = syntax_only(tmp_path / "ut.cpp", UT, includes=("harness_include",))
     assert built.returncode == 0, built.stderr[-2000:]

@@ -5,10 +5,9 @@ of std made ambiguous (`failed_compile`, our gap). Built with the real g++ (synt
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from .gxx import syntax_only
 
 CODE = r"""
 #include "tiling/tiling_api.h"
@@ -21,16 +20,8 @@ static_assert(!IsSame<int, float>::value, "");
 """
 
 
-def _syntax(tmp_path: Path, *defines: str) -> subprocess.CompletedProcess:
-    src = tmp_path / "tu.cpp"
-    src.write_text(CODE)
-    includes = [f"-I{REPO / 'emulator' / d}" for d in ("include", "include/basic_api")]
-    return subprocess.run(
-        ["g++", "-std=c++17", "-fsyntax-only", "-w", "-DASCENDC_CPU_DEBUG", *defines, *includes, str(src)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def _syntax(tmp_path: Path, *defines: str):
+    return syntax_only(tmp_path / "tu.cpp", CODE, "-w", "-DASCENDC_CPU_DEBUG", *defines)
 
 
 def test_a_kernel_translation_unit_gets_the_containers_but_not_the_type_traits(tmp_path):

@@ -5,12 +5,11 @@ IsFinite beside `using namespace AscendC`) met the emulator's AscendC::IsFinite:
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 from cotbuilder.verify.opproject import kernel_glue
 
-REPO = Path(__file__).resolve().parents[2]
+from .gxx import syntax_only
 
 KERNEL = r"""
 #include "kernel_operator.h"
@@ -24,16 +23,8 @@ float keep(float v) { return IsFinite<float>().Keep(v); }
 """
 
 
-def _syntax(tmp_path: Path, defines: list[str]) -> subprocess.CompletedProcess:
-    src = tmp_path / "k.cpp"
-    src.write_text(KERNEL)
-    includes = [f"-I{REPO / 'emulator' / d}" for d in ("include", "include/basic_api")]
-    return subprocess.run(
-        ["g++", "-std=c++17", "-fsyntax-only", "-w", "-DASCENDC_CPU_DEBUG", *defines, *includes, str(src)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def _syntax(tmp_path: Path, defines: list[str]):
+    return syntax_only(tmp_path / "k.cpp", KERNEL, "-w", "-DASCENDC_CPU_DEBUG", *defines)
 
 
 def test_the_kernels_own_definition_is_found_and_builds_with_the_emulators_hidden(tmp_path):
