@@ -444,6 +444,7 @@ class Builder:
             objs.append(f"{GEN_DIR}/host_{i}.o")
         split = core_builds.needs_core_builds(kernel_texts)  # one build per core type (core_builds.py)
         vector_builds: list[str] = []
+        header_args = self._kernel_header_args(kernel_texts)  # the same for every variant: scanned once
         for v in variants:
             prelude = f"{GEN_DIR}/kernel_prelude_{v.index}.h"
             self._write(prelude, v.prelude)
@@ -460,7 +461,7 @@ class Builder:
             ok, log, outcome = self._compile(
                 kernel_copy,
                 out,
-                [*self._kernel_header_args(kernel_texts), "-include", prelude],
+                [*header_args, "-include", prelude],
                 salt=v.prelude,
                 scope="kernel",
             )
