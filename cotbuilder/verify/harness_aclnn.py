@@ -119,7 +119,7 @@ def builtin_aclnn_gap(verdict: Verdict, stage: str, main_text: str) -> Verdict:
             f"harness: the example calls CANN's built-in aclnn API <{builtin[0]}>, not generated from this OpDef"
         )
         return verdict
-    unlike = verdict.status == "unsupported" and "unlike the one generated" in verdict.reason  # opproject.run's word
+    unlike = verdict.status == "unsupported" and oprun.UNLIKE_GENERATED in verdict.reason
     if verdict.status != "failed_compile" and not unlike:
         return verdict
     verdict.status = "unsupported"

@@ -179,15 +179,22 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
 _UNDEFINED = re.compile(r"undefined reference to [`'\u2018]([^'`\u2019]+)['\u2019]")
 
 
+def _undefined_names(link_log: str) -> list[tuple[str, str]]:
+    """(symbol, its unqualified function name) for each symbol the link could not find."""
+    out = []
+    for symbol in _UNDEFINED.findall(link_log):
+        name = re.split(r"[(<]", symbol, maxsplit=1)[0].split("::")[-1].strip()
+        if name.isidentifier():
+            out.append((symbol, name))
+    return out
+
+
 def shared_declarer(link_log: str, paths: list[str], text_of: Callable[[str], str]) -> str:
     """Why a host link lacks a symbol that a header of shared code declares (a file under _deps/: another folder of
     the source, e.g. ops-math's random_common/op_host/random_infershape_base.h): its definition lives with that
     shared code's own sources, which the unit does not hold - not the op's error; "" otherwise (a helper the op
     declares itself and never defines stays its link error)."""
-    for symbol in _UNDEFINED.findall(link_log):
-        name = re.split(r"[(<]", symbol, maxsplit=1)[0].split("::")[-1].strip()
-        if not name.isidentifier():
-            continue
+    for symbol, name in _undefined_names(link_log):
         declaration = re.compile(rf"\b{re.escape(name)}\s*\(")
         for path in sorted(p for p in paths if p.startswith(DEPS) and p.endswith(HEADER_SUFFIXES)):
             if declaration.search(strip_comments(text_of(path))):
@@ -200,10 +207,7 @@ def shared_declarer(link_log: str, paths: list[str], text_of: Callable[[str], st
 def unbuilt_definer(link_log: str, skipped: dict[str, str], text_of: Callable[[str], str]) -> str:
     """Why a host link lacks a symbol when a source it skipped (`OpLayout.skipped_host`) defines it: "X is defined
     in P, which is not built (why)" - a piece cotbuilder does not build, not the op's error; "" otherwise."""
-    for symbol in _UNDEFINED.findall(link_log):
-        name = re.split(r"[(<]", symbol, maxsplit=1)[0].split("::")[-1].strip()
-        if not name.isidentifier():
-            continue
+    for symbol, name in _undefined_names(link_log):
         definition = re.compile(rf"\b{re.escape(name)}\s*\([^;{{}}]*\)\s*(?:const\s*)?(?:noexcept\s*)?\{{")
         for path, why in sorted(skipped.items()):
             if definition.search(strip_comments(text_of(path))):

@@ -47,6 +47,8 @@ def _toolkit_name_missing(m: re.Match[str]) -> bool:
     return where != "was not declared in this scope" or bool(_API_SPELLING.fullmatch(name))
 
 
+# the reason of a harness that does not build against the generated aclnn API (harness_aclnn names the built-in one)
+UNLIKE_GENERATED = "calls an aclnn API unlike the one generated from the OpDef"
 _NO_HEADER = re.compile(r"fatal error: ([\w./+-]+): No such file or directory")
 _UNDEFINED = re.compile(r"undefined reference to [`']([^'`]+)'")
 _RUNTIME_SYMBOL = re.compile(
@@ -170,7 +172,7 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
     if result.stage == "harness" and re.search(r"\baclnn\w*(GetWorkspaceSize)?\b", result.reason):
         return Verdict(
             "unsupported",
-            f"harness: calls an aclnn API unlike the one generated from the OpDef: {result.reason[:160]}",
+            f"harness: {UNLIKE_GENERATED}: {result.reason[:160]}",
             **common,
         )
     if result.stage == "harness" and _TORCH_SURFACE.search(result.reason or diagnostics.first_error(log) or ""):
