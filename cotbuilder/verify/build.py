@@ -41,6 +41,13 @@ RUNTIME_NAME = "libcbemu.a"  # an archive: a program links the host part only wh
 PREBUILT_DEFINE = "-DCOTBUILDER_EMU_PREBUILT"
 # The emulator headers every kernel/host TU includes; precompiled once per emulator version + flags.
 PCH_INCLUDES = ("kernel_operator.h", "tikicpulib.h")
+# An op project's host sources (OpDef registration, TilingFunc) include the host shims, not kernel_operator.h: a second
+# header, precompiled beside the first with the same flags, saves them the parse of the shims and the C++ library
+# headers they bring (1.2 of 1.8 CPU-s of a demo op's host compile). Where a host source does not build with it
+# (a unit's own copy of one of these headers), opproject.build compiles it again without: never a different verdict.
+HOST_PCH_NAME = "cotbuilder_host_pch.h"
+HOST_PCH_INCLUDES = ("register/op_def_registry.h", "register/tilingdata_base.h", "tiling/platform/platform_ascendc.h")
+HOST_PCH_DEPS = "cotbuilder_host_pch.deps"  # the emulator headers it holds, include-relative, one per line
 # The runtime library is compiled optimised whatever level the units are built at: a kernel's run spends its time in
 # it (hazard model, scheduler, queues, GM checks), and it is compiled once, not per kernel. A unit's own translation
 # unit is built at KERNEL_OPT (config.py: -O0, a third less compiler time than -O1 per kernel) with a precompiled
@@ -101,6 +108,7 @@ class Pch:
     seconds: float = 0.0
     error: str = ""
     runtime: Path | None = None
+    host_header: Path | None = None  # the host shims' precompiled header (HOST_PCH_NAME), None: host TUs parse them
 
     def flags(self) -> list[str]:
         """What a translation unit needs to use it: the define that makes the headers declare the runtime only (the
@@ -116,6 +124,17 @@ class Pch:
     def folder(self) -> Path | None:
         """The folder a compile step must be able to read (read-only in the sandbox): header and runtime library."""
         return self.header.parent if self.header is not None else None
+
+    def host_flags(self, unit_paths: list[str]) -> list[str]:
+        """`-include` of the host PCH for a host translation unit of a unit with these files, or nothing: no host PCH,
+        or the unit ships its own copy of a header the PCH holds (its quote include would find that copy)."""
+        if self.host_header is None or self.runtime is None:
+            return []
+        deps = self.host_header.with_name(HOST_PCH_DEPS)
+        held = deps.read_text(encoding="utf-8").split() if deps.is_file() else []
+        if any(path == rel or path.endswith("/" + rel) for rel in held for path in unit_paths):
+            return []
+        return ["-include", str(self.host_header)]
 
 
 def pch_text(headers: list[str], runtime: bool) -> str:
@@ -172,7 +191,31 @@ def pch_recipe(soc: str, opt: str, runtime: bool) -> PchRecipe:
     runtime_flags = base_flags(soc, RUNTIME_OPT) + [PREBUILT_DEFINE] if runtime else []
     text = pch_text([h for h in PCH_INCLUDES if (INCLUDE_DIR / h).is_file()], runtime)
     keyed = emulator_digest() + "\0".join(flags) + "\1" + "\0".join(runtime_flags) + "\2" + text
+    keyed += "\3" + host_pch_text() if runtime else ""
     return PchRecipe(flags, runtime_flags, text, hashlib.sha256(keyed.encode()).hexdigest()[:16])
+
+
+def host_pch_text() -> str:
+    return "".join(f'#include "{h}"\n' for h in HOST_PCH_INCLUDES if (INCLUDE_DIR / h).is_file())
+
+
+def _include_relative(path: str) -> list[str]:
+    """An emulator header's paths as includes may name it (relative to each include root holding it)."""
+    names = []
+    for root in (*INCLUDE_DIRS, HARNESS_INCLUDE_DIR):
+        try:
+            names.append(str(Path(path).resolve().relative_to(Path(root).resolve())))
+        except ValueError:
+            continue
+    return names
+
+
+def _write_host_deps(depfile: Path, out: Path) -> None:
+    """The make-style dependency list g++ wrote (-MD) as the include-relative names of the emulator headers."""
+    text = depfile.read_text(encoding="utf-8").replace("\\\n", " ") if depfile.is_file() else ""
+    names = {rel for tok in text.split(":", 1)[-1].split() for rel in _include_relative(tok)}
+    out.write_text("".join(f"{n}\n" for n in sorted(names)), encoding="utf-8")
+    depfile.unlink(missing_ok=True)
 
 
 def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
@@ -184,13 +227,14 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
     header = folder / PCH_NAME
     gch = folder / (PCH_NAME + ".gch")
     library = folder / RUNTIME_NAME if runtime else None
-    if gch.is_file():  # written last: the runtime library is there too
-        return Pch(header, runtime=library)
+    host = folder / HOST_PCH_NAME
+    if gch.is_file():  # written last: the runtime library and the host header are there too
+        return Pch(header, runtime=library, host_header=_built(host))
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if gch.is_file():
-            return Pch(header, runtime=library)
+            return Pch(header, runtime=library, host_header=_built(host))
         header.write_text(text, encoding="utf-8")
         start = time.monotonic()
         tag = f".tmp{os.getpid()}"  # written under this name, renamed when complete (readers check the .gch only)
@@ -200,10 +244,24 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
         objects = [folder / (src.stem + ".o") for src in sources]
         jobs = [([*flags, "-x", "c++-header", str(header)], gch_tmp)]
         jobs += [([*runtime_flags, "-c", str(src)], obj) for src, obj in zip(sources, objects, strict=True)]
+        host_gch = folder / (HOST_PCH_NAME + ".gch")
+        host_tmp, host_dep = folder / (host_gch.name + tag), folder / (HOST_PCH_DEPS + tag)
+        host_text = host_pch_text() if library is not None else ""
+        if host_text:
+            host.write_text(host_text, encoding="utf-8")
+            jobs.append(([*flags, "-MD", "-MF", str(host_dep), "-x", "c++-header", str(host)], host_tmp))
         procs = [
             subprocess.Popen(["g++", *args, "-o", str(out)], stderr=subprocess.PIPE, text=True) for args, out in jobs
         ]
         errors = [proc.communicate(timeout=600)[1] for proc in procs]
+        if host_text:  # optional: a host PCH that does not build leaves host TUs parsing the shims, as before
+            host_proc = procs.pop()
+            errors.pop()
+            if host_proc.returncode == 0:
+                _write_host_deps(host_dep, folder / HOST_PCH_DEPS)
+                os.replace(host_tmp, host_gch)
+            host_tmp.unlink(missing_ok=True)
+            host_dep.unlink(missing_ok=True)
         failed = [err for proc, err in zip(procs, errors, strict=True) if proc.returncode != 0]
         if library is not None and not failed:
             done = subprocess.run(["ar", "rcs", str(library) + tag, *map(str, objects)], capture_output=True, text=True)
@@ -216,7 +274,12 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
             gch_tmp.unlink(missing_ok=True)
             return Pch(None, time.monotonic() - start, failed[0][-2000:])
         os.replace(gch_tmp, gch)
-        return Pch(header, time.monotonic() - start, runtime=library)
+        return Pch(header, time.monotonic() - start, runtime=library, host_header=_built(host))
+
+
+def _built(host_header: Path) -> Path | None:
+    """The host PCH's header if its .gch was built (it may not have: it is optional)."""
+    return host_header if host_header.with_name(host_header.name + ".gch").is_file() else None
 
 
 @lru_cache(maxsize=1)
@@ -262,7 +325,7 @@ def compile_argv(
 def portable_args(argv: list[str]) -> list[str]:
     """argv as a cache key sees it: the PCH and the runtime library are named by their key (their folder: emulator
     digest + flags), not by where the workspace lives, so a moved or copied workspace keeps its builds."""
-    named = {"/" + PCH_NAME: "pch", "/" + RUNTIME_NAME: "runtime"}
+    named = {"/" + PCH_NAME: "pch", "/" + RUNTIME_NAME: "runtime", "/" + HOST_PCH_NAME: "host-pch"}
     return [next((f"{k}:{Path(a).parent.name}" for end, k in named.items() if a.endswith(end)), a) for a in argv]
 
 

@@ -146,11 +146,7 @@ def verify_aclnn(
     ops = _described_ops(unit)
     spec.op_type = _op_type(ops, main["text"]) if ops else None
     result = oprun.build(unit, unit_dir, ctx, spec, BINARY)
-    timings.update(
-        build_objects_compiled=result.compiled_objects,
-        build_objects_cached=result.cached_objects,
-        kernel_variants=len(result.variants),
-    )
+    timings.update(oprun.build_timings(result))
     if not result.ok:
         failed = oprun.failed_build(result, HARNESS, timings)
         return builtin_aclnn_gap(own_aclnn_gap(failed, result.stage, unit), result.stage, main["text"])

@@ -147,11 +147,7 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
     spec.generate = lambda op: {"pybind_bound.cpp": _binding(unit, folder, op["type"])}
     spec.forced = {"pybind_bound.cpp": []}
     result = oprun.build(unit, unit_dir, ctx, _with_header(spec), BINARY)
-    timings.update(
-        build_objects_compiled=result.compiled_objects,
-        build_objects_cached=result.cached_objects,
-        kernel_variants=len(result.variants),
-    )
+    timings.update(oprun.build_timings(result))
     if not result.ok:
         return own_aclnn_gap(
             oprun.failed_build(result, HARNESS, timings), result.stage, unit, "the benchmark's binding"

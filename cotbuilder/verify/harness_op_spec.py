@@ -220,11 +220,7 @@ def verify_op_spec(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> 
 
     build_spec = opbuild.Spec(sources=[MAIN], op_type=spec.get("op"), generate=generate)
     result = oprun.build(unit, unit_dir, ctx, build_spec, BINARY)
-    timings.update(
-        build_objects_compiled=result.compiled_objects,
-        build_objects_cached=result.cached_objects,
-        kernel_variants=len(result.variants),
-    )
+    timings.update(oprun.build_timings(result))
     if not result.ok:
         if result.stage == "harness" and result.reason.startswith("cannot generate"):
             return Verdict("failed_run", f"bad verify_spec.toml: {result.reason}", HARNESS, timings=timings)

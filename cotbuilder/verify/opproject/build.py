@@ -57,6 +57,8 @@ class OpBuild:
     seconds: float = 0.0
     cached_objects: int = 0
     compiled_objects: int = 0
+    host_pch_objects: int = 0  # host sources built with the host PCH (buildmod.HOST_PCH_NAME)
+    host_pch_fallbacks: int = 0  # ... and those that did not build with it, built again without
     gap: str = ""  # a link that failed for want of a host source cotbuilder skipped (layout.unbuilt_definer)
 
 
@@ -236,6 +238,14 @@ class Builder:
         argv += ["-o", out]
         text = (self.workdir / source).read_bytes()
         seen = self.scope_keys[scope] + hashlib.sha256(source.encode() + b"\0" + text).hexdigest()
+        host_pch = self._host_pch_args() if scope == "host" and not extra else []
+        if host_pch:  # a source that does not build with the host PCH is compiled as before, and judged by that
+            with_pch = [*argv[: argv.index("-c")], *host_pch, *argv[argv.index("-c") :]]
+            ok, log, outcome = self._cached_run(with_pch, self.workdir, out, seen, salt)
+            if ok or outcome not in ("ok", "exit"):  # a sandbox stop is the verdict either way
+                self.result.host_pch_objects += ok
+                return ok, log, outcome
+            self.result.host_pch_fallbacks += 1
         ok, log, outcome = self._cached_run(argv, self.workdir, out, seen, salt)
         if not ok and scope == "kernel" and device_builtins.missing(log):  # the device compiler's min / max
             ok, log, outcome = self._cached_run(device_builtins.with_builtins(argv), self.workdir, out, seen, salt)
@@ -296,6 +306,9 @@ class Builder:
     def _pch_args(self) -> list[str]:
         return ["-include", str(self.pch.header)] if self.pch is not None and self.pch.header is not None else []
 
+    def _host_pch_args(self) -> list[str]:
+        return self.pch.host_flags([f["path"] for f in self.unit["files"]]) if self.pch is not None else []
+
     def _kernel_header_args(self, kernel_texts: list[str]) -> list[str]:
         """The precompiled header, or - when the kernel defines a name the emulator declares for newer toolkits
         (kernel_glue.NEWER_APIS) - the headers parsed afresh without the emulator's declaration of it."""
@@ -352,7 +365,7 @@ class Builder:
             objs.append(out)
         main = f"{GEN_DIR}/op_describe_main.cpp"
         text = package_data("verify/data/op_describe_main.cpp").read_text(encoding="utf-8")
-        ok, log, outcome = self._compile_shared(main, text, f"{GEN_DIR}/describe_main.o")
+        ok, log, outcome = self._compile_shared(main, text, f"{GEN_DIR}/describe_main.o", self._host_pch_args())
         if not ok:
             self._fail("host", log, outcome)
             return None

@@ -98,6 +98,22 @@ def build_ut(
     return _builder(unit, build_dir, ctx).build_ut(test_path, helpers, kernel_defines, binary)
 
 
+def host_pch_timings(result: opbuild.OpBuild) -> dict[str, int]:
+    """How many host sources the host PCH served, and how many were built again without it (shown only when any)."""
+    counts = {"host_pch_objects": result.host_pch_objects, "host_pch_fallbacks": result.host_pch_fallbacks}
+    return {k: v for k, v in counts.items() if v}
+
+
+def build_timings(result: opbuild.OpBuild) -> dict[str, int]:
+    """An op build's counts, recorded in a verification's timings."""
+    return {
+        "build_objects_compiled": result.compiled_objects,
+        "build_objects_cached": result.cached_objects,
+        "kernel_variants": len(result.variants),
+        **host_pch_timings(result),
+    }
+
+
 def unit_tree(unit: dict[str, Any]) -> dict[str, bytes]:
     out = {}
     for f in unit["files"]:
