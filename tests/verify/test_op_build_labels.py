@@ -145,6 +145,7 @@ def test_the_graph_mode_operator_type_unknown_in_host_code_is_our_gap_named_as_s
         "op_host/reverse_sequence.cpp: In constructor 'ops::ReverseSequenceCheckSupported::Check(const int&)':\n",
         "op_host/lin_space.cpp:458:43: error: 'Operator' does not name a type\n"
         "op_host/lin_space.cpp:458:63: error: 'Tensor' does not name a type\n",
+        "op_host/x_proto.h:20:1: error: 'REG_OP' was not declared in this scope\n",
     ):
         v = _verdict("host", log)
         assert v.status == "unsupported" and "graph-mode operator" in v.reason, v.reason

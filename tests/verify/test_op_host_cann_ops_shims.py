@@ -124,3 +124,40 @@ def test_a_host_helper_the_op_declares_and_never_defines_is_its_own_compile_erro
     use = (HELPER_USE[0], HELPER_USE[1].replace("ops::CountElements", "CountElements"))
     _, v = verify(unit_of("HardSwishCustom", {SWISH_TILING: [decl, use]}), ctx)
     assert v.status == "failed_compile" and "CountElements" in v.reason, v.reason
+
+
+# A graph-mode support check, as cann-ops' ReverseSequence registers one: it takes a ge::Operator (the toolkit's
+# registry headers bring the class). Graph mode never runs here, so the callback only has to build; were an op to
+# read its own node through an Operator in TilingFunc, every lookup fails rather than inventing an attribute.
+CHECK_SUPPORT = (
+    "namespace ops {",
+    "static ge::graphStatus CheckSupported(const ge::Operator& op, ge::AscendString& result) {\n"
+    "    int64_t axis = 0;\n"
+    '    if (op.GetAttr("axis", axis) != ge::GRAPH_SUCCESS || op.GetInputDescByName("x").GetShape().GetDimNum() > 8) {\n'
+    '        result = ge::AscendString("{\\"isSupported\\": \\"False\\"}");\n'
+    "        return ge::GRAPH_FAILED;\n"
+    "    }\n"
+    "    return ge::GRAPH_SUCCESS;\n"
+    "}\n"
+    "namespace ops {",
+)
+REGISTERED = (
+    "        this->AICore().SetTiling(optiling::TilingFunc);",
+    "        this->AICore().SetTiling(optiling::TilingFunc).SetCheckSupport(CheckSupported);",
+)
+READS_ITS_NODE = (
+    "static ge::graphStatus TilingFunc(gert::TilingContext* context)\n{",
+    "static ge::graphStatus TilingFunc(gert::TilingContext* context)\n{\n"
+    '    float alpha = 0.0f;\n    if (ge::Operator("HardSwishCustom").GetAttr("alpha", alpha) != ge::GRAPH_SUCCESS) {\n'
+    "        return ge::GRAPH_FAILED;\n    }",
+)
+
+
+def test_a_graph_mode_check_support_callback_builds_and_the_op_runs_through_aclnn(ctx):
+    which, v = verify(unit_of("HardSwishCustom", {SWISH_TILING: [CHECK_SUPPORT, REGISTERED]}), ctx)
+    assert which == "aclnn" and v.status == "passed", (v.reason, v.compile_log[-2000:])
+
+
+def test_a_tiling_func_reading_an_attribute_through_a_graphless_operator_is_its_failed_run_of_the_host(ctx):
+    _, v = verify(unit_of("HardSwishCustom", {SWISH_TILING: [READS_ITS_NODE]}), ctx)
+    assert v.status == "failed_run" and v.reason.startswith("host:") and "TilingFunc" in v.reason, v.reason

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "../emu/rt.h"
+#include "../../graph/operator.h"  // the toolkit's registry headers bring ge::Operator (CheckSupport callbacks take it)
 #include "op_impl.h"
 
 namespace ops {
