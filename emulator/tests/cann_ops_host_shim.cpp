@@ -110,6 +110,8 @@ int main() {
 
     // GET_TILINGKEY: one decimal digit per field, the first lowest, above the 10^19 marker
     static_assert(optiling::GET_TILINGKEY(1, 2, 3) == 10000000000000000321ULL, "digit order");
+    // RecursiveSum: the same digits without the marker (reduction ops' axis-pattern keys)
+    static_assert(optiling::RecursiveSum(4, 0, 2) == 204ULL && optiling::RecursiveSum() == 0ULL, "pattern key");
     std::printf("%llu\n", (unsigned long long)(optiling::GET_TILINGKEY(optiling::Mode::LINEAR, 0, 7) % 1000000000000ULL));
 
     // the template's members across its steps

@@ -1,7 +1,7 @@
 """Host-shim pieces cann-ops op hosts rely on (emulator/tests/cann_ops_host_shim.cpp, real g++ build): the platform
 description a TilingFunc gets answers the emulated SoC's core counts when nothing filled it (a 0 made coalesce_sparse
 divide by zero and foreach_non_finite_check_and_unscale refuse to tile), GET_TILINGKEY packs one decimal digit per
-field with the first lowest, the tiling template keeps tilingKey_ / blockDim_ / the platform in the base class,
+field with the first lowest (RecursiveSum the same digits without the marker, checked at compile time), the tiling template keeps tilingKey_ / blockDim_ / the platform in the base class,
 REPORT_INNER_ERR_MSG logs under its error code, InitValue takes typed scalars, AlogCheckDebugLevel says debug logging
 is off, a project's own AlignUp template wins over the shim's instead of clashing with it, runtime2_util.h's
 GetCompileInfoPtr hands TilingParse its compile info, and the shims' own code compiles when a project defined

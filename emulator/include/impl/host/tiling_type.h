@@ -59,6 +59,11 @@ template <typename... Fields>
 constexpr uint64_t GET_TILINGKEY(Fields... fields) {
     return TILINGKEYOFFSET + cbhost::decimal_fields(fields...);
 }
+// The same digits without the marker: cann-ops' reduction ops pack their axis-pattern ids into a key with it.
+template <typename... Fields>
+constexpr uint64_t RecursiveSum(Fields... fields) {
+    return cbhost::decimal_fields(fields...);
+}
 }  // namespace optiling
 
 #ifndef CHECK_RET
