@@ -1,6 +1,7 @@
-"""Fixtures for the emulator tests: a precompiled header and the emulator's runtime object built once per session
-(as cotbuilder's verify builds them: impl/emu/rt.h), and a helper that compiles C++ test programs against the
-emulator headers with real g++ - with both (what verify does) or, when macros change, header-only."""
+"""Fixtures for the emulator tests: the precompiled header and the emulator's runtime library verify builds
+(buildmod.ensure_pch in the run's build cache: built once per test run, shared with the verify tests), and a helper
+that compiles C++ test programs against the emulator headers with real g++ - with both (what verify does) or, when
+macros change, header-only."""
 
 from __future__ import annotations
 
@@ -16,23 +17,24 @@ from pathlib import Path
 import pytest
 
 from cotbuilder.paths import emulator_dir, emulator_include_dirs
-from cotbuilder.verify.build import KERNEL_OPT, RUNTIME_OPT
+from cotbuilder.verify import build as buildmod
+
+from ..conftest import run_verify_cache
 
 REPO = Path(__file__).resolve().parents[2]
 INCLUDE = emulator_dir() / "include"
 CPP = emulator_dir() / "tests"  # the C++ test programs live beside the emulator
-# the levels verify builds at: programs (kernels) and the header at KERNEL_OPT, the runtime library at RUNTIME_OPT
-FLAGS = ["-std=c++17", KERNEL_OPT, "-pthread", "-DASCENDC_CPU_DEBUG"]
-RUNTIME_FLAGS = [RUNTIME_OPT if f == KERNEL_OPT else f for f in FLAGS]
-PREBUILT = "-DCOTBUILDER_EMU_PREBUILT"  # the headers declare the runtime; the runtime object defines it
-RUNTIME_SOURCES = [emulator_dir() / "src" / name for name in ("cbemu_runtime.cpp", "cbhost_runtime.cpp")]
+SOC = "ascend910b"
+# verify's flags for a unit's own code (KERNEL_OPT; the include roots come from INCLUDE_FLAGS)
+FLAGS = [f for f in buildmod.base_flags(SOC) if f != "-I" and not f.startswith(str(emulator_dir()))]
+PREBUILT = buildmod.PREBUILT_DEFINE  # the headers declare the runtime; the runtime library defines it
 NOT_LINKING = {"-c", "-fsyntax-only", "-S", "-E"}
 INCLUDE_FLAGS = [f"-I{d}" for d in emulator_include_dirs()]
 
 
 @dataclass
 class Toolchain:
-    pch_dir: Path
+    pch: buildmod.Pch
     cpp: Path = CPP
     include: Path = INCLUDE
     builds: Path | None = None  # the run's shared build folder (see build)
@@ -50,16 +52,10 @@ class Toolchain:
         cmd = ["g++", *FLAGS, *(extra or []), *INCLUDE_FLAGS]
         prebuilt = use_pch and not extra  # the PCH is only valid for the exact flags it was built with
         if prebuilt:
-            cmd += [
-                PREBUILT,
-                "-Winvalid-pch",
-                "-Werror=invalid-pch",
-                "-include",
-                str(self.pch_dir / "kernel_operator.h"),
-            ]
+            cmd += [PREBUILT, "-Winvalid-pch", "-Werror=invalid-pch", "-include", str(self.pch.header)]
         cmd += [*(after_pch or []), str(source)]
         if prebuilt and not NOT_LINKING & set(after_pch or []):
-            cmd.append(str(self.pch_dir / "libcbemu.a"))
+            cmd.append(str(self.pch.runtime))
         cmd += ["-o", str(out)]
         # LC_ALL=C: plain ASCII quotes in g++ messages ('Foo' is not a member of 'AscendC')
         return subprocess.run(cmd, capture_output=True, text=True, timeout=300, env={**os.environ, "LC_ALL": "C"})
@@ -87,43 +83,16 @@ class Toolchain:
 
 @pytest.fixture(scope="session")
 def toolchain(run_root: Path) -> Toolchain:
-    """The PCH and runtime library, built once per test run by the first worker to get here (the others wait on the
-    lock and reuse them), and the run's shared build folder."""
+    """verify's PCH and runtime library for the 910B at KERNEL_OPT, in the run's build cache (ensure_pch holds a file
+    lock: the first worker to get here builds them, the others wait and reuse them), and the run's shared build
+    folder for test programs."""
     if shutil.which("g++") is None:
         pytest.fail("g++ is required for the emulator tests")
+    pch = buildmod.ensure_pch(run_verify_cache(run_root), SOC)
+    assert pch.header is not None and pch.runtime is not None, pch.error
     shared = run_root / "emulator-toolchain"
     shared.mkdir(exist_ok=True)
-    with open(shared / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (shared / "pch" / "done").is_file():
-            pch_dir = shared / "pch"
-            shutil.rmtree(pch_dir, ignore_errors=True)  # half built by a worker that died
-            pch_dir.mkdir()
-            _build_pch(pch_dir)
-            (pch_dir / "done").write_text("ok")
-    return Toolchain(shared / "pch", builds=shared / "builds")
-
-
-def _build_pch(pch_dir: Path) -> None:
-    # fallback header next to the .gch: used only if the PCH is rejected
-    (pch_dir / "kernel_operator.h").write_text(f'#include "{INCLUDE / "kernel_operator.h"}"\n')
-    jobs = [(FLAGS, ["-x", "c++-header", str(INCLUDE / "kernel_operator.h")], "kernel_operator.h.gch")]
-    jobs += [(RUNTIME_FLAGS, ["-c", str(src)], src.stem + ".o") for src in RUNTIME_SOURCES]
-    # at once (independent compiles), as ensure_pch does: the other worker waits for them on the lock
-    procs = [
-        subprocess.Popen(
-            ["g++", *flags, *INCLUDE_FLAGS, PREBUILT, *args, "-o", str(pch_dir / target)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for flags, args, target in jobs
-    ]
-    for proc in procs:
-        _, err = proc.communicate(timeout=300)
-        assert proc.returncode == 0, err
-    objects = [str(pch_dir / (src.stem + ".o")) for src in RUNTIME_SOURCES]
-    subprocess.run(["ar", "rcs", str(pch_dir / "libcbemu.a"), *objects], check=True, timeout=120)
+    return Toolchain(pch, builds=shared / "builds")
 
 
 def _parse_diags(stderr: str) -> list[dict]:
