@@ -419,7 +419,8 @@ class Builder:
             ]
         )
         tiling_headers = {p: self._text(p) for p in lay.tiling_headers}
-        variants = kernel_glue.variants(op, kernel_texts, tiling_headers, kernel_text)
+        unit_paths = frozenset(f["path"] for f in self.unit["files"])
+        variants = kernel_glue.variants(op, kernel_texts, tiling_headers, kernel_text, entry.path, unit_paths)
         if spec.input_dtypes is not None:
             wanted = [v for v in variants if _serves(v.dtypes, len(op["inputs"]), spec.input_dtypes)]
             variants = wanted or variants

@@ -184,6 +184,26 @@ def _includes(text: str, base: str) -> bool:
     return re.search(r'#\s*include\s*[<"](?:[^">]*/)?' + re.escape(base) + r'[">]', strip_comments(text)) is not None
 
 
+def _reaches(kernel_text: str, kernel_path: str | None, header: str, unit_paths: frozenset[str]) -> bool:
+    """Whether the kernel's own includes bring the tiling header `header`. An include of its file name found next to
+    the kernel first is that file, not the header: cann-ops strided_slice_assign_v2's kernel includes its own
+    op_kernel/strided_slice_assign_v2.h, not op_host's tiling header of the same name."""
+    base = posixpath.basename(header)
+    if not _includes(kernel_text, base):
+        return False
+    if kernel_path is None:
+        return True
+    from ...parse.includes import includes_of
+
+    for name, angled in includes_of(kernel_text):
+        if posixpath.basename(name) != base:
+            continue
+        beside = posixpath.normpath(posixpath.join(posixpath.dirname(kernel_path), name))
+        if angled or beside == header or beside not in unit_paths:
+            return True  # the header itself, or found through the include folders (which hold the header's)
+    return False
+
+
 def _dt_macros() -> str:
     return "\n".join(f"#define {d.name} {d.code}" for d in sorted(dtypes.table().values(), key=lambda d: d.code))
 
@@ -247,11 +267,15 @@ def variants(
     kernel_texts: list[str],
     tiling_headers: dict[str, str],
     kernel_text: str,
+    kernel_path: str | None = None,
+    unit_paths: frozenset[str] = frozenset(),
 ) -> list[KernelVariant]:
-    """One variant per dtype column when the kernel reads DTYPE_/ORIG_DTYPE_ macros, else one for every call."""
+    """One variant per dtype column when the kernel reads DTYPE_/ORIG_DTYPE_ macros, else one for every call.
+    The tiling headers the kernel's own includes do not bring are included by the prelude (`kernel_path` and
+    `unit_paths` tell which file an include of the same name finds first: see _reaches)."""
     struct = tiling_struct_for(op["type"], tiling_headers)
     global_structs = structs_to_lift(tiling_headers, kernel_texts)
-    includes = [p for p in tiling_headers if not _includes(kernel_text, posixpath.basename(p))]
+    includes = [p for p in tiling_headers if not _reaches(kernel_text, kernel_path, p, unit_paths)]
     # the op build reads a tiling header as host code; here the kernel's translation unit includes it (the prelude or
     # the kernel itself), so what it may name of the host API beside its structs (a `gert::TilingParseContext*`
     # helper) is declared first
