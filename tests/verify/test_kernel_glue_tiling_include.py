@@ -31,3 +31,15 @@ def test_an_include_that_finds_the_tiling_header_brings_it_once():
     spelled = {TILING, "op_kernel/slice_assign.h", "op_kernel/slice_assign.cpp"}
     assert not _included('#include "../op_host/slice_assign.h"\n', spelled)
     assert not _included("#include <slice_assign.h>\n", spelled)
+
+
+def test_a_kernel_header_spelling_the_tiling_headers_guard_is_not_skipped_for_the_preludes_copy():
+    guarded = "#ifndef SLICE_ASSIGN_H_\n#define SLICE_ASSIGN_H_\n" + HEADER + "#endif\n"
+    own = "#ifndef SLICE_ASSIGN_H_\n#define SLICE_ASSIGN_H_\nnamespace SliceNS { struct Op {}; }\n#endif\n"
+    kernel = '#include "slice_assign.h"\nusing namespace SliceNS;\n'
+    paths = frozenset({TILING, "op_kernel/slice_assign.h", "op_kernel/slice_assign.cpp"})
+    (v,) = kernel_glue.variants(OP, [kernel, own], {TILING: guarded}, kernel, "op_kernel/slice_assign.cpp", paths)
+    assert v.prelude.index(f'#include "{TILING}"') < v.prelude.index("#undef SLICE_ASSIGN_H_")
+    other = own.replace("SLICE_ASSIGN_H_", "SLICE_KERNEL_H_")  # no clash: the guard is left alone
+    (v,) = kernel_glue.variants(OP, [kernel, other], {TILING: guarded}, kernel, "op_kernel/slice_assign.cpp", paths)
+    assert "#undef SLICE_ASSIGN_H_" not in v.prelude
