@@ -12,6 +12,7 @@ from ..apidocs.identifiers import is_toolkit_name
 from ..apidocs.intrinsics import device_intrinsics
 from ..apidocs.lists import (
     documented_apis,
+    emulated_apis,
     header_declared_names,
     is_listed_toolkit_header,
     is_toolkit_header,
@@ -64,6 +65,10 @@ def known_apis() -> dict[str, str]:
     return documented_apis()
 
 
+# how the toolkit spells its types and constants (DataCopyParams, HALF_DEFAULT_REPEAT_STRIDE), not a kernel's locals
+_TYPE_SPELLING = re.compile(r"[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*|[A-Z][A-Z0-9]*_[A-Z0-9_]+")
+
+
 def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
     """AscendC APIs / toolkit headers a failed build needed and the backend lacks, in order of first mention.
     `older_names`: also names the toolkit's headers declare without a page of their own (older names kept for
@@ -88,6 +93,14 @@ def missing_apis(compile_log: str, older_names: bool = False) -> list[str]:
                 found[f"AscendC::{m.group(1)} (the toolkit's implementation layer)"] = None
             elif m.group(1) in device_intrinsics():  # the device compiler declares these itself (apidocs.intrinsics)
                 found[f"{m.group(1)} (a device intrinsic: the ISA layer under the AscendC API)"] = None
+            elif (
+                _TYPE_SPELLING.fullmatch(m.group(1))
+                and is_toolkit_name(m.group(1))
+                and m.group(1) not in emulated_apis()
+            ):
+                # a type or constant the docs name that the emulator does not declare (LoadData3DParamsV2Pro); one
+                # the emulator declares is the kernel's own slip (no `using namespace AscendC`)
+                found[f"AscendC::{m.group(1)}"] = None
         elif m := _NOT_IN_NAMESPACE.search(line):
             if is_toolkit_name(m.group(1)):
                 found[f"{m.group(2)}::{m.group(1)}"] = None

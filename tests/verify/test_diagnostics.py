@@ -310,3 +310,16 @@ def test_a_missing_overload_of_an_older_name_is_the_emulators_gap_but_of_the_ker
     assert diagnostics.unsupported_gap(older) == ("missing in emulator", ["AscendC::CompareScalar (this overload)"])
     own = "k.cpp:120:26: error: no matching function for call to 'CompareScalars(AscendC::LocalTensor<signed char>&)'\n"
     assert diagnostics.unsupported_gap(own) is None
+
+
+def test_an_undeclared_toolkit_type_the_emulator_lacks_is_its_gap_and_one_it_declares_is_the_kernels_slip():
+    """cann-ops bidirection_lstm names LoadData3DParamsV2Pro (a documented struct the emulator does not declare):
+    missing in the emulator, not the kernel's failed_compile. DataCopyParams undeclared means the kernel did not bring
+    the AscendC namespace (the emulator declares it), and a name the docs never use is the kernel's own."""
+    line = "op_kernel/l.cpp:394:3: error: '{}' was not declared in this scope\n"
+    assert diagnostics.unsupported_gap(line.format("LoadData3DParamsV2Pro")) == (
+        "missing in emulator",
+        ["AscendC::LoadData3DParamsV2Pro"],
+    )
+    assert diagnostics.unsupported_gap(line.format("DataCopyParams")) is None
+    assert diagnostics.unsupported_gap(line.format("LoadData3DParamsV9Pro")) is None

@@ -51,6 +51,10 @@ constexpr uint64_t MASK_PLACEHOLDER = 0;
 constexpr int32_t DEFAULT_BLK_NUM = 8;
 constexpr int32_t DEFAULT_BLK_STRIDE = 1;
 constexpr uint8_t DEFAULT_REPEAT_STRIDE = 8;
+// the repeat stride of a 16-bit operand beside a 32-bit one stepping DEFAULT_REPEAT_STRIDE (a Cast float -> half
+// writes half the blocks per repeat: the docs' contributing guide passes them together)
+constexpr uint8_t HALF_DEFAULT_REPEAT_STRIDE = DEFAULT_REPEAT_STRIDE / 2;
+constexpr uint16_t DEFAULT_DATA_COPY_STRIDE = 0;  // DataCopyParams' own default gap between blocks
 constexpr int32_t ONE_BLK_SIZE = 32;
 constexpr int32_t ONE_REPEAT_BYTE_SIZE = 256;
 // The repeat limits of one vector instruction (repeatTimes is 8 bits: 0 .. 255), named as in the toolkit's
