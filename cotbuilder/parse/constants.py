@@ -122,15 +122,18 @@ def _eval(node: ast.AST, env: dict[str, int | None]) -> int:
 def resolve(exprs: dict[str, str | None], rounds: int = 4) -> dict[str, int | None]:
     """Fold a table of named constant expressions that may refer to each other (a few rounds, no recursion)."""
     env: dict[str, int | None] = {}
+    # what no round can fold (not an integer expression at all) is dropped before the first: most of a kernel's
+    # initialised variables (`LocalTensor<T> x = q.DeQue<T>()`) are tried once, not once a round
+    pending = [(name, expr) for name, expr in exprs.items() if expr is not None and _prepare(expr.strip()) is not None]
     for _ in range(rounds):
-        changed = False
-        for name, expr in exprs.items():
-            if env.get(name) is not None or expr is None:
-                continue
+        left = []
+        for name, expr in pending:
             value = fold(expr, env)
-            if value is not None:
+            if value is None:
+                left.append((name, expr))
+            else:
                 env[name] = value
-                changed = True
-        if not changed:
+        if len(left) == len(pending):
             break
+        pending = left
     return env
