@@ -30,9 +30,28 @@ def dtype_sizes() -> dict[str, int]:
 
 def fold(expr: str, env: dict[str, int | None]) -> int | None:
     """The integer value of `expr` given known constants `env`, or None."""
-    tree = _prepare(expr.strip())
-    if tree is None:
+    text = expr.strip()
+    prepared = _prepare(text)
+    if prepared is None:
         return None
+    _, names, value = prepared
+    if not names:
+        return value
+    known = tuple(env.get(name) for name in names)
+    if None in known:
+        return None  # every name of the expression is evaluated (no short-circuit operator folds): one unknown, None
+    return _fold_known(text, known)
+
+
+@lru_cache(maxsize=1 << 14)
+def _fold_known(text: str, known: tuple[int, ...]) -> int | None:
+    """The value of a prepared expression whose names have the values `known` (in _prepare's order): a unit's
+    constants are folded again for every unit holding the file, with the same values."""
+    tree, names, _ = _prepare(text)
+    return _checked_eval(tree, dict(zip(names, known, strict=True)))
+
+
+def _checked_eval(tree: ast.AST, env: dict[str, int | None]) -> int | None:
     try:
         value = _eval(tree, env)
     except (ValueError, ZeroDivisionError, OverflowError, RecursionError):
@@ -41,8 +60,17 @@ def fold(expr: str, env: dict[str, int | None]) -> int | None:
 
 
 @lru_cache(maxsize=8192)
-def _prepare(text: str) -> ast.AST | None:
-    """The expression rewritten into Python syntax and parsed once (the same constants recur in every unit)."""
+def _prepare(text: str) -> tuple[ast.AST, tuple[str, ...], int | None] | None:
+    """The expression rewritten into Python syntax and parsed once (the same constants recur in every unit), with
+    the names it reads (in order of first use) and, when it reads none, its value."""
+    tree = _parsed(text)
+    if tree is None:
+        return None
+    names = tuple(dict.fromkeys(node.id for node in ast.walk(tree) if isinstance(node, ast.Name)))
+    return tree, names, None if names else _checked_eval(tree, {})
+
+
+def _parsed(text: str) -> ast.AST | None:
     if not text or len(text) > 200:
         return None
     sizes = dtype_sizes()
@@ -94,15 +122,18 @@ def _eval(node: ast.AST, env: dict[str, int | None]) -> int:
 def resolve(exprs: dict[str, str | None], rounds: int = 4) -> dict[str, int | None]:
     """Fold a table of named constant expressions that may refer to each other (a few rounds, no recursion)."""
     env: dict[str, int | None] = {}
+    # what no round can fold (not an integer expression at all) is dropped before the first: most of a kernel's
+    # initialised variables (`LocalTensor<T> x = q.DeQue<T>()`) are tried once, not once a round
+    pending = [(name, expr) for name, expr in exprs.items() if expr is not None and _prepare(expr.strip()) is not None]
     for _ in range(rounds):
-        changed = False
-        for name, expr in exprs.items():
-            if env.get(name) is not None or expr is None:
-                continue
+        left = []
+        for name, expr in pending:
             value = fold(expr, env)
-            if value is not None:
+            if value is None:
+                left.append((name, expr))
+            else:
                 env[name] = value
-                changed = True
-        if not changed:
+        if len(left) == len(pending):
             break
+        pending = left
     return env

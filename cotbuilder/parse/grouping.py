@@ -66,7 +66,9 @@ class Group:
     standalone: bool = False  # a gtest file: takes only what it includes, not its folder's harness files
 
 
+@lru_cache(maxsize=1 << 16)
 def is_cpp(path: str) -> bool:
+    """(cached: extraction asks it of each path several times)"""
     return path.lower().endswith(CPP_EXT)
 
 

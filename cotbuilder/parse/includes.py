@@ -108,6 +108,8 @@ class Tree:
     _far: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
     _joined: dict[tuple[str, str], str | None] = field(default_factory=dict, repr=False)
     _includes: dict[str, list[tuple[str, bool]]] = field(default_factory=dict, repr=False)
+    # the whole answer per (includer's folder, name, unit folders): a unit's files include the same names
+    _resolved: dict[tuple[str, str, tuple[str, ...]], str | None] = field(default_factory=dict, repr=False)
 
     def includes(self, path: str, text: str) -> list[tuple[str, bool]]:
         """`includes_of(text)` of the file at `path` (a Tree's paths hold one text each)."""
@@ -125,6 +127,13 @@ class Tree:
 
     def resolve(self, includer: str, name: str, unit_dirs: tuple[str, ...] = ()) -> str | None:
         folder = _dirname(includer)
+        key = (folder, name, unit_dirs)
+        if key in self._resolved:
+            return self._resolved[key]
+        hit = self._resolved[key] = self._resolve(includer, folder, name, unit_dirs)
+        return hit
+
+    def _resolve(self, includer: str, folder: str, name: str, unit_dirs: tuple[str, ...]) -> str | None:
         near = self._near.get((folder, name))
         if near is None:
             norm = name.replace("\\", "/")
@@ -236,6 +245,7 @@ def closure(
 _SYSTEM = re.compile(r"^(?:sys|linux|bits|asm|gtest|gmock|pybind11|torch|ATen|c10|nlohmann|securec|Python)\b|^[a-z_]+$")
 
 
+@lru_cache(maxsize=1 << 14)
 def _looks_system(name: str) -> bool:
     """C/C++ standard and platform headers (`vector`, `cstdint`, `stdio.h`, `sys/stat.h`) and third-party packages."""
     base = name.split("/")[0]

@@ -13,7 +13,7 @@ from ..hashing import sha256_text, stable_json
 from ..store import utcnow
 from . import budget
 from .category import categorize, complexity
-from .facts import FileFacts, file_facts, texts_remembered
+from .facts import FileFacts, TextUnparseable, file_facts, parse_checked, reading
 from .features import unit_features
 from .grouping import HARNESS_ROLES, Group, group_files, is_cpp, unit_path
 
@@ -51,14 +51,70 @@ def extract_units(
 ) -> tuple[list[dict], list[dict]]:
     """Group crawled file records of one source into unit records; notes say which files joined no unit and why.
 
-    Each C/C++ file is parsed first, within `time_limit` seconds and budget.MAX_DEPTH: a file past a limit joins no
-    unit and gets a note (its record stays in `files`)."""
-    with _collector_paused(), texts_remembered():
-        files, notes = _within_time_limit(files, time_limit)
-        groups, grouping_notes = group_files(files)
-        digests: dict[str, str] = {}
-        units = [_unit_record(source_id, g, digests) for g in groups]
+    Each C/C++ file must parse within `time_limit` seconds and budget.MAX_DEPTH, and a file whose facts are read
+    (grouping and the unit records ask for them) must yield them within the same limit, parse included: a file past
+    a limit joins no unit and gets a note (its record stays in `files`).
+
+    Facts are read lazily, only for the files that need them: grouping runs first and asks, then the files nobody
+    asked about are only parsed. A file found past a limit on the way (rare: the depth check runs first, up front)
+    is left out and the source grouped again without it, so the units are those of the files within the limits,
+    as if every file had been checked first."""
+    with _collector_paused(), reading(time_limit):
+        cpp = [i for i, f in enumerate(files) if is_cpp(f["path"])]
+        left_out = _too_deep(files, cpp)  # file index -> the note's reason
+        while True:
+            kept = [f for i, f in enumerate(files) if i not in left_out]
+            try:
+                groups, grouping_notes = group_files(kept)
+                digests: dict[str, str] = {}
+                units = [_unit_record(source_id, g, digests) for g in groups]
+            except TextUnparseable as exc:
+                out = _reasons(files, cpp, exc.text, exc)
+                if out.keys() <= left_out.keys():
+                    raise  # a file already left out was read: grouping again would change nothing
+                left_out.update(out)
+                continue
+            late = _unparsed(files, cpp, left_out, time_limit)
+            if not late:
+                break
+            left_out.update(late)  # a file that joined a unit (or decided a grouping) is out: group again
+    notes = [{"path": files[i]["path"], "reason": left_out[i]} for i in sorted(left_out)]
     return units, notes + grouping_notes
+
+
+def _too_deep(files: list[dict], cpp: list[int]) -> dict[int, str]:
+    """The C/C++ files nested past budget.MAX_DEPTH (parse_bytes would refuse them too), found before grouping asks
+    for any facts: a hostile source full of them costs one pass, not one regrouping each."""
+    out = {}
+    for i in cpp:
+        try:
+            budget.check_depth(files[i]["text"].encode("utf-8", "surrogatepass"))
+        except budget.Unparseable as exc:
+            out[i] = _reason(exc)
+    return out
+
+
+def _reasons(files: list[dict], cpp: list[int], text: str, exc: Exception) -> dict[int, str]:
+    """Every file holding `text` is out (the limits are a property of the content)."""
+    return {i: _reason(exc) for i in cpp if files[i]["text"] == text}
+
+
+def _reason(exc: Exception) -> str:
+    return f"not parsed: {exc}; left out"
+
+
+def _unparsed(files: list[dict], cpp: list[int], left_out: dict[int, str], time_limit: float | None) -> dict[int, str]:
+    """The C/C++ files not yet parsed that do not parse within the limits (the ones read for facts were parsed then)."""
+    out: dict[int, str] = {}
+    for i in cpp:
+        if i in left_out:
+            continue
+        try:
+            with budget.limit(time_limit):
+                parse_checked(files[i]["text"])
+        except budget.Unparseable as exc:
+            out[i] = _reason(exc)
+    return out
 
 
 @contextlib.contextmanager
@@ -76,21 +132,6 @@ def _collector_paused() -> Iterator[None]:
     finally:
         if was_on:
             gc.enable()
-
-
-def _within_time_limit(files: list[dict], time_limit: float | None) -> tuple[list[dict], list[dict]]:
-    """The files whose facts could be read in time (file_facts caches them for _unit_record), and notes on the rest."""
-    kept, notes = [], []
-    for f in files:
-        if is_cpp(f["path"]):
-            try:
-                with budget.limit(time_limit):
-                    file_facts(f["text"])
-            except budget.Unparseable as exc:
-                notes.append({"path": f["path"], "reason": f"not parsed: {exc}; left out"})
-                continue
-        kept.append(f)
-    return kept, notes
 
 
 def _unit_record(source_id: str, g: Group, digests: dict[str, str] | None = None) -> dict:
