@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import diagnostics, files, goldens, harness_own, steps
-from .opproject import aclnn_gen, dtypes
+from .opproject import aclnn_gen, dtypes, layout, opapi
 from .opproject import build as opbuild
 from .opproject import run as oprun
 from .verdict import Verdict
@@ -145,6 +145,12 @@ def verify_aclnn(
     spec = opbuild.Spec(sources=example["sources"], input_dtypes=_input_dtypes(main["text"]))
     ops = _described_ops(unit)
     spec.op_type = _op_type(ops, main["text"]) if ops else None
+    # the example calls the op's hand-written aclnn layer: built on the emulated op-api framework (opapi.py)
+    texts = {f["path"]: f["text"] for f in unit["files"]}
+    sources = [texts[s] for s in example["sources"] if s in texts]
+    spec.opapi = opapi.layer_for(layout.layout(unit), lambda p: texts.get(p, ""), sources)
+    if spec.opapi is not None:
+        spec.op_type = spec.opapi.op_type(ops) or spec.op_type
     result = oprun.build(unit, unit_dir, ctx, spec, BINARY)
     timings.update(
         build_objects_compiled=result.compiled_objects,
@@ -153,6 +159,8 @@ def verify_aclnn(
     )
     if not result.ok:
         failed = oprun.failed_build(result, HARNESS, timings)
+        if spec.opapi is not None:  # the hand-written layer was built: its failure is labelled as it is
+            return failed
         return builtin_aclnn_gap(own_aclnn_gap(failed, result.stage, unit), result.stage, main["text"])
     op_type = result.op["type"] if result.op else None
     header, struct = oprun.tiling_header_of(unit, op_type)

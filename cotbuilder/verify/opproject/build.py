@@ -12,7 +12,8 @@
 
 Every compiler run goes through `run` (the sandboxed step runner of the calling harness). A failure says where it
 happened: `stage` host (op_host code or the shims), kernel, aclnn (the generated layer: cotbuilder's own bug),
-harness (the example / test / binding), link.
+opapi (the op's hand-written aclnn layer on the emulated op-api framework), harness (the example / test / binding),
+link.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import Any
 from ...paths import emulator_dir, package_data
 from .. import build as buildmod
 from .. import core_builds, device_builtins
-from . import aclnn_gen, host_targets, kernel_glue, layout, soc_config, tpl_dispatch
+from . import aclnn_gen, host_targets, kernel_glue, layout, opapi, soc_config, tpl_dispatch
 
 GEN_DIR = "cotbuilder_gen"
 BUILTIN_ACLNN_DIR = "aclnnop"  # where CANN installs its built-in ops' aclnn headers
@@ -45,7 +46,7 @@ Runner = Callable[[list[str], Path], Any]  # (argv, cwd) -> SandboxResult-like (
 @dataclass
 class OpBuild:
     ok: bool
-    stage: str = ""  # where it failed: host | describe | kernel | aclnn | harness | link | layout
+    stage: str = ""  # where it failed: host | describe | kernel | aclnn | opapi | harness | link | layout
     log: str = ""
     outcome: str = "ok"  # the failing compiler run's sandbox outcome (timeout, limit, violation ...)
     reason: str = ""
@@ -167,6 +168,9 @@ class Spec:
     # generated sources that include no unit file (only the emulator's and harness headers): compiled apart from
     # the unit and shared by every unit that generates the same text (Builder._compile_shared)
     standalone: frozenset[str] = frozenset()
+    # the op's hand-written aclnn layer the harness calls (opapi.py): built on the emulated op-api framework, and the
+    # generated source only registers the kernel variants for its l0 launch
+    opapi: opapi.OpApiLayer | None = None
 
 
 LOG_KEEP = 20000
@@ -407,22 +411,26 @@ class Builder:
         )
         tiling_headers = {p: self._text(p) for p in lay.tiling_headers}
         variants = kernel_glue.variants(op, kernel_texts, tiling_headers, kernel_text)
-        if spec.input_dtypes is not None:
+        if spec.input_dtypes is not None and spec.opapi is None:  # a hand-written layer may cast: every variant
             wanted = [v for v in variants if _serves(v.dtypes, len(op["inputs"]), spec.input_dtypes)]
             variants = wanted or variants
         self.result.variants = variants
         try:
             header = aclnn_gen.generate_header(op)
             source = aclnn_gen.generate_source(
-                op, entry.n_params, [aclnn_gen.Variant(v.symbol, v.dtypes) for v in variants]
+                op,
+                entry.n_params,
+                [aclnn_gen.Variant(v.symbol, v.dtypes) for v in variants],
+                register_only=spec.opapi is not None,
             )
         except aclnn_gen.Unsupported as exc:
             return self._fail("aclnn", "", "exit", f"aclnn layer: {exc}")
-        self._write(f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
-        # an op CANN also ships built in (cann-ops' foreach_*, cast, arange): its example includes the built-in API's
-        # header, aclnnop/aclnn_<op>.h; msOpGen makes that API from the same OpDef, so the generated one stands in
-        # (where the built-in API differs, the harness build fails and harness_aclnn names the built-in API)
-        self._write(f"{GEN_DIR}/{BUILTIN_ACLNN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
+        if spec.opapi is None:  # a hand-written layer's own header must not be shadowed by a generated one
+            self._write(f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
+            # an op CANN also ships built in (cann-ops' foreach_*, cast, arange): its example includes the built-in
+            # API's header, aclnnop/aclnn_<op>.h; msOpGen makes that API from the same OpDef, so the generated one
+            # stands in (where the built-in API differs, the harness build fails and harness_aclnn names it)
+            self._write(f"{GEN_DIR}/{BUILTIN_ACLNN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
         self._write(f"{GEN_DIR}/aclnn_impl.cpp", source)
         kernel_copy = posixpath.join(
             posixpath.dirname(entry.path), f"cotbuilder_kernel_{posixpath.basename(entry.path)}"
@@ -472,7 +480,13 @@ class Builder:
                 if out is None:
                     return self._fail("kernel", log, outcome)
             objs.append(out)
-        made_headers = {aclnn_gen.header_name(op["type"]): header}  # what a standalone source may be forced to include
+        for i, src in enumerate(spec.opapi.sources if spec.opapi else []):
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/opapi_{i}.o", [], salt="opapi", scope="host")
+            if not ok:
+                return self._fail("opapi", log, outcome)
+            objs.append(f"{GEN_DIR}/opapi_{i}.o")
+        # what a standalone source may be forced to include
+        made_headers = {aclnn_gen.header_name(op["type"]): header} if spec.opapi is None else {}
         ok, log, outcome = self._compile_shared(
             f"{GEN_DIR}/aclnn_impl.cpp",
             source,

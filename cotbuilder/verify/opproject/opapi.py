@@ -1,0 +1,88 @@
+"""A hand-written aclnn layer on CANN's op-api framework (`opdev/*.h`, `aclnn_kernels/*.h`, `l0op::<Op>` launched
+with `ADD_TO_LAUNCHER_LIST_AICORE`): when a harness calls an aclnn API such a layer defines, the layer is built and
+runs on the emulated framework (emulator/include/opdev, aclnn_kernels, impl/host/opapi_*.h) instead of the API
+generated from the OpDef. Its l0 launch runs the op's own TilingFunc and kernel through the same launcher the
+generated layer uses (the generated source only registers the kernel variants then).
+
+Which sources: the hand-written host sources the layout skipped (`layout.HANDWRITTEN`) that define an API the
+harness calls, and those that define l0 ops (`namespace l0op`). The op under test: the first op the OpDef registers
+that their l0 launches name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import layout
+
+_DEFINED = re.compile(r"\b(aclnn\w+GetWorkspaceSize)\s*\([^;{}]*\)\s*\{")
+_CALLED = re.compile(r"\b(aclnn\w+GetWorkspaceSize)\s*\(")
+_LAUNCH = re.compile(r"\bADD_TO_LAUNCHER_LIST_AICORE\s*\(\s*(\w+)")
+_L0_DEFS = re.compile(r"\bnamespace\s+l0op\b")
+
+
+@dataclass
+class OpApiLayer:
+    sources: list[str]  # the hand-written sources to build, in path order
+    called: list[str]  # the aclnn APIs the harness calls that they define
+    launched: list[str] = field(default_factory=list)  # op types their l0 AI Core launches name
+
+    def op_type(self, registered: list[str]) -> str | None:
+        """The op under test: the first launched op the OpDef registers (compared without case and underscores)."""
+        norm = {r.replace("_", "").lower(): r for r in registered}
+        for name in self.launched:
+            if name.replace("_", "").lower() in norm:
+                return norm[name.replace("_", "").lower()]
+        return None
+
+
+def handwritten(lay: layout.OpLayout) -> list[str]:
+    return sorted(p for p, why in lay.skipped_host.items() if why.startswith(layout.HANDWRITTEN))
+
+
+def layer_for(
+    lay: layout.OpLayout | None, text_of: Callable[[str], str], harness_texts: list[str]
+) -> OpApiLayer | None:
+    """The hand-written layer a harness calls, or None (it calls only the API generated from the OpDef)."""
+    if lay is None:
+        return None
+    sources = handwritten(lay)
+    if not sources:
+        return None
+    called = {name for t in harness_texts for name in _CALLED.findall(layout.strip_comments(t))}
+    texts = {p: layout.strip_comments(text_of(p)) for p in sources}
+    defining = {p for p, t in texts.items() if called & set(_DEFINED.findall(t))}
+    if not defining:
+        return None
+    chosen = sorted(defining | {p for p, t in texts.items() if _L0_DEFS.search(t)})
+    hit = sorted(called & {n for p in defining for n in _DEFINED.findall(texts[p])})
+    launched: list[str] = []
+    for p in chosen:
+        for name in _LAUNCH.findall(texts[p]):
+            if name not in launched:
+                launched.append(name)
+    return OpApiLayer(chosen, hit, launched)
+
+
+# The op-api framework's pieces the emulation lacks, as g++ reports them in a hand-written layer's code: a missing
+# header, a name not in namespace op / l0op, a member an emulated class lacks, an undeclared framework macro or name.
+_GAP = re.compile(
+    r"fatal error: [\w./+-]+: No such file or directory|"
+    r"is not a member of '(?:op|l0op|aclOpExecutor|op::\w+)'|"
+    r"'(?:struct |class |const )*(?:aclTensor|aclScalar|aclIntArray|aclFloatArray|aclBoolArray|aclTensorList|"
+    r"aclOpExecutor|op::\w+)\W[^']*' has no member named|"
+    r"has no member named '\w+'|"
+    r"'\w+' was not declared in this scope|'\w+' does not name a type|'\w+' has not been declared|"
+    r"no matching function for call to '(?:l0op|op)::|no matching function for call to 'aclOpExecutor::"
+)
+
+
+def compile_gap(log: str) -> str | None:
+    """The first error of a hand-written layer's compile when it names a framework piece not emulated, else None
+    (the layer's own error: failed_compile)."""
+    for line in log.splitlines():
+        if " error: " in line or "fatal error:" in line:
+            return line.strip()[:240] if _GAP.search(line) else None
+    return None
