@@ -85,8 +85,9 @@ def _input_dtypes(text: str) -> list[list[int]] | None:
 
 def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any], caller: str = "the example") -> Verdict:
     """A harness that does not compile against the generated aclnn API while the op ships a hand-written one
-    (op_host/aclnn_<op>.cpp, on the op-api framework): the harness (`caller`: an example, a benchmark's binding)
-    calls that one, which cotbuilder does not emulate - its gap, named, not the harness's bug. So is a harness calling
+    (op_host/aclnn_<op>.cpp, on the op-api framework) that cotbuilder did not build for it (a benchmark's binding; an
+    example calling an API no hand-written source defines, opapi.layer_for) - its gap, named, not the harness's bug.
+    So is a harness calling
     an aclnn API named after an op the OpDef does not register (aclnnBatchNorm for an OpDef of BatchNormV3) while
     the op ships such a file: before, only "op BatchNorm not registered" was said."""
     own = next((f["path"] for f in unit["files"] if re.search(r"(^|/)op_host/aclnn_\w+\.cpp$", f["path"])), None)
@@ -97,7 +98,7 @@ def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any], caller: st
     verdict.status = "unsupported"
     verdict.reason = (
         f"harness: {caller} calls the op's own aclnn API ({own}, on the op-api framework), not the one generated "
-        f"from the OpDef, the only one emulated: {verdict.reason[:160]}"
+        f"from the OpDef, the only one emulated for it: {verdict.reason[:160]}"
     )
     verdict.missing_apis = [f"hand-written aclnn API ({own})"]
     return verdict

@@ -59,7 +59,6 @@ def test_hand_written_layer_that_writes_the_output_itself_without_the_kernel_is_
         "    return ACLNN_SUCCESS;\n" + LAUNCH,
     )
     _, v = verify(unit_of(OP, {LAYER: compute}), ctx)
-    assert v.status != "passed", v.reason
     assert v.status == "failed_run" and "opapi_bypass" in v.reason, v.reason
 
 
@@ -82,5 +81,4 @@ def test_hand_written_layer_that_overwrites_the_kernels_output_after_the_run_is_
     )
     globals_ = ("using namespace op;\n", "using namespace op;\naclTensor* g_out;\nconst aclTensor* g_self;\n")
     _, v = verify(unit_of(OP, {LAYER: [globals_, remember, overwrite], KERNEL: KERNEL_BUG}), ctx)
-    assert v.status != "passed", v.reason
-    assert "opapi_bypass" in v.reason or v.status == "wrong_answer", v.reason
+    assert v.status == "failed_run" and "opapi_bypass" in v.reason, v.reason

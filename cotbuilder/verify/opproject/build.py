@@ -520,6 +520,13 @@ class Builder:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/harness_{i}.o")
         res = self._link(objs, binary)
+        stubs = opapi.builtin_stubs(res.stderr + res.stdout) if spec.opapi and not res.ok else None
+        if stubs:  # built-in l0 ops the hand-written layer names: stubs that stop the run as unsupported if called
+            ok, log, outcome = self._compile_shared(f"{GEN_DIR}/opapi_stubs.cpp", stubs, f"{GEN_DIR}/opapi_stubs.o")
+            if not ok:
+                return self._fail("opapi", log, outcome)
+            objs.append(f"{GEN_DIR}/opapi_stubs.o")
+            res = self._link(objs, binary)
         if vector_builds and not res.ok and core_builds.undefined_symbols(res.stderr + res.stdout):
             # a vector build that calls what only the cube build defines: the kernel is the cube build's alone
             # (the device compiler types a kernel with an empty vector side AIC-only)

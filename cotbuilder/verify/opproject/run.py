@@ -145,6 +145,14 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
         )
     if result.gap and result.stage in ("host", "link"):
         return Verdict("unsupported", f"{result.stage}: {result.gap}", **common)
+    framework = [s for s in _UNDEFINED.findall(log) if _OPAPI_SYMBOL.match(s)] if result.stage == "link" else []
+    if framework:  # a CANN built-in l0 op or framework function the hand-written layer calls
+        return Verdict(
+            "unsupported",
+            f"link: op-api framework piece not emulated: {framework[0][:120]}",
+            missing_apis=framework[:5],
+            **common,
+        )
     host_gap = _host_gap(log)
     if host_gap and result.stage in ("host", "harness", "link", "describe"):
         return Verdict("unsupported", f"{result.stage}: {host_gap}", missing_apis=[host_gap.split(" (")[0]], **common)
@@ -168,14 +176,6 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
             )
     if result.stage == "link":
         symbols = _UNDEFINED.findall(log)
-        framework = [s for s in symbols if _OPAPI_SYMBOL.match(s)]
-        if framework:  # a CANN built-in l0 op or framework function the hand-written layer calls
-            return Verdict(
-                "unsupported",
-                f"link: op-api framework piece not emulated: {framework[0][:120]}",
-                missing_apis=framework[:5],
-                **common,
-            )
         ours = [s for s in symbols if _RUNTIME_SYMBOL.match(s)]
         if ours:
             return Verdict(
