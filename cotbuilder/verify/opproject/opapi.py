@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ...paths import emulator_dir
 from . import layout
 
 _DEFINED = re.compile(r"\b(aclnn\w+GetWorkspaceSize)\s*\([^;{}]*\)\s*\{")
@@ -80,11 +81,13 @@ _GAP = re.compile(
 
 
 def compile_gap(log: str) -> str | None:
-    """The first error of a hand-written layer's compile when it names a framework piece not emulated, else None
-    (the layer's own error: failed_compile)."""
+    """The first error of a hand-written layer's compile when it names a framework piece not emulated, or lies in
+    the emulated framework's own headers (a use they do not model), else None (the layer's own error:
+    failed_compile)."""
+    ours = str(emulator_dir())
     for line in log.splitlines():
         if " error: " in line or "fatal error:" in line:
-            return line.strip()[:240] if _GAP.search(line) else None
+            return line.strip()[:240] if _GAP.search(line) or line.startswith(ours) else None
     return None
 
 

@@ -212,6 +212,9 @@ struct aclOpExecutor {
     const aclTensor* ConvertToTensor(const aclIntArray* a, ge::DataType dt);
     const aclTensor* ConvertToTensor(const aclFloatArray* a, ge::DataType dt);
     const aclTensor* ConvertToTensor(const aclBoolArray* a, ge::DataType dt);
+    // a host array of n values (int64_t, int32_t, float, double, bool, ...) as a 1-D tensor of dt
+    template <typename T>
+    const aclTensor* ConvertToTensor(const T* values, uint64_t n, ge::DataType dt);
     aclIntArray* AllocIntArray(const int64_t* values, uint64_t n);
     aclFloatArray* AllocFloatArray(const float* values, uint64_t n);
     aclBoolArray* AllocBoolArray(const bool* values, uint64_t n);

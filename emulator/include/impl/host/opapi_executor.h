@@ -222,6 +222,12 @@ inline aclnnStatus add_aicore(const char* op, aclOpExecutor* ex, const G&... gro
 
 template <typename... G>
 inline aclnnStatus infer_shape(const char* op, aclOpExecutor* ex, const G&... groups) {
+    build_all_op_defs();
+    auto impl = op_impls().find(op);
+    if (impl == op_impls().end() || !impl->second.infer_shape) {  // a CANN built-in op's InferShape (PadV3 ...)
+        gap("INFER_SHAPE of an op whose InferShape this unit does not register", op);
+        return ACLNN_ERR_INNER_INFERSHAPE_ERROR;
+    }
     OpCall call(op);
     if (!record(call, op, groups...)) return ACLNN_ERR_INNER;
     std::vector<gert::Shape> shapes;
@@ -406,6 +412,11 @@ inline const aclTensor* aclOpExecutor::ConvertToTensor(const aclFloatArray* a, g
 inline const aclTensor* aclOpExecutor::ConvertToTensor(const aclBoolArray* a, ge::DataType dt) {
     if (!a) return nullptr;
     std::vector<int64_t> v(a->v.begin(), a->v.end());
+    return cbhost::opapi::values_tensor(this, v, false, dt);
+}
+template <typename T>
+inline const aclTensor* aclOpExecutor::ConvertToTensor(const T* values, uint64_t n, ge::DataType dt) {
+    std::vector<T> v(values, values + (values ? n : 0));
     return cbhost::opapi::values_tensor(this, v, false, dt);
 }
 inline aclIntArray* aclOpExecutor::AllocIntArray(const int64_t* values, uint64_t n) {

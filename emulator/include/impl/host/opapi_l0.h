@@ -171,6 +171,20 @@ inline const aclTensor* Reshape(const aclTensor* x, const aclIntArray* shape, ac
     return shape ? Reshape(x, op::ToShape(shape->v), executor) : nullptr;
 }
 
+// The same data with another format label (no executor: the tensor itself is relabelled).
+inline const aclTensor* ReFormat(const aclTensor* x, const op::Format& format, aclOpExecutor* executor = nullptr) {
+    using namespace cbhost::opapi;
+    if (!x) return nullptr;
+    if (!executor) {
+        const_cast<aclTensor*>(x)->SetViewFormat(format);
+        return x;
+    }
+    aclTensor* v = view_of(executor, x, x->view_dims);
+    v->strides = x->strides;
+    v->SetViewFormat(format);
+    return v;
+}
+
 inline const aclTensor* Transpose(const aclTensor* x, const aclIntArray* perm, aclOpExecutor* executor) {
     using namespace cbhost::opapi;
     if (!perm || !usable(x, executor, "Transpose") || perm->v.size() != x->view_dims.size()) return nullptr;

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../../aclnn/aclnn_base.h"
@@ -221,6 +222,9 @@ inline ge::AscendString ToString(const aclIntArray* a) {
     return ge::AscendString((out + "]").c_str());
 }
 inline ge::AscendString ToString(const std::vector<int64_t>& v) { return ToString(ToShape(v)); }
+inline ge::AscendString ToString(SocVersion v) { return ge::AscendString(std::to_string((int)v).c_str()); }
+inline DataType ToOpDataType(aclDataType dt) { return static_cast<DataType>(static_cast<int32_t>(dt)); }
+inline aclDataType ToAclDataType(DataType dt) { return static_cast<aclDataType>(static_cast<int32_t>(dt)); }
 inline ge::AscendString ToString(Format f) { return ge::AscendString(std::to_string((int32_t)f).c_str()); }
 
 }  // namespace op
@@ -233,25 +237,45 @@ inline std::string& last_error() {
     static std::string e;
     return e;
 }
-template <typename Who>
-inline void log_error(const Who&, const char* fmt, ...) {
+inline void log_error_v(const char* fmt, va_list ap) {
     char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
     std::vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     last_error() = msg;
     std::fprintf(stderr, "[ERROR] aclnn: %s\n", msg);
 }
-template <typename Who>
-inline void log_warning(const Who&, const char* fmt, ...) {
+inline void log_quiet_v(const char* fmt, va_list ap) {
     if (!cbhost::verbose_log()) return;
     char msg[1024];
+    std::vsnprintf(msg, sizeof msg, fmt, ap);
+    std::fprintf(stderr, "[INFO] aclnn: %s\n", msg);
+}
+// OP_LOGE(code, fmt, ...); OP_LOGW / OP_LOGI / OP_LOGD(fmt, ...) - or with a code or a name first, as some code
+// writes them: a first argument that is not a string is skipped.
+template <typename Who, typename std::enable_if<!std::is_convertible<Who, const char*>::value, int>::type = 0>
+inline void log_error(const Who&, const char* fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    std::vsnprintf(msg, sizeof msg, fmt, ap);
+    log_error_v(fmt, ap);
     va_end(ap);
-    std::fprintf(stderr, "[WARN] aclnn: %s\n", msg);
+}
+inline void log_error(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    log_error_v(fmt, ap);
+    va_end(ap);
+}
+template <typename Who, typename std::enable_if<!std::is_convertible<Who, const char*>::value, int>::type = 0>
+inline void log_warning(const Who&, const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    log_quiet_v(fmt, ap);
+    va_end(ap);
+}
+inline void log_warning(const char* fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    log_quiet_v(fmt, ap);
+    va_end(ap);
 }
 inline std::string shape_text(const aclTensor* t) { return t ? op::ToString(t->GetViewShape()).GetString() : "null"; }
 inline std::string dtype_text(const aclTensor* t) {
@@ -266,10 +290,10 @@ inline std::string dtype_text(const aclTensor* t) {
 #undef OP_LOGW
 #undef OP_LOGI
 #undef OP_LOGD
-#define OP_LOGE(code, ...) ::cbhost::opapi::log_error(code, __VA_ARGS__)
-#define OP_LOGW(code, ...) ::cbhost::opapi::log_warning(code, __VA_ARGS__)
-#define OP_LOGI(code, ...) ::cbhost::opapi::log_warning(code, __VA_ARGS__)
-#define OP_LOGD(code, ...) ::cbhost::opapi::log_warning(code, __VA_ARGS__)
+#define OP_LOGE(...) ::cbhost::opapi::log_error(__VA_ARGS__)
+#define OP_LOGW(...) ::cbhost::opapi::log_warning(__VA_ARGS__)
+#define OP_LOGI(...) ::cbhost::opapi::log_warning(__VA_ARGS__)
+#define OP_LOGD(...) ::cbhost::opapi::log_warning(__VA_ARGS__)
 #undef CHECK_RET
 #define CHECK_RET(cond, ret_value) \
     do {                           \
@@ -335,4 +359,7 @@ inline std::string dtype_text(const aclTensor* t) {
 #define OP_CHECK_RESULT_DTYPE_CAST_FAILED(from, to, ret_expr)                                                  \
     CBHOST_OPAPI_REJECT(!::op::CanCast((from), (to)), ret_expr, "result dtype %s cannot be cast to %s",        \
                         ::op::ToString((::op::DataType)(from)).GetString(), ::op::ToString((::op::DataType)(to)).GetString())
+#define OP_CHECK_COMM_INPUT(workspace_size, executor)                                     \
+    CBHOST_OPAPI_REJECT((workspace_size) == nullptr || (executor) == nullptr, return ACLNN_ERR_PARAM_NULLPTR, \
+                        "workspaceSize and executor must not be nullptr")
 #define OP_CHECK_ADD_TO_LAUNCHER_LIST_AICORE(cond, ret_expr, ...) CBHOST_OPAPI_REJECT(cond, ret_expr, __VA_ARGS__)
