@@ -411,7 +411,7 @@ class Builder:
         )
         tiling_headers = {p: self._text(p) for p in lay.tiling_headers}
         variants = kernel_glue.variants(op, kernel_texts, tiling_headers, kernel_text)
-        if spec.input_dtypes is not None and spec.opapi is None:  # a hand-written layer may cast: every variant
+        if spec.input_dtypes is not None:
             wanted = [v for v in variants if _serves(v.dtypes, len(op["inputs"]), spec.input_dtypes)]
             variants = wanted or variants
         self.result.variants = variants
@@ -456,8 +456,9 @@ class Builder:
         for v in variants:
             prelude = f"{GEN_DIR}/kernel_prelude_{v.index}.h"
             self._write(prelude, v.prelude)
-            # every variant after the first gets names of its own (core_builds.own_names)
-            prefix = f"cbemu_v{v.index}_" if v.index > 0 else ""
+            # every variant after the first gets names of its own (core_builds.own_names); one variant built alone
+            # (the example's dtypes pick the OpDef's second column) keeps its names: there is nothing to tell apart
+            prefix = f"cbemu_v{v.index}_" if v.index > 0 and len(variants) > 1 else ""
             if split:
                 both = core_builds.compile_split(self, kernel_copy, prelude, v.symbol, v.index, kernel_texts, prefix)
                 if both.objects is None:

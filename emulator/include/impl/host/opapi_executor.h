@@ -39,6 +39,9 @@ struct Plan {
     std::vector<std::unique_ptr<aclScalar>> scalars;
     std::vector<std::unique_ptr<aclTensorList>> lists;
     std::vector<void*> gm;  // device memory the executor owns
+    // executor memory whose bytes are known in phase 1 (ConvertToTensor of host values, and what built-in ops made
+    // of them): a TilingFunc reading such an input's values (a size tensor) sees them, as on the device
+    std::set<const void*> known;
     uint64_t workspace = 0;
     ~Plan() {
         for (auto& l : lists) l->v.clear();  // the tensors belong to the caller or to `tensors`
@@ -52,8 +55,10 @@ inline int& releases() {
     return n;
 }
 
+// Executor memory comes from the device's workspace: not cleared (it holds the poison byte, as aclrtMalloc's does),
+// so an output a kernel never writes is seen.
 inline uint8_t* plan_gm(Plan& plan, size_t bytes) {
-    auto* p = static_cast<uint8_t*>(cbemu::gm_alloc(bytes < 32 ? 32 : bytes));
+    auto* p = static_cast<uint8_t*>(cbemu::gm_alloc(bytes < 32 ? 32 : bytes, /*zeroed=*/false));
     plan.gm.push_back(p);
     accept_one(p);
     return p;
@@ -157,7 +162,7 @@ inline Group make_group(GroupKind kind, const A&... args) {
 
 inline void gap(const char* what, const char* op) {
     cbemu::report("unsupported_api", cbemu::Sev::fatal, cbemu::SrcLoc("op-api framework", 0),
-                  "op-api framework: %s (l0 op %s) is not emulated", what, op);
+                  "op-api framework: %s (%s) is not emulated", what, op);
 }
 
 // One OpCall from the groups: inputs, then outputs, then attributes (the IR order each group keeps).
@@ -211,6 +216,8 @@ inline aclnnStatus add_aicore(const char* op, aclOpExecutor* ex, const G&... gro
     aclOpExecutor* one = nullptr;
     uint64_t ws = 0;
     aclnnStatus st = call.prepare(&ws, &one, *table->second.variants);
+    if (st == ACLNN_ERR_INNER_FIND_KERNEL_ERROR)  // the build compiles the variants of the example's input dtypes
+        gap("a launch in dtypes no kernel variant built for the example's input dtypes serves (the layer casts)", op);
     if (st != ACLNN_SUCCESS) return st;
     task.kernel = std::move(one->prepared);
     delete one;
@@ -392,6 +399,7 @@ inline const aclTensor* values_tensor(aclOpExecutor* ex, const std::vector<T>& v
         OpCall::write_scalar_public(gm + i * width, s, dt);
     }
     accept_one(gm);
+    ex->plan->known.insert(gm);
     return t;
 }
 }  // namespace opapi
@@ -401,6 +409,7 @@ inline const aclTensor* aclOpExecutor::ConvertToTensor(const aclScalar* s, ge::D
     aclTensor* t = cbhost::opapi::new_tensor(*plan, {}, dt, ge::FORMAT_ND, true);
     cbhost::OpCall::write_scalar_public(static_cast<uint8_t*>(t->data), *s, dt);
     cbhost::opapi::accept_one(t->data);
+    plan->known.insert(t->data);
     return t;
 }
 inline const aclTensor* aclOpExecutor::ConvertToTensor(const aclIntArray* a, ge::DataType dt) {

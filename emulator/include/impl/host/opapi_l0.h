@@ -90,8 +90,16 @@ inline void copy_view(const aclTensor* src, const aclTensor* dst) {
     for (int64_t i = 0, n = dst->numel(); i < n; ++i)
         convert(s + strided(src, i) * ws, src->GetDataType(), d + strided(dst, i) * wd, dst->GetDataType());
 }
+// A built-in op's work: done now when its input's bytes are known in phase 1 (Plan::known), else queued for phase 2.
 inline void host_task(aclOpExecutor* ex, const char* what, const aclTensor* in, const aclTensor* out,
                       std::function<void()> body) {
+    Plan& plan = *ex->plan;
+    if (plan.known.count(in->data) && owned(plan, out)) {
+        body();
+        accept_one(out->data);
+        plan.known.insert(out->data);
+        return;
+    }
     Task t;
     t.what = what;
     t.host = std::move(body);
@@ -206,6 +214,28 @@ inline const aclTensor* Transpose(const aclTensor* x, const aclIntArray* perm, a
     view->strides = strides;
     aclTensor* out = new_tensor(*executor->plan, dims, x->GetDataType(), x->GetViewFormat(), true);
     host_task(executor, "Transpose", x, out, [view, out] { copy_view(view, out); });
+    return out;
+}
+
+// x broadcast to `shape` (right-aligned; a dim of 1 repeats), copied out contiguous.
+inline const aclTensor* BroadcastTo(const aclTensor* x, const aclIntArray* shape, aclOpExecutor* executor) {
+    using namespace cbhost::opapi;
+    if (!shape || !usable(x, executor, "BroadcastTo") || shape->v.size() < x->view_dims.size()) return nullptr;
+    std::vector<int64_t> in_strides = x->GetViewStrides(), strides(shape->v.size(), 0);
+    size_t lead = shape->v.size() - x->view_dims.size();
+    for (size_t d = 0; d < x->view_dims.size(); ++d) {
+        int64_t have = x->view_dims[d], want = shape->v[lead + d];
+        if (have != want && have != 1) {
+            OP_LOGE(ACLNN_ERR_PARAM_INVALID, "BroadcastTo: dim %zu of %lld cannot broadcast to %lld", d,
+                    (long long)have, (long long)want);
+            return nullptr;
+        }
+        strides[lead + d] = have == 1 ? 0 : in_strides[d];
+    }
+    aclTensor* view = view_of(executor, x, shape->v);
+    view->strides = strides;
+    aclTensor* out = new_tensor(*executor->plan, shape->v, x->GetDataType(), x->GetViewFormat(), true);
+    host_task(executor, "BroadcastTo", x, out, [view, out] { copy_view(view, out); });
     return out;
 }
 

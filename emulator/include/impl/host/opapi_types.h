@@ -198,6 +198,7 @@ inline std::vector<int64_t> ToShapeVector(const Shape& s) {
 }
 inline bool IsContiguous(const aclTensor* t) { return t == nullptr || t->contiguous(); }
 
+
 // ---- ToString (for logs) ----
 inline ge::AscendString ToString(DataType dt) { return ge::AscendString(ge::TypeUtils::DataTypeToSerialString(dt).c_str()); }
 inline ge::AscendString ToString(const Shape& s) {
@@ -363,3 +364,28 @@ inline std::string dtype_text(const aclTensor* t) {
     CBHOST_OPAPI_REJECT((workspace_size) == nullptr || (executor) == nullptr, return ACLNN_ERR_PARAM_NULLPTR, \
                         "workspaceSize and executor must not be nullptr")
 #define OP_CHECK_ADD_TO_LAUNCHER_LIST_AICORE(cond, ret_expr, ...) CBHOST_OPAPI_REJECT(cond, ret_expr, __VA_ARGS__)
+
+namespace op {
+// The shape a layer computed equals the caller's output's (logged when not).
+inline bool CheckReduceOutShape(const aclTensor* got, const aclTensor* out) {
+    if (got && out && got->GetViewShape() == out->GetViewShape()) return true;
+    cbhost::opapi::log_error("the result's shape %s differs from the output's %s", cbhost::opapi::shape_text(got).c_str(),
+                             cbhost::opapi::shape_text(out).c_str());
+    return false;
+}
+// The batch (N) and channel (C) dims of an image op's input and output agree (C last in NHWC / NDHWC).
+inline bool CheckNCDimValid(const aclTensor* in, const aclTensor* out) {
+    if (!in || !out) return false;
+    auto channel = [](const aclTensor* t) {
+        size_t rank = t->view_dims.size();
+        bool last = t->format == ACL_FORMAT_NHWC || t->format == ACL_FORMAT_NDHWC;
+        return rank < 2 ? int64_t(-1) : t->view_dims[last ? rank - 1 : 1];
+    };
+    if (in->view_dims.size() >= 2 && out->view_dims.size() >= 2 && in->view_dims[0] == out->view_dims[0] &&
+        channel(in) == channel(out))
+        return true;
+    cbhost::opapi::log_error("N and C of %s and %s differ", cbhost::opapi::shape_text(in).c_str(),
+                             cbhost::opapi::shape_text(out).c_str());
+    return false;
+}
+}  // namespace op
