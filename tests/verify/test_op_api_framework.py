@@ -82,3 +82,21 @@ def test_hand_written_layer_that_overwrites_the_kernels_output_after_the_run_is_
     globals_ = ("using namespace op;\n", "using namespace op;\naclTensor* g_out;\nconst aclTensor* g_self;\n")
     _, v = verify(unit_of(OP, {LAYER: [globals_, remember, overwrite], KERNEL: KERNEL_BUG}), ctx)
     assert v.status == "failed_run" and "opapi_bypass" in v.reason, v.reason
+
+
+def test_hand_written_layer_that_copies_a_host_answer_into_the_output_with_the_runtime_is_not_passed(ctx):
+    # the kernel runs (with a bug); the layer then computes the answer on the host and aclrtMemcpy's it over `out`
+    copy = (
+        "    *workspaceSize = uniqueExecutor->GetWorkspaceSize();\n",
+        "    {\n"
+        "        std::vector<aclFloat16> host(out->Numel());\n"
+        "        auto* src = static_cast<const aclFloat16*>(self->GetData());\n"
+        "        for (int64_t i = 0; i < out->Numel(); ++i)\n"
+        "            host[i] = aclFloatToFloat16(aclFloat16ToFloat(src[(i % 45) * 37 + i / 45]) + 1.25f);\n"
+        "        aclrtMemcpy(out->GetData(), host.size() * 2, host.data(), host.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE);\n"
+        "    }\n"
+        "    *workspaceSize = uniqueExecutor->GetWorkspaceSize();\n",
+    )
+    include = ('#include "aclnn_shift.h"\n', '#include "aclnn_shift.h"\n#include <vector>\n#include "acl/acl.h"\n')
+    _, v = verify(unit_of(OP, {LAYER: [include, copy], KERNEL: KERNEL_BUG}), ctx)
+    assert v.status == "failed_run" and "opapi_bypass" in v.reason and "aclrtMemcpy" in v.reason, v.reason

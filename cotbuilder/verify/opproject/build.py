@@ -39,6 +39,8 @@ from . import aclnn_gen, host_targets, kernel_glue, layout, opapi, soc_config, t
 GEN_DIR = "cotbuilder_gen"
 BUILTIN_ACLNN_DIR = "aclnnop"  # where CANN installs its built-in ops' aclnn headers
 HARNESS_INCLUDE = emulator_dir() / "harness_include"
+# forced into a hand-written aclnn layer's TUs: its own runtime copies of device memory are refused and reported
+OPAPI_FORCED = ["-include", "impl/host/opapi_layer_guard.h"]
 UNREGISTERED = "not registered by the host code"  # the op a harness names is not one the OpDef registers
 Runner = Callable[[list[str], Path], Any]  # (argv, cwd) -> SandboxResult-like (ok, outcome, stdout, stderr, ...)
 
@@ -482,7 +484,7 @@ class Builder:
                     return self._fail("kernel", log, outcome)
             objs.append(out)
         for i, src in enumerate(spec.opapi.sources if spec.opapi else []):
-            ok, log, outcome = self._compile(src, f"{GEN_DIR}/opapi_{i}.o", [], salt="opapi", scope="host")
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/opapi_{i}.o", OPAPI_FORCED, salt="opapi", scope="host")
             if not ok:
                 return self._fail("opapi", log, outcome)
             objs.append(f"{GEN_DIR}/opapi_{i}.o")
