@@ -144,7 +144,7 @@ def verify_aclnn(
     example = example or examples(unit)[0]
     folder, main = example["dir"], example["main"]
     spec = opbuild.Spec(sources=example["sources"], input_dtypes=_input_dtypes(main["text"]))
-    ops = _described_ops(unit)
+    ops = described_ops(unit)
     spec.op_type = _op_type(ops, main["text"]) if ops else None
     # the example calls the op's hand-written aclnn layer: built on the emulated op-api framework (opapi.py)
     texts = {f["path"]: f["text"] for f in unit["files"]}
@@ -259,7 +259,7 @@ def _other_soc(op: dict[str, Any] | None, soc: str) -> str:
     return ", ".join(sorted(configs))
 
 
-def _described_ops(unit: dict[str, Any]) -> list[str]:
+def described_ops(unit: dict[str, Any]) -> list[str]:
     """Op types the host code registers, read from the source text (the build confirms them)."""
     names = set()
     for f in unit["files"]:
