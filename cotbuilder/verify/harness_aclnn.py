@@ -149,7 +149,7 @@ def verify_aclnn(
     # the example calls the op's hand-written aclnn layer: built on the emulated op-api framework (opapi.py)
     texts = {f["path"]: f["text"] for f in unit["files"]}
     sources = [texts[s] for s in example["sources"] if s in texts]
-    spec.opapi = opapi.layer_for(layout.layout(unit), lambda p: texts.get(p, ""), sources)
+    spec.opapi = opapi.layer_for(layout.layout(unit), lambda p: texts.get(p, ""), sources, ops)
     if spec.opapi is not None:
         spec.op_type = spec.opapi.op_type(ops) or spec.op_type
     result = oprun.build(unit, unit_dir, ctx, spec, BINARY)

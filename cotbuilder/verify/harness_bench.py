@@ -83,7 +83,7 @@ def _own_layer(unit: dict[str, Any], folder: str) -> tuple[opapi.OpApiLayer, str
     first phase is aclnnXGetWorkspaceSize), and the answer's header that declares it; None when it calls another."""
     texts = {f["path"]: f["text"] for f in unit["files"]}
     called = [f"{name}GetWorkspaceSize(" for name in _EXEC.findall(texts.get(f"{folder}/pybind.cpp", ""))]
-    layer = opapi.layer_for(layout.layout(unit), texts.get, called)
+    layer = opapi.layer_for(layout.layout(unit), texts.get, called, described_ops(unit))
     if layer is None:
         return None
     for path, text in sorted(texts.items()):

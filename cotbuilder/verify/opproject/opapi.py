@@ -44,15 +44,21 @@ def handwritten(lay: layout.OpLayout) -> list[str]:
 
 
 def layer_for(
-    lay: layout.OpLayout | None, text_of: Callable[[str], str], harness_texts: list[str]
+    lay: layout.OpLayout | None,
+    text_of: Callable[[str], str],
+    harness_texts: list[str],
+    registered: list[str] = (),
 ) -> OpApiLayer | None:
-    """The hand-written layer a harness calls, or None (it calls only the API generated from the OpDef)."""
+    """The hand-written layer a harness calls, or None. An API named as msOpGen names an op the OpDef registers
+    (aclnn<Op>) stays the generated one, as verified before: the hand-written layer is built for the APIs only it
+    provides (aclnnPowTensorScalar for Pows)."""
     if lay is None:
         return None
     sources = handwritten(lay)
     if not sources:
         return None
-    called = {name for t in harness_texts for name in _CALLED.findall(layout.strip_comments(t))}
+    generated = {f"aclnn{op}GetWorkspaceSize" for op in registered}
+    called = {name for t in harness_texts for name in _CALLED.findall(layout.strip_comments(t))} - generated
     texts = {p: layout.strip_comments(text_of(p)) for p in sources}
     defining = {p for p, t in texts.items() if called & set(_DEFINED.findall(t))}
     if not defining:
@@ -111,9 +117,18 @@ def compile_gap(log: str) -> str | None:
     the emulated framework's own headers (a use they do not model), else None (the layer's own error:
     failed_compile)."""
     ours = str(emulator_dir())
-    for line in log.splitlines():
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
         if " error: " in line or "fatal error:" in line:
-            return line.strip()[:240] if _GAP.search(line) or line.startswith(ours) else None
+            # the error's own notes (up to the next error) point into the framework's headers: a macro or function
+            # of ours the layer uses in a way they do not model
+            notes = []
+            for later in lines[i + 1 :]:
+                if " error: " in later:
+                    break
+                notes.append(later)
+            ours_involved = line.startswith(ours) or any(n.startswith(ours) for n in notes)
+            return line.strip()[:240] if _GAP.search(line) or ours_involved else None
     return None
 
 

@@ -279,7 +279,8 @@ inline void log_warning(const char* fmt, ...) {
     va_end(ap);
 }
 inline std::string shape_text(const aclTensor* t) { return t ? op::ToString(t->GetViewShape()).GetString() : "null"; }
-inline std::string dtype_text(const aclTensor* t) {
+template <typename T>  // a tensor or a scalar
+inline std::string dtype_text(const T* t) {
     return t ? ge::TypeUtils::DataTypeToSerialString(t->GetDataType()) : "null";
 }
 
