@@ -100,3 +100,14 @@ def test_hand_written_layer_that_copies_a_host_answer_into_the_output_with_the_r
     include = ('#include "aclnn_shift.h"\n', '#include "aclnn_shift.h"\n#include <vector>\n#include "acl/acl.h"\n')
     _, v = verify(unit_of(OP, {LAYER: [include, copy], KERNEL: KERNEL_BUG}), ctx)
     assert v.status == "failed_run" and "opapi_bypass" in v.reason and "aclrtMemcpy" in v.reason, v.reason
+
+
+def test_hand_written_api_named_like_the_generated_one_is_built_when_the_example_does_not_build_against_ours(ctx):
+    # aclnnShiftCustom is what msOpGen would generate for the OpDef (x, double shift, y); the hand-written one of
+    # that name takes an aclScalar: the example builds only against the op's own layer, which then runs
+    renamed = ("aclnnShift", "aclnnShiftCustom")
+    edits = {LAYER: renamed, "op_host/aclnn_shift.h": renamed, "examples/AclNNInvocationNaive/main.cpp": renamed}
+    _, v = verify(unit_of(OP, edits), ctx)
+    assert v.status == "passed", (v.reason, v.compile_log[-2000:])
+    (case,) = v.cases
+    assert case["host"][0]["op"] == OP and case["ok"] is True

@@ -83,8 +83,10 @@ def _builder(unit: dict[str, Any], build_dir: Path, ctx: steps.Context) -> opbui
     return opbuild.Builder(unit, build_dir, compile_runner(ctx), cache, ctx.soc, ctx.opt, ctx.pch)
 
 
-def build(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, spec: opbuild.Spec, binary: str) -> opbuild.OpBuild:
-    return _builder(unit, steps.fresh_dir(unit_dir, "build"), ctx).build(spec, binary)
+def build(
+    unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, spec: opbuild.Spec, binary: str, step: str = "build"
+) -> opbuild.OpBuild:
+    return _builder(unit, steps.fresh_dir(unit_dir, step), ctx).build(spec, binary)
 
 
 def build_ut(
