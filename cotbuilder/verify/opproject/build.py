@@ -517,7 +517,8 @@ class Builder:
                     objs.append(out)
                     continue
             src_path = src if (self.workdir / src).is_file() else f"{GEN_DIR}/{src}"
-            salt = spec.generated.get(src, "") + "\0".join(forced)
+            # the generated aclnn headers it may include exist only without a hand-written layer: part of the key
+            salt = spec.generated.get(src, "") + "\0".join(forced) + ("\0opapi" if spec.opapi else "\0generated")
             ok, log, outcome = self._compile(src_path, f"{GEN_DIR}/harness_{i}.o", extra, salt=salt)
             if not ok:
                 return self._fail("harness", log, outcome)
