@@ -22,7 +22,9 @@ from ..paths import package_data
 
 DIAG_PREFIX = "COTBUILDER_DIAG "
 MAX_DIAGS = 200
-# Emulator findings whose kernel is wrong on hardware whatever output the emulated run happened to produce.
+# Emulator findings whose kernel is wrong on hardware whatever output the emulated run happened to produce; and
+# `opapi_bypass`: a hand-written aclnn layer wrote the output (or fed the kernel) itself, so the output compared is not
+# the kernel's whatever it holds (impl/host/opapi_guard.h).
 # Warnings that name the likely cause of a wrong output (an atomic sum onto memory nobody wrote, a copy the hardware
 # rounds down to whole 32-byte blocks): a wrong_answer with no error diagnostic quotes the first of them in its reason.
 EXPLAINING_WARNINGS = frozenset({"atomic_onto_poison", "datacopy_rounddown"})
@@ -37,6 +39,7 @@ RULE_BREAKS = frozenset(
         "too_many_buffers",
         "scratch_too_small",
         "schedule_dependent",
+        "opapi_bypass",
     }
 )
 

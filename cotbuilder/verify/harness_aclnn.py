@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from . import diagnostics, files, goldens, harness_own, steps
-from .opproject import aclnn_gen, dtypes
+from .opproject import aclnn_gen, dtypes, layout, opapi
 from .opproject import build as opbuild
 from .opproject import run as oprun
 from .verdict import Verdict
@@ -85,8 +85,9 @@ def _input_dtypes(text: str) -> list[list[int]] | None:
 
 def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any], caller: str = "the example") -> Verdict:
     """A harness that does not compile against the generated aclnn API while the op ships a hand-written one
-    (op_host/aclnn_<op>.cpp, on the op-api framework): the harness (`caller`: an example, a benchmark's binding)
-    calls that one, which cotbuilder does not emulate - its gap, named, not the harness's bug. So is a harness calling
+    (op_host/aclnn_<op>.cpp, on the op-api framework) that cotbuilder did not build for it (a benchmark's binding; an
+    example calling an API no hand-written source defines, opapi.layer_for) - its gap, named, not the harness's bug.
+    So is a harness calling
     an aclnn API named after an op the OpDef does not register (aclnnBatchNorm for an OpDef of BatchNormV3) while
     the op ships such a file: before, only "op BatchNorm not registered" was said."""
     own = next((f["path"] for f in unit["files"] if re.search(r"(^|/)op_host/aclnn_\w+\.cpp$", f["path"])), None)
@@ -97,7 +98,7 @@ def own_aclnn_gap(verdict: Verdict, stage: str, unit: dict[str, Any], caller: st
     verdict.status = "unsupported"
     verdict.reason = (
         f"harness: {caller} calls the op's own aclnn API ({own}, on the op-api framework), not the one generated "
-        f"from the OpDef, the only one emulated: {verdict.reason[:160]}"
+        f"from the OpDef, the only one emulated for it: {verdict.reason[:160]}"
     )
     verdict.missing_apis = [f"hand-written aclnn API ({own})"]
     return verdict
@@ -143,12 +144,32 @@ def verify_aclnn(
     example = example or examples(unit)[0]
     folder, main = example["dir"], example["main"]
     spec = opbuild.Spec(sources=example["sources"], input_dtypes=_input_dtypes(main["text"]))
-    ops = _described_ops(unit)
+    ops = described_ops(unit)
     spec.op_type = _op_type(ops, main["text"]) if ops else None
+    # the example calls the op's hand-written aclnn layer: built on the emulated op-api framework (opapi.py)
+    texts = {f["path"]: f["text"] for f in unit["files"]}
+    sources = [texts[s] for s in example["sources"] if s in texts]
+    lay = layout.layout(unit)
+    # aclnn<Op> of a registered op stays the generated API when the example includes the generated header (an extern
+    # "C" API of that name declared by the unit's own header would link to ours whatever its arguments)
+    included = set(opbuild.aclnn_headers_included(main["text"]))
+    generated = [op for op in ops if aclnn_gen.header_name(op) in included]
+    spec.opapi = opapi.layer_for(lay, lambda p: texts.get(p, ""), sources, generated)
+    if spec.opapi is not None:
+        spec.op_type = spec.opapi.op_type(ops) or spec.op_type
     result = oprun.build(unit, unit_dir, ctx, spec, BINARY)
+    if not result.ok and spec.opapi is None and result.stage in ("harness", "link", "layout"):
+        # aclnn<Op> as msOpGen names it, but the example does not build against the generated one: the op's
+        # hand-written layer of that name is what it calls
+        layer = opapi.layer_for(lay, lambda p: texts.get(p, ""), sources)
+        if layer is not None:
+            spec.opapi, spec.op_type = layer, layer.op_type(ops) or spec.op_type
+            result = oprun.build(unit, unit_dir, ctx, spec, BINARY, step="build-opapi")
     timings.update(oprun.build_timings(result))
     if not result.ok:
         failed = oprun.failed_build(result, HARNESS, timings)
+        if spec.opapi is not None:  # the hand-written layer was built: its failure is labelled as it is
+            return failed
         return builtin_aclnn_gap(own_aclnn_gap(failed, result.stage, unit), result.stage, main["text"])
     op_type = result.op["type"] if result.op else None
     header, struct = oprun.tiling_header_of(unit, op_type)
@@ -189,6 +210,12 @@ def verify_aclnn(
             break
         if (host := oprun.host_stop(run.stderr, run)) is not None:
             verdict.status, verdict.reason, verdict.run_ok = host[0], host[1], False
+            if spec.opapi is not None and (other := _other_soc(result.op, ctx.soc)):
+                # a hand-written layer that checks the SoC rejects the one verified when the op is made for others
+                verdict.status = "unsupported"
+                verdict.reason = (
+                    f"{host[1][:200]} (the OpDef configures the op only for {other}; verified as {ctx.soc})"
+                )
             verdict.cases.append(case)
             break
         outputs = {oprun.relative_to(p, folder): d for p, d in written.items() if p.startswith(f"{folder}/output/")}
@@ -232,7 +259,15 @@ def verify_aclnn(
     return steps.judge(verdict)
 
 
-def _described_ops(unit: dict[str, Any]) -> list[str]:
+def _other_soc(op: dict[str, Any] | None, soc: str) -> str:
+    """The SoCs the OpDef configures (AICore().AddConfig) when the verified one is not among them, else ""."""
+    configs = [k for k in ((op or {}).get("configs") or {}) if k]
+    if not configs or any(soc.lower().startswith(k.lower()) for k in configs):
+        return ""
+    return ", ".join(sorted(configs))
+
+
+def described_ops(unit: dict[str, Any]) -> list[str]:
     """Op types the host code registers, read from the source text (the build confirms them)."""
     names = set()
     for f in unit["files"]:

@@ -35,8 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from . import diagnostics, files, goldens, steps
-from .harness_aclnn import own_aclnn_gap
-from .opproject import aclnn_gen, dtypes
+from .harness_aclnn import described_ops, own_aclnn_gap
+from .opproject import aclnn_gen, dtypes, layout, opapi
 from .opproject import build as opbuild
 from .opproject import run as oprun
 from .verdict import Verdict
@@ -73,6 +73,23 @@ def _binding(unit: dict[str, Any], folder: str, op_type: str) -> str:
     -> <op_snake>), as its build script does before compiling."""
     text = next(f["text"] for f in unit["files"] if f["path"] == f"{folder}/pybind.cpp")
     return text.replace("aclnnCustomOp", f"aclnn{op_type}").replace("custom_pybind_api", aclnn_gen.snake(op_type))
+
+
+_EXEC = re.compile(r"\bEXEC_NPU_CMD\s*\(\s*(aclnn\w+)")
+
+
+def _own_layer(unit: dict[str, Any], folder: str) -> tuple[opapi.OpApiLayer, str] | None:
+    """The answer's hand-written aclnn layer the binding calls (EXEC_NPU_CMD(aclnnX, ...) names aclnnX, whose
+    first phase is aclnnXGetWorkspaceSize), and the answer's header that declares it; None when it calls another."""
+    texts = {f["path"]: f["text"] for f in unit["files"]}
+    called = [f"{name}GetWorkspaceSize(" for name in _EXEC.findall(texts.get(f"{folder}/pybind.cpp", ""))]
+    layer = opapi.layer_for(layout.layout(unit), texts.get, called, described_ops(unit))
+    if layer is None:
+        return None
+    for path, text in sorted(texts.items()):
+        if path.endswith(".h") and "/op_host/" in f"/{path}" and any(c in text for c in called):
+            return layer, path
+    return None
 
 
 def _op_type(unit: dict[str, Any], folder: str) -> str | None:
@@ -146,8 +163,18 @@ def verify_bench(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -> Ve
     )
     spec.generate = lambda op: {"pybind_bound.cpp": _binding(unit, folder, op["type"])}
     spec.forced = {"pybind_bound.cpp": []}
-    result = oprun.build(unit, unit_dir, ctx, _with_header(spec), BINARY)
+    own = _own_layer(unit, folder)
+    if own is not None:  # the binding calls the answer's hand-written aclnn layer (opapi.py): its header, not ours
+        spec.opapi, header_path = own
+        spec.op_type = spec.opapi.op_type(described_ops(unit)) or spec.op_type
+        spec.forced = {"pybind_bound.cpp": [header_path]}
+        spec.standalone = frozenset({"pybind_main.cpp"})  # the binding sees the answer's header
+    else:
+        spec = _with_header(spec)
+    result = oprun.build(unit, unit_dir, ctx, spec, BINARY)
     timings.update(oprun.build_timings(result))
+    if not result.ok and spec.opapi is not None:
+        return oprun.failed_build(result, HARNESS, timings)
     if not result.ok:
         return own_aclnn_gap(
             oprun.failed_build(result, HARNESS, timings), result.stage, unit, "the benchmark's binding"

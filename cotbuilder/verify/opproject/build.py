@@ -12,7 +12,8 @@
 
 Every compiler run goes through `run` (the sandboxed step runner of the calling harness). A failure says where it
 happened: `stage` host (op_host code or the shims), kernel, aclnn (the generated layer: cotbuilder's own bug),
-harness (the example / test / binding), link.
+opapi (the op's hand-written aclnn layer on the emulated op-api framework), harness (the example / test / binding),
+link.
 """
 
 from __future__ import annotations
@@ -33,11 +34,13 @@ from typing import Any
 from ...paths import emulator_dir, package_data
 from .. import build as buildmod
 from .. import core_builds, device_builtins
-from . import aclnn_gen, host_targets, kernel_glue, layout, soc_config, tpl_dispatch
+from . import aclnn_gen, host_targets, kernel_glue, layout, opapi, soc_config, tpl_dispatch
 
 GEN_DIR = "cotbuilder_gen"
 BUILTIN_ACLNN_DIR = "aclnnop"  # where CANN installs its built-in ops' aclnn headers
 HARNESS_INCLUDE = emulator_dir() / "harness_include"
+# forced into a hand-written aclnn layer's TUs: its own runtime copies of device memory are refused and reported
+OPAPI_FORCED = ["-include", "impl/host/opapi_layer_guard.h"]
 UNREGISTERED = "not registered by the host code"  # the op a harness names is not one the OpDef registers
 Runner = Callable[[list[str], Path], Any]  # (argv, cwd) -> SandboxResult-like (ok, outcome, stdout, stderr, ...)
 
@@ -45,7 +48,7 @@ Runner = Callable[[list[str], Path], Any]  # (argv, cwd) -> SandboxResult-like (
 @dataclass
 class OpBuild:
     ok: bool
-    stage: str = ""  # where it failed: host | describe | kernel | aclnn | harness | link | layout
+    stage: str = ""  # where it failed: host | describe | kernel | aclnn | opapi | harness | link | layout
     log: str = ""
     outcome: str = "ok"  # the failing compiler run's sandbox outcome (timeout, limit, violation ...)
     reason: str = ""
@@ -169,6 +172,9 @@ class Spec:
     # generated sources that include no unit file (only the emulator's and harness headers): compiled apart from
     # the unit and shared by every unit that generates the same text (Builder._compile_shared)
     standalone: frozenset[str] = frozenset()
+    # the op's hand-written aclnn layer the harness calls (opapi.py): built on the emulated op-api framework, and the
+    # generated source only registers the kernel variants for its l0 launch
+    opapi: opapi.OpApiLayer | None = None
 
 
 LOG_KEEP = 20000
@@ -428,15 +434,19 @@ class Builder:
         try:
             header = aclnn_gen.generate_header(op)
             source = aclnn_gen.generate_source(
-                op, entry.n_params, [aclnn_gen.Variant(v.symbol, v.dtypes) for v in variants]
+                op,
+                entry.n_params,
+                [aclnn_gen.Variant(v.symbol, v.dtypes) for v in variants],
+                register_only=spec.opapi is not None,
             )
         except aclnn_gen.Unsupported as exc:
             return self._fail("aclnn", "", "exit", f"aclnn layer: {exc}")
-        self._write(f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
-        # an op CANN also ships built in (cann-ops' foreach_*, cast, arange): its example includes the built-in API's
-        # header, aclnnop/aclnn_<op>.h; msOpGen makes that API from the same OpDef, so the generated one stands in
-        # (where the built-in API differs, the harness build fails and harness_aclnn names the built-in API)
-        self._write(f"{GEN_DIR}/{BUILTIN_ACLNN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
+        if spec.opapi is None:  # a hand-written layer's own header must not be shadowed by a generated one
+            self._write(f"{GEN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
+            # an op CANN also ships built in (cann-ops' foreach_*, cast, arange): its example includes the built-in
+            # API's header, aclnnop/aclnn_<op>.h; msOpGen makes that API from the same OpDef, so the generated one
+            # stands in (where the built-in API differs, the harness build fails and harness_aclnn names it)
+            self._write(f"{GEN_DIR}/{BUILTIN_ACLNN_DIR}/{aclnn_gen.header_name(op['type'])}", header)
         self._write(f"{GEN_DIR}/aclnn_impl.cpp", source)
         kernel_copy = posixpath.join(
             posixpath.dirname(entry.path), f"cotbuilder_kernel_{posixpath.basename(entry.path)}"
@@ -462,8 +472,9 @@ class Builder:
         for v in variants:
             prelude = f"{GEN_DIR}/kernel_prelude_{v.index}.h"
             self._write(prelude, v.prelude)
-            # every variant after the first gets names of its own (core_builds.own_names)
-            prefix = f"cbemu_v{v.index}_" if v.index > 0 else ""
+            # every variant after the first gets names of its own (core_builds.own_names); one variant built alone
+            # (the example's dtypes pick the OpDef's second column) keeps its names: there is nothing to tell apart
+            prefix = f"cbemu_v{v.index}_" if v.index > 0 and len(variants) > 1 else ""
             if split:
                 both = core_builds.compile_split(self, kernel_copy, prelude, v.symbol, v.index, kernel_texts, prefix)
                 if both.objects is None:
@@ -486,7 +497,13 @@ class Builder:
                 if out is None:
                     return self._fail("kernel", log, outcome)
             objs.append(out)
-        made_headers = {aclnn_gen.header_name(op["type"]): header}  # what a standalone source may be forced to include
+        for i, src in enumerate(spec.opapi.sources if spec.opapi else []):
+            ok, log, outcome = self._compile(src, f"{GEN_DIR}/opapi_{i}.o", OPAPI_FORCED, salt="opapi", scope="host")
+            if not ok:
+                return self._fail("opapi", log, outcome)
+            objs.append(f"{GEN_DIR}/opapi_{i}.o")
+        # what a standalone source may be forced to include
+        made_headers = {aclnn_gen.header_name(op["type"]): header} if spec.opapi is None else {}
         ok, log, outcome = self._compile_shared(
             f"{GEN_DIR}/aclnn_impl.cpp",
             source,
@@ -514,12 +531,20 @@ class Builder:
                     objs.append(out)
                     continue
             src_path = src if (self.workdir / src).is_file() else f"{GEN_DIR}/{src}"
-            salt = spec.generated.get(src, "") + "\0".join(forced)
+            # the generated aclnn headers it may include exist only without a hand-written layer: part of the key
+            salt = spec.generated.get(src, "") + "\0".join(forced) + ("\0opapi" if spec.opapi else "\0generated")
             ok, log, outcome = self._compile(src_path, f"{GEN_DIR}/harness_{i}.o", extra, salt=salt)
             if not ok:
                 return self._fail("harness", log, outcome)
             objs.append(f"{GEN_DIR}/harness_{i}.o")
         res = self._link(objs, binary)
+        stubs = opapi.builtin_stubs(res.stderr + res.stdout) if spec.opapi and not res.ok else None
+        if stubs:  # built-in l0 ops the hand-written layer names: stubs that stop the run as unsupported if called
+            ok, log, outcome = self._compile_shared(f"{GEN_DIR}/opapi_stubs.cpp", stubs, f"{GEN_DIR}/opapi_stubs.o")
+            if not ok:
+                return self._fail("opapi", log, outcome)
+            objs.append(f"{GEN_DIR}/opapi_stubs.o")
+            res = self._link(objs, binary)
         if vector_builds and not res.ok and core_builds.undefined_symbols(res.stderr + res.stdout):
             # a vector build that calls what only the cube build defines: the kernel is the cube build's alone
             # (the device compiler types a kernel with an empty vector side AIC-only)

@@ -1,7 +1,8 @@
 """An op project as the emulated build sees it: which files are host code, which are kernels, where headers live.
 
 Host sources are `op_host/**/*.cpp` (and `.cc`) except the op_api layer an op may ship by hand (files that include
-`opdev/...` or `aclnn_kernels/...`, or live in an `op_api/` folder: cotbuilder generates the aclnn layer from the OpDef instead, as msOpGen would)
+`opdev/...` or `aclnn_kernels/...`, or live in an `op_api/` folder: `HANDWRITTEN`; they are not part of the host
+description, and are built only for a harness that calls them, on the emulated op-api framework: `opapi.py`)
 and code for SoCs the emulator does not model (`arch35/` folders: the Ascend 950 register-based path). Kernels are
 the `op_kernel/` sources that define a `__global__` entry.
 """
@@ -31,6 +32,7 @@ _HOST_CODE = re.compile(
 )
 _TEST_CODE = re.compile(r'#\s*include\s*[<"]gtest/|\bTEST(?:_F)?\s*\(')
 DEPS = "_deps/"
+HANDWRITTEN = "hand-written aclnn op_api layer"
 
 
 def strip_comments(text: str) -> str:
@@ -145,7 +147,9 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
                 tiling.append(path)
             if path.endswith(HOST_SUFFIXES):
                 if _OP_API_INCLUDE.search(text) or "op_api" in rel_parts[1:-1]:
-                    skipped[path] = "hand-written aclnn op_api layer (generated from the OpDef instead)"
+                    skipped[path] = (
+                        f"{HANDWRITTEN} (built only for a harness that calls it, on the emulated op-api framework)"
+                    )
                 elif _MAIN.search(strip_comments(text)):
                     skipped[path] = "defines main"
                 else:

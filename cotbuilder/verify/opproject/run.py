@@ -18,7 +18,7 @@ from .. import diagnostics, files, sandbox, steps
 from ..units import safe_relpath
 from ..verdict import Verdict
 from . import build as opbuild
-from . import host_result
+from . import host_result, opapi
 
 _HOST_NAMESPACES = re.compile(
     r"'(?:gert|ge|fe|platform_ascendc|optiling|context_ascendc|ops|Ops|AscendC)::[\w:]+'|"
@@ -51,6 +51,7 @@ def _toolkit_name_missing(m: re.Match[str]) -> bool:
 UNLIKE_GENERATED = "calls an aclnn API unlike the one generated from the OpDef"
 _NO_HEADER = re.compile(r"fatal error: ([\w./+-]+): No such file or directory")
 _UNDEFINED = re.compile(r"undefined reference to [`']([^'`]+)'")
+_OPAPI_SYMBOL = re.compile(r"^(?:l0op::|op::|aclOpExecutor::|CommonOpExecutorRun)")
 _RUNTIME_SYMBOL = re.compile(
     r"^(?:acl|gert::|ge::|fe::|platform_ascendc::|optiling::Tiling|context_ascendc::|cbhost::)"
 )
@@ -82,8 +83,10 @@ def _builder(unit: dict[str, Any], build_dir: Path, ctx: steps.Context) -> opbui
     return opbuild.Builder(unit, build_dir, compile_runner(ctx), cache, ctx.soc, ctx.opt, ctx.pch)
 
 
-def build(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, spec: opbuild.Spec, binary: str) -> opbuild.OpBuild:
-    return _builder(unit, steps.fresh_dir(unit_dir, "build"), ctx).build(spec, binary)
+def build(
+    unit: dict[str, Any], unit_dir: Path, ctx: steps.Context, spec: opbuild.Spec, binary: str, step: str = "build"
+) -> opbuild.OpBuild:
+    return _builder(unit, steps.fresh_dir(unit_dir, step), ctx).build(spec, binary)
 
 
 def build_ut(
@@ -139,6 +142,13 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
     if result.stage == "aclnn":  # cotbuilder's own generated layer: never the unit's error
         why = result.reason or f"the compiler stopped without a message (sandbox outcome: {result.outcome})"
         return Verdict("unsupported", f"aclnn layer: {why}", **common)
+    if result.stage == "opapi":  # the op's hand-written aclnn layer: a framework piece we lack, or its own error
+        gap = opapi.compile_gap(log)
+        if gap:
+            return Verdict(
+                "unsupported", f"opapi: op-api framework piece not emulated: {gap}", missing_apis=[gap[:120]], **common
+            )
+        return Verdict("failed_compile", f"opapi: {result.reason or diagnostics.first_error(log)}", **common)
     if result.stage == "describe":
         return Verdict(
             "failed_run", f"host: {result.reason}", harness=harness, compile_ok=True, compile_log=log, timings=timings
@@ -153,6 +163,14 @@ def failed_build(result: opbuild.OpBuild, harness: str, timings: dict[str, Any])
         )
     if result.gap and result.stage in ("host", "link"):
         return Verdict("unsupported", f"{result.stage}: {result.gap}", **common)
+    framework = [s for s in _UNDEFINED.findall(log) if _OPAPI_SYMBOL.match(s)] if result.stage == "link" else []
+    if framework:  # a CANN built-in l0 op or framework function the hand-written layer calls
+        return Verdict(
+            "unsupported",
+            f"link: op-api framework piece not emulated: {framework[0][:120]}",
+            missing_apis=framework[:5],
+            **common,
+        )
     host_gap = _host_gap(log)
     if host_gap and result.stage in ("host", "harness", "link", "describe"):
         return Verdict("unsupported", f"{result.stage}: {host_gap}", missing_apis=[host_gap.split(" (")[0]], **common)

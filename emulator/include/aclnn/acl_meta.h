@@ -5,9 +5,20 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../acl/acl_base.h"
+
+// The op-api framework (opdev/) reads these objects through member functions returning its own types (op::Shape is
+// gert::Shape, op::DataType is ge::DataType): declared here, defined in impl/host/opapi_tensor.h.
+namespace ge {
+enum DataType : int32_t;
+enum Format : int32_t;
+}  // namespace ge
+namespace gert {
+class Shape;
+}  // namespace gert
 
 struct aclTensor {
     std::vector<int64_t> view_dims, strides, storage_dims;
@@ -35,6 +46,30 @@ struct aclTensor {
     void* first() const {
         return data ? static_cast<uint8_t*>(data) + offset * (int64_t)aclDataTypeSize(dtype) : nullptr;
     }
+
+    // The op-api framework's view of a tensor (opdev's aclTensor accessors).
+    ge::DataType GetDataType() const { return static_cast<ge::DataType>(static_cast<int32_t>(dtype)); }
+    void SetDataType(ge::DataType dt) { dtype = static_cast<aclDataType>(static_cast<int32_t>(dt)); }
+    ge::Format GetViewFormat() const { return static_cast<ge::Format>(format == ACL_FORMAT_UNDEFINED ? 2 : (int32_t)format); }
+    ge::Format GetStorageFormat() const { return GetViewFormat(); }
+    ge::Format GetOriginalFormat() const { return GetViewFormat(); }
+    void SetViewFormat(ge::Format f) { format = static_cast<aclFormat>(static_cast<int32_t>(f)); }
+    void SetStorageFormat(ge::Format f) { SetViewFormat(f); }
+    void SetOriginalFormat(ge::Format f) { SetViewFormat(f); }
+    gert::Shape GetViewShape() const;
+    gert::Shape GetStorageShape() const;
+    gert::Shape GetOriginalShape() const;
+    void SetViewShape(const gert::Shape& s);
+    void SetStorageShape(const gert::Shape& s);
+    void SetOriginalShape(const gert::Shape& s);
+    std::vector<int64_t> GetViewStrides() const;
+    int64_t GetViewOffset() const { return offset; }
+    int64_t GetStorageOffset() const { return offset; }
+    int64_t Size() const { return numel(); }
+    int64_t Numel() const { return numel(); }
+    bool IsEmpty() const { return numel() == 0; }
+    void* GetData() const { return first(); }
+    void* GetStorageAddr() const { return data; }
 };
 
 struct aclScalar {
@@ -65,22 +100,48 @@ struct aclScalar {
             default: return (int64_t)as_double();
         }
     }
+    // opdev's aclScalar accessors: the value converted as a C++ cast would.
+    ge::DataType GetDataType() const { return static_cast<ge::DataType>(static_cast<int32_t>(dtype)); }
+    float ToFloat() const { return (float)as_double(); }
+    double ToDouble() const { return as_double(); }
+    int64_t ToInt64() const { return as_int(); }
+    int32_t ToInt32() const { return (int32_t)as_int(); }
+    bool ToBool() const { return as_double() != 0; }
+    template <typename T>
+    T To() const {
+        return static_cast<T>(std::is_integral<T>::value ? (double)as_int() : as_double());
+    }
+    const void* GetData() const { return bytes; }
 };
 
+// The arrays and lists as opdev reads them: Size(), operator[], GetData().
 struct aclIntArray {
     std::vector<int64_t> v;
+    uint64_t Size() const { return v.size(); }
+    const int64_t& operator[](size_t i) const { return v[i]; }
+    int64_t& operator[](size_t i) { return v[i]; }
+    const int64_t* GetData() const { return v.data(); }
 };
 struct aclFloatArray {
     std::vector<float> v;
+    uint64_t Size() const { return v.size(); }
+    const float& operator[](size_t i) const { return v[i]; }
+    const float* GetData() const { return v.data(); }
 };
 struct aclBoolArray {
     std::vector<bool> v;
+    uint64_t Size() const { return v.size(); }
+    bool operator[](size_t i) const { return v[i]; }
 };
 struct aclTensorList {
     std::vector<const aclTensor*> v;
+    uint64_t Size() const { return v.size(); }
+    aclTensor* operator[](size_t i) const { return const_cast<aclTensor*>(v[i]); }
 };
 struct aclScalarList {
     std::vector<const aclScalar*> v;
+    uint64_t Size() const { return v.size(); }
+    aclScalar* operator[](size_t i) const { return const_cast<aclScalar*>(v[i]); }
 };
 
 inline aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -115,6 +116,11 @@ public:
     }
 
     aclnnStatus prepare(uint64_t* workspace_size, aclOpExecutor** executor, const std::vector<KernelVariant>& variants);
+    // The op-api framework's INFER_SHAPE: the op's own InferShape on this call's node (attributes the call did
+    // not pass take the OpDef default); `shapes` gets each output instance's shape.
+    aclnnStatus infer_shape(std::vector<gert::Shape>& shapes);
+    static void write_scalar_public(uint8_t* gm, const aclScalar& s, ge::DataType dt) { write_scalar(gm, s, dt); }
+    size_t ir_count() const { return node_->ir_inputs.size() + node_->ir_outputs.size(); }
 
 private:
     std::string op_;
@@ -172,8 +178,57 @@ CBEMU_HOST_RT std::string hex(const void* p, size_t n);
 
 }  // namespace cbhost
 
+namespace cbhost {
+namespace opapi {
+struct Plan;
+}
+// The kernel variants of each op the program holds, by op type: the generated aclnn layer registers them, so a
+// hand-written op-api layer's l0 launch (ADD_TO_LAUNCHER_LIST_AICORE) finds the same launchers.
+struct KernelTable {
+    size_t n_params = 0;  // the entry's GM_ADDR parameters (IR inputs + IR outputs + workspace + tiling)
+    const std::vector<KernelVariant>* variants = nullptr;
+};
+inline std::map<std::string, KernelTable>& kernel_tables() {
+    static std::map<std::string, KernelTable> tables;
+    return tables;
+}
+inline bool register_kernels(const char* op, size_t n_params, const std::vector<KernelVariant>& variants) {
+    kernel_tables()[op] = KernelTable{n_params, &variants};
+    return true;
+}
+}  // namespace cbhost
+
+// One executor: the generated layer's one prepared launch, or a hand-written op-api layer's plan of tasks (l0
+// kernel launches and the framework's built-in host ops; impl/host/opapi_*.h defines its member functions).
 struct aclOpExecutor {
     std::unique_ptr<cbhost::Prepared> prepared;
+    cbhost::opapi::Plan* plan = nullptr;
+
+    aclTensor* AllocTensor(const gert::Shape& shape, ge::DataType dt, ge::Format format = ge::FORMAT_ND);
+    aclTensor* AllocTensor(const gert::Shape& storage, const gert::Shape& origin, ge::DataType dt,
+                           ge::Format storage_format, ge::Format origin_format);
+    aclTensor* AllocTensor(ge::DataType dt, ge::Format storage_format, ge::Format origin_format);
+    const aclTensor* ConvertToTensor(const aclScalar* s, ge::DataType dt);
+    const aclTensor* ConvertToTensor(const aclIntArray* a, ge::DataType dt);
+    const aclTensor* ConvertToTensor(const aclFloatArray* a, ge::DataType dt);
+    const aclTensor* ConvertToTensor(const aclBoolArray* a, ge::DataType dt);
+    // a host array of n values (int64_t, int32_t, float, double, bool, ...) as a 1-D tensor of dt
+    template <typename T>
+    const aclTensor* ConvertToTensor(const T* values, uint64_t n, ge::DataType dt);
+    aclIntArray* AllocIntArray(const int64_t* values, uint64_t n);
+    aclFloatArray* AllocFloatArray(const float* values, uint64_t n);
+    aclBoolArray* AllocBoolArray(const bool* values, uint64_t n);
+    aclTensorList* AllocTensorList(const aclTensor* const* tensors, uint64_t n);
+    aclScalar* AllocScalar(float v);
+    aclScalar* AllocScalar(double v);
+    aclScalar* AllocScalar(int64_t v);
+    aclScalar* AllocScalar(int32_t v);
+    aclScalar* AllocScalar(const void* value, ge::DataType dt);
+    aclTensor* CreateView(const aclTensor* t, const gert::Shape& shape, int64_t offset);
+    aclTensor* CreateView(const aclTensor* t, const gert::Shape& shape, const std::vector<int64_t>& strides,
+                          int64_t offset);
+    uint64_t GetWorkspaceSize() const;
+    void AbandonCache(bool = false) {}
 };
 
 namespace cbhost {
@@ -190,6 +245,8 @@ inline std::vector<std::unique_ptr<aclTensor>>& kept_tensors() {
 }
 
 CBEMU_HOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream stream);
+// Phase 2 of one prepared launch: tiling to GM, the output fills, the kernel on the emulator.
+CBEMU_HOST_RT aclnnStatus launch(Prepared& p, void* workspace, uint64_t workspace_size);
 
 }  // namespace cbhost
 
@@ -490,6 +547,27 @@ CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecuto
     return ACLNN_SUCCESS;
 }
 
+CBEMU_HOST_RT aclnnStatus OpCall::infer_shape(std::vector<gert::Shape>& shapes) {
+    build_all_op_defs();
+    auto it = op_impls().find(op_);
+    if (it == op_impls().end() || !it->second.infer_shape) {
+        report_failure(op_, "INFER_SHAPE: no InferShape registered for this op (IMPL_OP InferShape)");
+        return ACLNN_ERR_INNER_INFERSHAPE_ERROR;
+    }
+    if (ops::OpDef* def = op_def(op_))
+        for (size_t i = attrs_.size(); i < def->attr_count(); ++i) attrs_.push_back(def->attr(i).default_value());
+    node_->attrs = gert::RuntimeAttrs(attrs_);
+    gert::InferShapeContext ctx(node_.get());
+    ge::graphStatus st = it->second.infer_shape(&ctx);
+    if (st != ge::GRAPH_SUCCESS) {
+        report_failure(op_, "INFER_SHAPE: InferShape returned " + std::to_string(st));
+        return ACLNN_ERR_INNER_INFERSHAPE_ERROR;
+    }
+    shapes.clear();
+    for (const auto& s : node_->outputs) shapes.push_back(s.shape.GetOriginShape());
+    return ACLNN_SUCCESS;
+}
+
 CBEMU_HOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExecutor* executor, aclrtStream) {
     if (!executor || !executor->prepared) {
         report_failure("aclnn", "executor is null or was already run");
@@ -497,6 +575,11 @@ CBEMU_HOST_RT aclnnStatus run(void* workspace, uint64_t workspace_size, aclOpExe
     }
     std::unique_ptr<Prepared> p = std::move(executor->prepared);
     delete executor;
+    return launch(*p, workspace, workspace_size);
+}
+
+CBEMU_HOST_RT aclnnStatus launch(Prepared& prepared, void* workspace, uint64_t workspace_size) {
+    Prepared* p = &prepared;
     if (p->workspace_bytes > 0 && (workspace == nullptr || workspace_size < p->workspace_bytes)) {
         report_failure(p->op, "workspace of " + std::to_string(workspace_size) + " bytes given, " +
                                   std::to_string(p->workspace_bytes) + " needed");

@@ -1,0 +1,3 @@
+// aclnn_kernels/slice.h: the framework's built-in l0 ops, run on the host CPU (impl/host/opapi_l0.h).
+#pragma once
+#include "../impl/host/opapi.h"

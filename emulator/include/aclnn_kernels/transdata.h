@@ -1,0 +1,3 @@
+// aclnn_kernels/transdata.h: the framework's built-in l0 ops, run on the host CPU (impl/host/opapi_l0.h).
+#pragma once
+#include "../impl/host/opapi.h"

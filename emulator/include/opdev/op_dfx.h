@@ -1,0 +1,3 @@
+// opdev/op_dfx.h of the op-api framework: the emulated framework is one API (impl/host/opapi.h).
+#pragma once
+#include "../impl/host/opapi.h"
