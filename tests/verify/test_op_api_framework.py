@@ -111,3 +111,31 @@ def test_hand_written_api_named_like_the_generated_one_is_built_when_the_example
     assert v.status == "passed", (v.reason, v.compile_log[-2000:])
     (case,) = v.cases
     assert case["host"][0]["op"] == OP and case["ok"] is True
+
+
+def test_a_failure_through_the_generated_api_is_judged_again_through_the_ops_own_layer_of_that_name(ctx):
+    """The op's own aclnnShiftCustom has the generated API's signature (x, double shift, y) and header name, so the
+    example builds against the generated layer first - which hands the kernel the transposed view's storage as it
+    lies: wrong through ours. The op's build uses its own layer (it makes the view contiguous first), so a failure
+    through the generated one is judged again through the op's own, which passes (cann-ops adaptive_avg_pool3d)."""
+    api = [("aclnnShift", "aclnnShiftCustom"), ("const aclScalar* shift", "double shift")]
+    layer = [
+        *api,
+        ('#include "aclnn_shift.h"', '#include "aclnn_shift_custom.h"'),
+        ("    OP_CHECK_NULL(shift, return ACLNN_ERR_PARAM_NULLPTR);\n", ""),
+        ("shift->ToFloat()", "static_cast<float>(shift)"),
+    ]
+    main = [
+        ("aclnnShift", "aclnnShiftCustom"),
+        ('#include "aclnn_shift.h"', '#include "aclnn_shift_custom.h"'),
+        ("aclScalar* shift = aclCreateScalar(&shiftValue, ACL_FLOAT);", "double shift = shiftValue;"),
+        ("    aclDestroyScalar(shift);\n", ""),
+    ]
+    unit = unit_of(OP, {LAYER: layer, "op_host/aclnn_shift.h": api, "examples/AclNNInvocationNaive/main.cpp": main})
+    for f in unit["files"]:  # the header under the name msOpGen gives the generated one
+        f["path"] = f["path"].replace("op_host/aclnn_shift.h", "op_host/aclnn_shift_custom.h")
+    _, v = verify(unit, ctx)
+    assert v.status == "passed", (v.reason, v.compile_log[-2000:])
+    assert v.timings.get("opapi_layer") is True  # judged through the op's own layer
+    _, bug = verify(unit_of(OP, {KERNEL: KERNEL_BUG}), ctx)  # and a kernel bug stays wrong through either
+    assert bug.status == "wrong_answer", bug.reason
