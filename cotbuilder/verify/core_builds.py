@@ -86,8 +86,10 @@ def dissolve_groups_argv(obj: str, out: str) -> list[str]:
     return ["ld", "-r", "--force-group-allocation", "-o", out, obj]
 
 
-def symbols_argv(obj: str) -> list[str]:
-    return ["readelf", "--syms", "--wide", obj]
+def symbols_argv(obj: str, listing: str) -> list[str]:
+    """readelf's symbol table of `obj` into the file `listing`: a kernel object's table runs past the sandbox's
+    captured stdout (256 KB), and a cut table would leave shared state unweakened (a duplicate-symbol link error)."""
+    return ["/bin/sh", "-c", f"exec readelf --syms --wide '{obj}' > '{listing}'"]
 
 
 def rename_argv(obj: str, table: str, shared: str, out: str) -> list[str]:
@@ -209,7 +211,7 @@ def own_names(builder: Any, obj: str, prefix: str, keep: frozenset[str] = frozen
     binary of its own). Returns (the renamed object or None, the failing step's log, outcome)."""
     steps = [
         dissolve_groups_argv(obj, f"{obj}.r"),
-        symbols_argv(f"{obj}.r"),
+        symbols_argv(f"{obj}.r", f"{obj}.syms"),
         rename_argv(f"{obj}.r", f"{obj}.names", f"{obj}.shared", f"{obj}.renamed"),
     ]
     for i, argv in enumerate(steps):
@@ -217,7 +219,8 @@ def own_names(builder: Any, obj: str, prefix: str, keep: frozenset[str] = frozen
         if not res.ok:
             return None, f"{' '.join(argv[:2])}: {res.stderr + res.stdout}", res.outcome
         if i == 1:
-            names, shared = rename_table(res.stdout, prefix, keep)
+            listing = (builder.workdir / f"{obj}.syms").read_text(encoding="utf-8", errors="replace")
+            names, shared = rename_table(listing, prefix, keep)
             builder._write(f"{obj}.names", names)
             builder._write(f"{obj}.shared", shared)
     return f"{obj}.renamed", "", "ok"
