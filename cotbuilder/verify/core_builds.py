@@ -86,8 +86,10 @@ def dissolve_groups_argv(obj: str, out: str) -> list[str]:
     return ["ld", "-r", "--force-group-allocation", "-o", out, obj]
 
 
-def symbols_argv(obj: str) -> list[str]:
-    return ["readelf", "--syms", "--wide", obj]
+def symbols_argv(obj: str, listing: str) -> list[str]:
+    """readelf's symbol table of `obj` into the file `listing`: a kernel object's table runs past the sandbox's
+    captured stdout (256 KB), and a cut table would leave shared state unweakened (a duplicate-symbol link error)."""
+    return ["/bin/sh", "-c", f"exec readelf --syms --wide '{obj}' > '{listing}'"]
 
 
 def rename_argv(obj: str, table: str, shared: str, out: str) -> list[str]:
@@ -141,14 +143,25 @@ def clang_available() -> bool:
 
 
 def compile_split(
-    builder: Any, kernel_copy: str, prelude: str, entry: str, index: int, texts: list[str], prefix: str = ""
+    builder: Any,
+    kernel_copy: str,
+    prelude: str,
+    entry: str,
+    index: int,
+    texts: list[str],
+    prefix: str = "",
+    header_args: list[str] | None = None,
 ) -> Split:
     """Both builds of one kernel variant (op-project builder: `_compile`, `_write`, `run`, `_pch_args`, `pch`).
+    `header_args`: the emulator headers the builder chose for the kernel's TUs (its `_kernel_header_args`: the PCH,
+    or -DCBEMU_HIDE_<name> flags without it); the PCH when not given.
     A kernel that specialises a member per core type inside its class (CWG 727) is compiled by clang++, as the
     clang-based device compiler takes it, when clang++ is on PATH; else by g++, whose refusal the caller reports as
     the named gap. `prefix`: names of this variant's own (own_names) for both builds, the entry of the cube build
     kept; the vector build gets its names once, with `prefix` before its own."""
     compiler = CLANG if specialises_in_class(texts) and clang_available() else "g++"
+    header_args = builder._pch_args() if header_args is None else header_args
+    hidden = [a for a in header_args if a.startswith("-D")]  # names hidden: the PCH is not among the args then
     folder, base = posixpath.split(kernel_copy)
     forced_text = ""  # the clang prelude's text (g++ reads the .gch, keyed by the PCH's folder in its argv)
     if compiler == CLANG:
@@ -156,9 +169,9 @@ def compile_split(
         text = header.read_text(encoding="utf-8") if header is not None else '#include "kernel_operator.h"\n'
         forced_text = f"#define {buildmod.NO_API_INSTANCES} 1\n{text}"  # clang mangles some unlike g++ (pch_text)
         builder._write(f"{GEN}/{CLANG_PRELUDE}", forced_text)
-        forced = ["-include", f"{GEN}/{CLANG_PRELUDE}"]
+        forced = [*hidden, "-include", f"{GEN}/{CLANG_PRELUDE}"]
     else:
-        forced = builder._pch_args()
+        forced = header_args
     objs, log = [], ""
     # the wrapper's key covers its own text only: the kernel copy and the preludes it includes go into the salt (the
     # clang prelude's text too: the argv names it by path only, and what it declares is cotbuilder's choice)
@@ -198,7 +211,7 @@ def own_names(builder: Any, obj: str, prefix: str, keep: frozenset[str] = frozen
     binary of its own). Returns (the renamed object or None, the failing step's log, outcome)."""
     steps = [
         dissolve_groups_argv(obj, f"{obj}.r"),
-        symbols_argv(f"{obj}.r"),
+        symbols_argv(f"{obj}.r", f"{obj}.syms"),
         rename_argv(f"{obj}.r", f"{obj}.names", f"{obj}.shared", f"{obj}.renamed"),
     ]
     for i, argv in enumerate(steps):
@@ -206,7 +219,8 @@ def own_names(builder: Any, obj: str, prefix: str, keep: frozenset[str] = frozen
         if not res.ok:
             return None, f"{' '.join(argv[:2])}: {res.stderr + res.stdout}", res.outcome
         if i == 1:
-            names, shared = rename_table(res.stdout, prefix, keep)
+            listing = (builder.workdir / f"{obj}.syms").read_text(encoding="utf-8", errors="replace")
+            names, shared = rename_table(listing, prefix, keep)
             builder._write(f"{obj}.names", names)
             builder._write(f"{obj}.shared", shared)
     return f"{obj}.renamed", "", "ok"

@@ -1,7 +1,7 @@
 // Hardware numerics, compared bit for bit with a numpy model of the documented order (test_hardware_numerics.py):
 // ReduceSum count and repeat forms, ReduceRepeat / WholeReduceSum and BlockReduceSum on half (every addition rounded
 // to half), the saturation of half results (SetOverflow(0)) against the IEEE mode (SetOverflow(1)), and the mode a
-// launch finds: the runtime's Inf/NaN default, or saturation after aclrtSetDeviceSatMode.
+// launch finds: the runtime's Inf/NaN default, or saturation after aclrtSetDeviceSatMode; Sigmoid and Silu on half.
 // ./numerics_checks DIR [saturation]: reads DIR/h.bin (5008 halves) and writes DIR/out_*.bin.
 #include "acl/acl.h"
 #include "check_io.h"
@@ -59,6 +59,20 @@ extern "C" __global__ __aicore__ void k_saturation(GM_ADDR z) {
     ub_out(z, o, 128);
 }
 
+// Sigmoid and Silu on half: the library's chain Muls(-1), Exp, Adds(1), Div, every step rounded to half (A2).
+// o[0..A): Sigmoid of the first A inputs, o[A..2A): Silu.
+constexpr uint32_t A = 1024;
+extern "C" __global__ __aicore__ void k_activation(GM_ADDR h, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bh, bo;
+    LocalTensor<half> x = ub_in<half>(pipe, bh, h, A);
+    pipe.InitBuffer(bo, 2 * A * sizeof(half));
+    LocalTensor<half> o = bo.Get<half>();
+    Sigmoid<half, false>(o, x, A);
+    Silu<half, false>(o[A], x, A);
+    ub_out(z, o, 2 * A);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) return 2;
     g_dir = argv[1];
@@ -68,5 +82,8 @@ int main(int argc, char** argv) {
     save("sums", z, 1024);
     ICPU_RUN_KF(k_saturation, 1, s);
     save("saturation", s, 256);
+    uint8_t* a = out(2 * A * sizeof(half));
+    ICPU_RUN_KF(k_activation, 1, h, a);
+    save("activation", a, 2 * A * sizeof(half));
     return 0;
 }

@@ -8,6 +8,8 @@
   keep inf / NaN in IEEE mode (SetOverflow(1));
 - aclrtFloatOverflowMode (the runtime): a kernel starts in Inf/NaN mode on A2 / A3, the runtime's default, and in
   saturation mode after aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION).
+- Sigmoid / Silu (高阶API 激活函数) on A2: the library's chain of vector instructions in the operand type
+  (Muls -1, Exp, Adds 1, Div), each result rounded to half: cann-ops' MulSigmoid golden is computed the same way.
 """
 
 from __future__ import annotations
@@ -64,8 +66,13 @@ def tree_of_repeats(sums: list[np.float16]) -> np.float16:
 
 
 @pytest.fixture(scope="module")
-def run(toolchain, tmp_path_factory):
-    d = tmp_path_factory.mktemp("numerics")
+def numerics_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("numerics")
+
+
+@pytest.fixture(scope="module")
+def run(toolchain, numerics_dir):
+    d = numerics_dir
     x = np.random.default_rng(12).uniform(-4, 4, M).astype(np.float16)
     x.tofile(d / "h.bin")
     exe = toolchain.build(toolchain.cpp / "numerics_checks.cpp", d / "numerics_checks")
@@ -122,3 +129,24 @@ def test_half_results_saturate_in_saturation_mode_and_keep_inf_nan_after_set_ove
     assert np.all(sat[32:48] == inf) and np.all(sat[48:64] == inf)  # the same in IEEE mode
     assert np.all(sat[64:80] == max_half)  # saturation again: inf inputs give +-MAX
     assert np.all(sat[80:96] == 0)  # inf - inf = NaN -> 0
+
+
+def _half_steps(x: np.ndarray) -> np.ndarray:
+    """1 + exp(-x) as the vector unit computes it on half: every instruction's result rounded to half (exp and the
+    arithmetic in float, as the emulator's vector instructions compute a half operand)."""
+    m = (-x.astype(np.float32)).astype(np.float16)
+    e = np.exp(m.astype(np.float32)).astype(np.float16)
+    return (e.astype(np.float32) + np.float32(1)).astype(np.float16)
+
+
+def test_sigmoid_and_silu_on_half_round_every_library_step_to_half(run, numerics_dir):
+    x = run[0][:1024]
+    got = np.fromfile(numerics_dir / "out_activation.bin", np.float16)
+    d = _half_steps(x).astype(np.float32)
+    sigmoid = (np.float32(1) / d).astype(np.float16)
+    silu = (x.astype(np.float32) / d).astype(np.float16)
+    assert np.array_equal(got[:1024].view(np.uint16), sigmoid.view(np.uint16))
+    assert np.array_equal(got[1024:].view(np.uint16), silu.view(np.uint16))
+    # the hardware-wrong answer, rounding the exact function once (the old emulator), differs for this data
+    once = (1 / (1 + np.exp(-x.astype(np.float64)))).astype(np.float16)
+    assert not np.array_equal(once.view(np.uint16), sigmoid.view(np.uint16))

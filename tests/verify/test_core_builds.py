@@ -13,6 +13,7 @@ The kernel is examples/op_project/MatmulLeakyReluCustom (written here) turned in
 from __future__ import annotations
 
 from cotbuilder.verify import core_builds, harness_op, steps
+from cotbuilder.verify.opproject import kernel_glue
 
 from .test_op_project_harnesses import unit_of
 
@@ -201,3 +202,28 @@ struct PerCore {
         (_BRANCHES, _SPLIT_CALL),
         (_ENTRY_DECL, in_class),
     ]
+
+
+# A kernel of its own IsFinite (written for a toolkit without AscendC::IsFinite, like cann-ops' is_finite), used
+# unqualified next to `using namespace AscendC` in the cube build's specialisation.
+_OWN_ISFINITE = (
+    "template <>\n__aicore__ inline void PerCore::Run<AscendC::AIC>",
+    "using namespace AscendC;\ntemplate <typename T> struct IsFinite { static constexpr bool OK = true; };\n\n"
+    "template <>\n__aicore__ inline void PerCore::Run<AscendC::AIC>",
+)
+_USES_OWN = (
+    '    static_assert(ReadyFlag<g_coreType>::ID == FLAG_TILE_READY, "one flag both ways");',
+    '    static_assert(ReadyFlag<g_coreType>::ID == FLAG_TILE_READY && IsFinite<float>::OK, "one flag both ways");',
+)
+
+
+def test_the_per_core_builds_hide_the_emulators_newer_name_the_kernel_defines_itself(ctx, monkeypatch):
+    """The split builds get the kernel's header flags (the emulator's IsFinite hidden), as the ordinary kernel build
+    does: the kernel builds and passes. Its twin, with the hiding switched off, is the ambiguous-name gap, never a
+    pass nor the kernel's failed_compile."""
+    unit = _unit(_split_kernel([_OWN_ISFINITE, _USES_OWN]))
+    v = _verify(unit, ctx)
+    assert v.status == "passed", (v.reason, v.compile_log[-3000:], v.run_log[-2000:])
+    monkeypatch.setattr(kernel_glue, "own_newer_apis", lambda texts: [])
+    v = _verify(unit, ctx)
+    assert v.status == "unsupported" and "IsFinite" in v.reason, (v.status, v.reason)

@@ -4,7 +4,8 @@ TilingBaseClass, CeilDiv / CeilAlign, GetUbBlockSize, EnsureNotScalar, InferShap
 shim), its kernel on op_kernel/platform_util.h's constexpr helpers, and its test names the tiling struct bare, as the
 repo's UT CMake allows by forcing the generated tiling header into the kernel and the test. It passes, the TEST that
 runs the host's own TilingFunc included; a kernel bug is a wrong_answer; a test that copies the golden into its output
-is not passed; a test that builds an arch35 kernel is unsupported naming it.
+is not passed; a test that builds an arch35 kernel is unsupported naming it; a kernel that defines its own IsFinite
+(written for a toolkit without AscendC's) gets the emulator's hidden in its UT build too.
 
 Real builds against the emulator and its host shims, real sandboxed runs; the object cache is shared by the module's
 tests, so a variant recompiles only what it changed.
@@ -16,6 +17,7 @@ from pathlib import Path
 
 from cotbuilder.parse.units import extract_units
 from cotbuilder.verify import harness_op, steps
+from cotbuilder.verify.opproject import kernel_glue
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "opbase_ut" / "ScaleBiasCustom"
 ROOT = "math/scale_bias_custom"  # where an ops-math op lives
@@ -87,3 +89,21 @@ def test_kernel_ut_that_builds_an_arch35_kernel_is_unsupported_naming_it(ctx):
     )
     _, v = verify(arch35, ctx)
     assert v.status == "unsupported" and "arch35" in v.reason and "not modelled" in v.reason, v.reason
+
+
+def test_kernel_ut_build_hides_the_emulators_newer_name_the_kernel_defines_itself(ctx, monkeypatch):
+    """The kernel UT's kernel build gets the kernel's header flags, as the ordinary op build does: a kernel of its own
+    IsFinite beside `using namespace AscendC` builds and passes; its twin with the hiding off is the ambiguous-name
+    gap (unsupported), never the kernel's failed_compile."""
+    own = (
+        '#include "op_kernel/platform_util.h"\n',
+        '#include "op_kernel/platform_util.h"\nusing namespace AscendC;\n'
+        "template <typename T> struct IsFinite { static constexpr bool OK = true; };\n"
+        'static_assert(IsFinite<float>::OK, "the kernel\'s own IsFinite");\n',
+    )
+    unit = unit_of({KERNEL: own})
+    _, v = verify(unit, ctx)
+    assert v.status == "passed", (v.reason, v.compile_log[-3000:])
+    monkeypatch.setattr(kernel_glue, "own_newer_apis", lambda texts: [])
+    _, v = verify(unit, ctx)
+    assert v.status == "unsupported" and "IsFinite" in v.reason, (v.status, v.reason)

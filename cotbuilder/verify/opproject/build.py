@@ -316,10 +316,11 @@ class Builder:
         return self.pch.host_flags([f["path"] for f in self.unit["files"]]) if self.pch is not None else []
 
     def _kernel_header_args(self, kernel_texts: list[str]) -> list[str]:
-        """The precompiled header, or - when the kernel defines a name the emulator declares for newer toolkits
-        (kernel_glue.NEWER_APIS) - the headers parsed afresh without the emulator's declaration of it."""
-        hidden = kernel_glue.own_newer_apis(kernel_texts)
-        return [f"-DCBEMU_HIDE_{name}" for name in hidden] if hidden else self._pch_args()
+        """The emulator headers a kernel TU is compiled with, for all three kernel builds (the ordinary one, one per
+        core type in core_builds.compile_split, the kernel UT's): the precompiled header, or - when the kernel defines
+        a name the emulator declares for newer toolkits (kernel_glue.NEWER_APIS) - the headers parsed afresh without
+        the emulator's declaration of it (-DCBEMU_HIDE_<name>, no PCH: the .gch was built with every name)."""
+        return kernel_glue.hide_flags(kernel_glue.own_newer_apis(kernel_texts)) or self._pch_args()
 
     # With the prebuilt emulator runtime, every object of a program declares it (host TUs too: their shims report
     # diagnostics and allocate GM through it) and every link adds the one object that defines it.
@@ -476,7 +477,9 @@ class Builder:
             # (the example's dtypes pick the OpDef's second column) keeps its names: there is nothing to tell apart
             prefix = f"cbemu_v{v.index}_" if v.index > 0 and len(variants) > 1 else ""
             if split:
-                both = core_builds.compile_split(self, kernel_copy, prelude, v.symbol, v.index, kernel_texts, prefix)
+                both = core_builds.compile_split(
+                    self, kernel_copy, prelude, v.symbol, v.index, kernel_texts, prefix, header_args
+                )
                 if both.objects is None:
                     return self._fail("kernel", both.log, both.outcome)
                 objs += both.objects
@@ -591,6 +594,7 @@ class Builder:
         op = op or (ops[0] if len(ops) == 1 else None)
         self.result.op = op
         soc = buildmod_arch(self.soc)
+        kernel_headers = self._kernel_header_args(self._kernel_texts())  # scanned once, for the kernel and its test
         # __CCE_KT_TEST__: the CPU-debug (tikicpulib) build's mark, which UT headers test to pick CPU code over
         # device code (`#ifdef __CCE_KT_TEST__ #define __aicore__ #else #define __aicore__ [aicore]`)
         defs = [f"-DBUILD_SOC_VERSION={self.soc}", f"-D__NPU_ARCH__={soc}", "-D__CCE_KT_TEST__=1"]
@@ -631,7 +635,7 @@ class Builder:
             ok, log, outcome = self._compile(
                 copy,
                 f"{GEN_DIR}/ut_kernel.o",
-                [*self._pch_args(), *defs, "-include", prelude, *forced_tiling],
+                [*kernel_headers, *defs, "-include", prelude, *forced_tiling],
                 salt="\n".join(lines) + "\0".join(forced_tiling),
             )
             if not ok:
@@ -662,7 +666,9 @@ class Builder:
                 self._write(f"{GEN_DIR}/ut_test_prelude.h", "\n".join(lines) + "\n")
                 test_forced = ["-include", f"{GEN_DIR}/ut_test_prelude.h"]
         for i, src in enumerate([*own, *(f"{GEN_DIR}/{n}" for n in generated)]):
-            extra = [*self._pch_args(), *defs, *(test_forced if src == test_path else [])]
+            # a test that #includes the kernel source is the kernel's TU: it gets the kernel's headers too
+            headers = kernel_headers if src == test_path and includes_kernel else self._pch_args()
+            extra = [*headers, *defs, *(test_forced if src == test_path else [])]
             salt = "ut" + ("\0".join(test_forced) + self._forced_text(test_forced) if src == test_path else "")
             ok, log, outcome = self._compile(src, f"{GEN_DIR}/ut_{i}.o", extra, salt=salt)
             if not ok:

@@ -67,6 +67,11 @@ def own_newer_apis(texts: list[str]) -> list[str]:
     return own
 
 
+def hide_flags(names: list[str]) -> list[str]:
+    """The compiler flags hiding the emulator's declarations of `names` (from own_newer_apis)."""
+    return [f"-DCBEMU_HIDE_{name}" for name in names]
+
+
 def uses_dtype_macros(texts: list[str]) -> bool:
     return any(_DTYPE_MACRO.search(strip_comments(t)) for t in texts)
 

@@ -5,6 +5,15 @@
 #include "core.h"
 
 namespace cbemu {
+// 1 + exp(-x) as Sigmoid and Silu compute it on A2 / A3 / 310P: the library runs Muls(-1), Exp, Adds(1) as vector
+// instructions in T, each result rounded to T (so a half input is rounded three times, not once in double).
+template <typename T>
+inline calc_t<T> one_plus_exp_neg(double x) {
+    using C = calc_t<T>;
+    T m = T(-C(x));
+    T e = T(std::exp(C(m)));
+    return C(T(C(e) + C(1)));
+}
 // The one-input library functions whose docs say isReuseSource = true computes in src's memory.
 inline bool hl_reuses_src(const char* api) {
     return std::strcmp(api, "Sin") == 0 || std::strcmp(api, "Cos") == 0;
@@ -84,8 +93,9 @@ CBEMU_HL_UNARY(Sign, (double)((x > 0) - (x < 0)))
 CBEMU_HL_UNARY(Log, std::log(x))
 CBEMU_HL_UNARY(Log2, std::log2(x))
 CBEMU_HL_UNARY(Log10, std::log10(x))
-CBEMU_HL_UNARY(Sigmoid, 1.0 / (1.0 + std::exp(-x)))
-CBEMU_HL_UNARY(Silu, x / (1.0 + std::exp(-x)))
+// ... then the last instruction, Div in T: 1 / d (Sigmoid) or x / d (Silu), rounded to T on store.
+CBEMU_HL_UNARY(Sigmoid, (double)(cbemu::calc_t<T>(1) / cbemu::one_plus_exp_neg<T>(x)))
+CBEMU_HL_UNARY(Silu, (double)(cbemu::calc_t<T>(x) / cbemu::one_plus_exp_neg<T>(x)))
 #undef CBEMU_HL_UNARY
 
 // Exp with a Taylor-expansion level: the exact exp is computed (the level only trades precision).

@@ -293,5 +293,18 @@ void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const
     cbemu::hl_tmp(tmp, loc, "Select");
     cbemu_hl::select_bytes(dst, src0, src1, mask, info, loc);
 }
+// SelectWithBytesMask: the toolkit's implementation-layer name of the two Selects above, which its
+// adv_api/select/selectwithbytesmask.h brings into AscendC (cann-ops and NPUKernelBench kernels call it): the same
+// operation, the same arguments.
+template <typename T, typename U, bool isReuseMask = true>
+void SelectWithBytesMask(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
+                         const LocalTensor<uint8_t>& tmp, const SelectWithBytesMaskShapeInfo& info, CBEMU_LOC) {
+    Select<T, U, isReuseMask>(dst, src0, src1, mask, tmp, info, loc);
+}
+template <typename T, typename U, bool isReuseMask = true>
+void SelectWithBytesMask(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
+                         const LocalTensor<uint8_t>& tmp, const SelectWithBytesMaskShapeInfo& info, CBEMU_LOC) {
+    Select<T, U, isReuseMask>(dst, src0, src1, mask, tmp, info, loc);
+}
 
 }  // namespace AscendC

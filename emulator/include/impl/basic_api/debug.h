@@ -83,3 +83,9 @@ inline void asc_assert_named(const char* api, const char* file, int line, const 
         }                                                                                                  \
     } while (0)
 #endif
+
+namespace AscendC {
+// docs: 调试接口/异常检测/Trap.md: stops the AI Core on the NPU, is an assert in CPU mode: the kernel ends here with
+// the fatal assert_failed at the caller's line.
+inline void Trap(CBEMU_LOC) { cbemu::asc_assert_fail(loc.file, loc.line, "Trap()", "Trap"); }
+}  // namespace AscendC

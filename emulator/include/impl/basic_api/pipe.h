@@ -5,6 +5,7 @@
 // 关键特性说明.md tables 1-2) feed the hazard model.
 #pragma once
 #include <deque>
+#include <type_traits>
 #include <vector>
 
 #include "../emu/local_mem.h"
@@ -18,6 +19,7 @@ struct QBuf {
     enum State : uint8_t { FREE, ALLOCATED, ENQUEUED, DEQUEUED } st = FREE;
     SrcLoc alloc_loc{"", 0};
     uint32_t enq_bytes = 0;
+    int user = -1;  // the user positions the EnQue named (TQueBind's EnQue<src, dst, T>; user_key), -1 for none
     // the framework's events of this buffer: EnQue -> DeQue (producer before consumer) and FreeTensor ->
     // AllocTensor (consumer's reads before the next producer write)
     bool enq_set = false, free_set = false;
@@ -31,12 +33,14 @@ struct QueueCore {
     AscendC::TPosition src_pos = AscendC::TPosition::VECIN, dst_pos = AscendC::TPosition::VECIN;
     bool inited = false;
     SrcLoc init_loc{"", 0};
+    uint32_t cfg_num = 0, cfg_len = 0;  // a TQueConfig's bufferNumber / bufferLen (0: not given)
     QueueCore* origin_ = nullptr;  // the queue this one is a copy of (never a copy itself); null for an original
 
     void copy_from(const QueueCore& o) {
         fifo = o.fifo;
         depth = o.depth;
         src_pos = o.src_pos, dst_pos = o.dst_pos;
+        cfg_num = o.cfg_num, cfg_len = o.cfg_len;
         inited = o.root().inited;
         init_loc = o.root().init_loc;
         origin_ = const_cast<QueueCore*>(&o.root());
@@ -73,6 +77,12 @@ struct QueueCore {
     // L1 -> L0A/L0B and C2 L1 -> bias table (MTE1 -> M), CO1 L0C -> out (M -> FIX), C2PIPE2GM L1 -> fixpipe buffer
     // (MTE1 -> FIX); on the coupled 310P, CO1 -> CO2 (UB) is M -> V and CO2 -> GM V -> MTE3.
     bool pipes(int& producer, int& consumer) const;
+    // EnQue<srcUserPos, dstUserPos, T> / DeQue<srcUserPos, dstUserPos, T> (TQue/EnQue.md, DeQue.md: a TQueBind of
+    // VECIN and VECOUT reused for the whole GM -> UB -> GM path): the event of that stage, from the memories of the
+    // two positions as the real TQueBind derives it (kernel_event.h GetQueEvt, arch 2201): GM -> UB MTE2 -> V,
+    // UB -> UB MTE2 -> MTE3 (a copy in, a copy out), UB -> GM V -> MTE3; false for a pair the docs do not support.
+    static bool user_pipes(int user, int& producer, int& consumer);
+    static int user_key(AscendC::TPosition src, AscendC::TPosition dst) { return (int)src << 8 | (int)dst; }
 
     int find(const void* p) const;
 
@@ -93,8 +103,8 @@ struct QueueCore {
     // DeQue move one through the FIFO, FreeTensor returns it; each with the framework's pipe events.
     int alloc_index(const SrcLoc& loc);  // -1 (after the fatal alloc_exhausted) when none is free
     int owned(const void* addr, const QueueCore* owner, const SrcLoc& loc, const char* api);
-    bool enque_buffer(const void* addr, const QueueCore* owner, uint32_t bytes, const SrcLoc& loc);
-    int deque_index(const SrcLoc& loc);
+    bool enque_buffer(const void* addr, const QueueCore* owner, uint32_t bytes, const SrcLoc& loc, int user = -1);
+    int deque_index(const SrcLoc& loc, int user = -1);
     void free_buffer(const void* addr, const QueueCore* owner, const SrcLoc& loc);
 
     template <typename T>
@@ -110,8 +120,13 @@ struct QueueCore {
     }
 
     template <typename T>
-    AscendC::LocalTensor<T> deque(const SrcLoc& loc) {
-        int i = deque_index(loc);
+    bool enque_user(const AscendC::LocalTensor<T>& t, int user, const SrcLoc& loc) {
+        return enque_buffer(t.addr_, t.owner_, t.GetLength(), loc, user);
+    }
+
+    template <typename T>
+    AscendC::LocalTensor<T> deque(const SrcLoc& loc, int user = -1) {
+        int i = deque_index(loc, user);
         const QBuf& b = states()[i];
         return tensor_of<T>(i, b.enq_bytes ? b.enq_bytes : b.len);
     }
@@ -133,6 +148,21 @@ struct BufCore {
 
 namespace AscendC {
 
+// docs: 资源管理/TQue/TQue简介 (mask as `const TQueConfig*`): bufferLen / bufferNumber, when not 0, repeat the
+// InitBuffer arguments for compile-time planning and must agree with them; nd2nz / nz2nd (310P format conversion)
+// are not modelled; the rest are reserved.
+struct TQueConfig {
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+    bool enableStaticEvtId = false;
+    bool enableLoopQueue = false;
+};
+
 // A queue buffer as the untyped queue calls name it (kernel_tensor_base.h: its address).
 using TBufHandle = uint8_t*;
 
@@ -144,6 +174,11 @@ public:
         this->depth = queDepth;
         this->src_pos = src;
         this->dst_pos = dst;
+        if constexpr (std::is_pointer<decltype(mask)>::value) {
+            static_assert(!mask->nd2nz && !mask->nz2nd,
+                          "cotbuilder emulator: TQueConfig nd2nz / nz2nd (the 310P format conversion) are not modelled");
+            this->cfg_num = mask->bufferNumber, this->cfg_len = mask->bufferLen;
+        }
     }
     template <typename T>
     LocalTensor<T> AllocTensor(CBEMU_LOC) { return this->template alloc<T>(loc); }
@@ -151,6 +186,15 @@ public:
     bool EnQue(const LocalTensor<T>& t, CBEMU_LOC) { return this->enque(t, loc); }
     template <typename T>
     LocalTensor<T> DeQue(CBEMU_LOC) { return this->template deque<T>(loc); }
+    // the forms naming the stage (srcUserPos -> dstUserPos) of a TQueBind reused along GM -> UB -> GM
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    bool EnQue(const LocalTensor<T>& t, CBEMU_LOC) {
+        return this->enque_user(t, cbemu::QueueCore::user_key(srcUserPos, dstUserPos), loc);
+    }
+    template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+    LocalTensor<T> DeQue(CBEMU_LOC) {
+        return this->template deque<T>(loc, cbemu::QueueCore::user_key(srcUserPos, dstUserPos));
+    }
     // the in-place forms (the tensor as an out-parameter) and the untyped DeQue, whose handle a kernel that only
     // waits for the copy may drop (NPUKernelBench's RmsNorm: `inQueueX.DeQue();`): the same FIFO and pipe events
     template <typename T>
@@ -443,7 +487,18 @@ CBEMU_RT int QueueCore::owned(const void* addr, const QueueCore* owner, const Sr
     return i;
 }
 
-CBEMU_RT bool QueueCore::enque_buffer(const void* addr, const QueueCore* owner, uint32_t bytes, const SrcLoc& loc) {
+CBEMU_RT bool QueueCore::user_pipes(int user, int& producer, int& consumer) {
+    using P = AscendC::TPosition;
+    auto ub = [](P p) { return p == P::VECIN || p == P::VECOUT || p == P::VECCALC; };
+    P s = (P)(user >> 8), d = (P)(user & 0xff);
+    if (s == P::GM && ub(d)) { producer = hz::P_MTE2, consumer = hz::P_V; return true; }
+    if (ub(s) && ub(d)) { producer = hz::P_MTE2, consumer = hz::P_MTE3; return true; }
+    if (ub(s) && d == P::GM) { producer = hz::P_V, consumer = hz::P_MTE3; return true; }
+    return false;
+}
+
+CBEMU_RT bool QueueCore::enque_buffer(const void* addr, const QueueCore* owner, uint32_t bytes, const SrcLoc& loc,
+                                      int user) {
     int i = owned(addr, owner, loc, "EnQue");
     if (i < 0) return false;
     QBuf& b = states()[i];
@@ -461,18 +516,26 @@ CBEMU_RT bool QueueCore::enque_buffer(const void* addr, const QueueCore* owner, 
                "usedCount < depth: DeQue before enqueuing more, or declare a deeper TQue)", depth, fifo.size());
     }
     int prod, cons;
+    if (user >= 0 && depth == 0)
+        report("enque_deque_mismatch", Sev::error, loc,
+               "EnQue<srcUserPos, dstUserPos>: needs a TQueBind of non-zero depth (TQue/DeQue.md 约束说明)");
+    bool evt = user >= 0 ? user_pipes(user, prod, cons) : pipes(prod, cons);
+    if (user >= 0 && !evt)
+        report("enque_deque_mismatch", Sev::error, loc,
+               "EnQue<srcUserPos, dstUserPos>: only GM and the UB positions, not GM to GM (TQue/EnQue.md)");
     hz::Core* c = hz::core();
-    if (c && pipes(prod, cons)) {
+    if (c && evt) {
         b.enq_clock = hz::release_clock(c, prod);
         b.enq_set = true;
     }
+    b.user = user;
     b.st = QBuf::ENQUEUED;
     b.enq_bytes = bytes;
     fifo.push_back(i);
     return true;
 }
 
-CBEMU_RT int QueueCore::deque_index(const SrcLoc& loc) {
+CBEMU_RT int QueueCore::deque_index(const SrcLoc& loc, int user) {
     std::vector<QBuf>& bufs = states();
     if (fifo.empty()) {
         report("deque_empty", Sev::fatal, loc,
@@ -481,9 +544,15 @@ CBEMU_RT int QueueCore::deque_index(const SrcLoc& loc) {
     int i = fifo.front();
     fifo.pop_front();
     bufs[i].st = QBuf::DEQUEUED;
+    // the DeQue waits for the event its own positions name: one the EnQue did not set never comes (a hang, or an
+    // earlier use's event: a race) on the hardware
+    if (bufs[i].user != user)
+        report("enque_deque_mismatch", Sev::error, loc,
+               "DeQue names other src / dst positions than the EnQue of this tensor (its event is never set)");
     int prod, cons;
+    bool evt = user >= 0 ? user_pipes(user, prod, cons) : pipes(prod, cons);
     hz::Core* c = hz::core();
-    if (c && bufs[i].enq_set && pipes(prod, cons)) hz::acquire(c, cons, bufs[i].enq_clock);
+    if (c && bufs[i].enq_set && evt) hz::acquire(c, cons, bufs[i].enq_clock);
     bufs[i].enq_set = false;
     return i;
 }
@@ -535,6 +604,10 @@ CBEMU_RT bool TPipe::InitBuffer(cbemu::QueueCore& que, uint8_t num, uint32_t len
     cbemu::Mem mem = cbemu::mem_of(que.src_pos == TPosition::GM ? que.dst_pos : que.src_pos);
     uint32_t alen = align_len(len, mem);
     count_buffers(num, loc);
+    if ((que.cfg_num && que.cfg_num != num) || (que.cfg_len && que.cfg_len != len))
+        cbemu::report("queue_config_mismatch", cbemu::Sev::error, loc,
+                      "InitBuffer(que, %u, %u) disagrees with the queue's TQueConfig (bufferNumber %u, bufferLen %u), "
+                      "which must repeat them (TQue简介.md)", (unsigned)num, len, que.cfg_num, que.cfg_len);
     cbemu::QueueCore& q = que.root();  // InitBuffer through a copy sets up the buffers the original owns
     q.bufs.clear();
     q.fifo.clear();

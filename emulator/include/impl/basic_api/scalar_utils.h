@@ -1,8 +1,10 @@
 // Scalar helpers kernels call by their older or utility names (docs: 标量计算/ToFloat, ToBfloat16 - since renamed
 // Cast（多类型转float）, see 附录/接口变更说明.md - and the toolkit's AlignUp utility that kernel_operator.h
-// makes visible). The 910B forms: ToFloat takes a bfloat16_t only.
+// makes visible). The 910B forms: ToFloat takes a bfloat16_t only. GetScalarBitcodeValue: a utility the toolkit's
+// headers declare under kernel_operator.h (no page of its own); kernels use it for DataCopyPad's paddingValue.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace AscendC {
@@ -28,6 +30,22 @@ U Cast(T valueIn) {
 template <typename T, typename U, RoundMode roundMode>
 U ScalarCast(T valueIn) {
     return Cast<T, U, roundMode>(valueIn);
+}
+
+// The bits of a scalar, as an integer: GetScalarBitcodeValue(v) zero-extended to uint64_t, and
+// GetScalarBitcodeValue<T, U>(v) the bytes of v read as a U (the part both have).
+template <typename T>
+inline uint64_t GetScalarBitcodeValue(T scalarValue) {
+    static_assert(sizeof(T) <= sizeof(uint64_t), "GetScalarBitcodeValue: a scalar of at most 8 bytes");
+    uint64_t bits = 0;
+    std::memcpy(&bits, &scalarValue, sizeof(T));
+    return bits;
+}
+template <typename T, typename U>
+inline U GetScalarBitcodeValue(T scalarValue) {
+    U out{};
+    std::memcpy(&out, &scalarValue, sizeof(T) < sizeof(U) ? sizeof(T) : sizeof(U));
+    return out;
 }
 
 // DivCeil is in sync.h (a template there)

@@ -2,6 +2,7 @@
 // mask + repeat form, Cast, Duplicate, Compare / Compares / Select, reductions, Brcb, Axpy.
 #pragma once
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,6 +20,30 @@ inline void binary_count(const AscendC::LocalTensor<T>& d, const AscendC::LocalT
     rd(op, a, n), rd(op, b, n), wr(op, d, n);
     bool sat = float_saturation();
     for (int64_t i = 0; i < n; ++i) d.addr_[i] = saturate(T(f((calc_t<T>)a.addr_[i], (calc_t<T>)b.addr_[i])), sat);
+}
+
+// And / Or count form on A2 / A3 (And.md, Or.md 约束说明): the instruction works on 16-bit lanes whatever T is, and
+// count is a number of those lanes - an int32_t / uint32_t call needs count doubled to cover its elements, a byte
+// type's call covers 2 * count bytes. The docs' type list names int16_t / uint16_t, but only the mask forms refuse
+// another T at compile time (the count form's check is a CPU-debug assert), so 8- and 32-bit integers build there.
+template <typename T>
+constexpr bool bitwise_in_halfwords() {
+    return legal::soc_index() == 0 && std::is_integral<T>::value && !std::is_same<T, bool>::value &&
+           (sizeof(T) == 1 || sizeof(T) == 4);
+}
+template <typename T, typename F>
+inline void bitwise_halfwords(const AscendC::LocalTensor<T>& d, const AscendC::LocalTensor<T>& a,
+                              const AscendC::LocalTensor<T>& b, int64_t lanes, F f, const SrcLoc& loc, const char* api) {
+    uint64_t bytes = lanes > 0 ? (uint64_t)lanes * 2 : 0;
+    if (!check_ub(d, 0, bytes, loc, api) | !check_ub(a, 0, bytes, loc, api) | !check_ub(b, 0, bytes, loc, api)) return;
+    hz::Scope op(hz::P_V, loc, api);
+    op.read(a.addr_, bytes), op.read(b.addr_, bytes), op.write(d.addr_, bytes);
+    for (uint64_t i = 0; i < bytes; i += 2) {
+        uint16_t x, y, r;
+        std::memcpy(&x, (const uint8_t*)a.addr_ + i, 2), std::memcpy(&y, (const uint8_t*)b.addr_ + i, 2);
+        r = f(x, y);
+        std::memcpy((uint8_t*)d.addr_ + i, &r, 2);
+    }
 }
 
 template <typename T, typename F>
@@ -115,13 +140,24 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
 
 // ---------------------------------------------------------------------------------------------
 // Element-wise binary ops: count form, bit-mask form, continuous-mask form.
-#define CBEMU_BINARY(NAME, EXPR)                                                                               \
+#define CBEMU_BINARY_COUNT_BODY(NAME, EXPR)                                                                    \
+    CBEMU_LEGAL(NAME, T, T);                                                                                   \
+    cbemu::binary_count(dst, src0, src1, count, [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, loc, \
+                        #NAME);
+// The count form of And / Or: in 16-bit lanes for the 8- and 32-bit integers A2 builds it with
+// (cbemu::bitwise_in_halfwords), else as every binary op.
+#define CBEMU_BITWISE_COUNT_BODY(NAME, EXPR)                                                                   \
+    if constexpr (cbemu::bitwise_in_halfwords<T>()) {                                                          \
+        cbemu::bitwise_halfwords(dst, src0, src1, count, [](uint16_t a, uint16_t b) { return uint16_t(EXPR); }, \
+                                 loc, #NAME);                                                                  \
+    } else {                                                                                                   \
+        CBEMU_BINARY_COUNT_BODY(NAME, EXPR)                                                                    \
+    }
+#define CBEMU_BINARY_WITH(NAME, EXPR, COUNT_BODY)                                                              \
     template <typename T, bool isSetMask = true>                                                               \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
               const int32_t& count, CBEMU_LOC) {                                                               \
-        CBEMU_LEGAL(NAME, T, T);                                                                               \
-        cbemu::binary_count(dst, src0, src1, count, [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, \
-                            loc, #NAME);                                                                       \
+        COUNT_BODY(NAME, EXPR)                                                                                 \
     }                                                                                                          \
     template <typename T, bool isSetMask = true, CBEMU_NOLOC_TPARAMS>                                          \
     void NAME(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,              \
@@ -143,6 +179,8 @@ inline calc_t<T> c(const T& v) { return (calc_t<T>)v; }
                           [](cbemu::calc_t<T> a, cbemu::calc_t<T> b) { return EXPR; }, loc, #NAME);           \
     }                                                                                                          \
     CBEMU_BINARY_MASK_ADDRESS_FORMS(NAME)
+
+#define CBEMU_BINARY(NAME, EXPR) CBEMU_BINARY_WITH(NAME, EXPR, CBEMU_BINARY_COUNT_BODY)
 
 // Element-wise unary ops (same type in and out).
 #define CBEMU_UNARY(NAME, EXPR)                                                                                \
@@ -211,8 +249,8 @@ CBEMU_BINARY(Mul, a * b)
 CBEMU_BINARY(Div, a / b)
 CBEMU_BINARY(Max, a > b ? a : b)
 CBEMU_BINARY(Min, a < b ? a : b)
-CBEMU_BINARY(And, a & b)
-CBEMU_BINARY(Or, a | b)
+CBEMU_BINARY_WITH(And, a & b, CBEMU_BITWISE_COUNT_BODY)
+CBEMU_BINARY_WITH(Or, a | b, CBEMU_BITWISE_COUNT_BODY)
 
 CBEMU_UNARY(Exp, std::exp(a))
 CBEMU_UNARY(Ln, std::log(a))

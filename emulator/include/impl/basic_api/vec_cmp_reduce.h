@@ -25,6 +25,13 @@ inline void set_bit(uint8_t* bits, uint64_t k, bool v) {
 }
 inline bool get_bit(const uint8_t* bits, uint64_t k) { return (bits[k >> 3] >> (k & 7)) & 1; }
 
+// The dst mask's type, as Compare / Compares legality checks it: the docs list int8_t / uint8_t (Compares: uint8_t),
+// but the instruction writes the result bits through a byte pointer whatever U is, and the toolkit checks U only by
+// an assert under ASCENDC_CPU_DEBUG - a uint16_t mask (cann-ops adaptive_max_pool3d, radius) builds for the NPU and
+// holds the same bits. So an integer U is checked as uint8_t; a floating-point mask stays refused as the docs say.
+template <typename U>
+using mask_byte = typename std::conditional<std::is_integral<U>::value, uint8_t, U>::type;
+
 // The count form of Compare handles whole 256-byte repeats only.
 template <typename T>
 inline uint32_t cmp_count(uint32_t count, const SrcLoc& loc, const char* api) {
@@ -64,7 +71,7 @@ template <typename T, typename U>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
              uint32_t count, CBEMU_LOC) {
     CBEMU_LEGAL(Compare, T, T);
-    CBEMU_LEGAL(Compare, U, U);
+    CBEMU_LEGAL(Compare, U, cbemu::mask_byte<U>);
     uint32_t n = cbemu::cmp_count<T>(count, loc, "Compare");
     if (!cbemu::check_count(src0, n, loc, "Compare") | !cbemu::check_count(src1, n, loc, "Compare") |
         !cbemu::check_ub(dst, 0, (n + 7) / 8, loc, "Compare"))
@@ -79,7 +86,7 @@ template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
              const uint64_t mask[], uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Compare, T, T);
-    CBEMU_LEGAL(Compare, U, U);
+    CBEMU_LEGAL(Compare, U, cbemu::mask_byte<U>);
     auto getb = [&](uint32_t r, uint32_t j) { return cbemu::c(src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]); };
     cbemu::compare_rep(dst, src0, getb, cmpMode, cbemu::use_mask(isSetMask, mask), repeatTime, p.src0BlkStride,
                        p.src0RepStride, loc, "Compare");
@@ -88,7 +95,7 @@ template <typename T, typename U, bool isSetMask = true>
 void Compare(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, CMPMODE cmpMode,
              const uint64_t mask, uint8_t repeatTime, const BinaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Compare, T, T);
-    CBEMU_LEGAL(Compare, U, U);
+    CBEMU_LEGAL(Compare, U, cbemu::mask_byte<U>);
     auto getb = [&](uint32_t r, uint32_t j) { return cbemu::c(src1.addr_[cbemu::rep_index<T>(r, j, p.src1BlkStride, p.src1RepStride)]); };
     cbemu::compare_rep(dst, src0, getb, cmpMode, cbemu::use_mask(isSetMask, mask), repeatTime, p.src0BlkStride,
                        p.src0RepStride, loc, "Compare");
@@ -99,7 +106,7 @@ template <typename T, typename U>
 void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
               uint32_t count, CBEMU_LOC) {
     CBEMU_LEGAL(Compares, T, T);
-    CBEMU_LEGAL(Compares, U, U);
+    CBEMU_LEGAL(Compares, U, cbemu::mask_byte<U>);
     uint32_t n = cbemu::cmp_count<T>(count, loc, "Compares");
     if (!cbemu::check_count(src0, n, loc, "Compares") | !cbemu::check_ub(dst, 0, (n + 7) / 8, loc, "Compares")) return;
     cbemu::hz::Scope op(cbemu::hz::P_V, loc, "Compares");
@@ -112,7 +119,7 @@ template <typename T, typename U, bool isSetMask = true>
 void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
               const uint64_t mask[], uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Compares, T, T);
-    CBEMU_LEGAL(Compares, U, U);
+    CBEMU_LEGAL(Compares, U, cbemu::mask_byte<U>);
     auto s = cbemu::c(src1Scalar);
     cbemu::compare_rep(dst, src0, [s](uint32_t, uint32_t) { return s; }, cmpMode, cbemu::use_mask(isSetMask, mask),
                        repeatTime, p.srcBlkStride, p.srcRepStride, loc, "Compares");
@@ -121,7 +128,7 @@ template <typename T, typename U, bool isSetMask = true>
 void Compares(const LocalTensor<U>& dst, const LocalTensor<T>& src0, const T src1Scalar, CMPMODE cmpMode,
               const uint64_t mask, uint8_t repeatTime, const UnaryRepeatParams& p, CBEMU_LOC) {
     CBEMU_LEGAL(Compares, T, T);
-    CBEMU_LEGAL(Compares, U, U);
+    CBEMU_LEGAL(Compares, U, cbemu::mask_byte<U>);
     auto s = cbemu::c(src1Scalar);
     cbemu::compare_rep(dst, src0, [s](uint32_t, uint32_t) { return s; }, cmpMode, cbemu::use_mask(isSetMask, mask),
                        repeatTime, p.srcBlkStride, p.srcRepStride, loc, "Compares");

@@ -2,7 +2,7 @@
 // tensor shift counts), CreateVecIndex (count form), Copy (UB -> UB, mask + repeat form), Compare into the
 // CmpMask register + GetCmpMask, GetReduceRepeatSumSpr.
 #pragma once
-#include <climits>
+#include <limits>  // not <climits>: a kernel TU must not see INT_MAX & co. unless it includes <climits> itself
 #include <type_traits>
 
 #include "vec_cmp_reduce.h"
@@ -16,7 +16,7 @@ template <typename T>
 inline T shift_left(T a, int64_t s) {
     static_assert(std::is_integral<T>::value, "ShiftLeft: integer element types only");
     using U = typename std::make_unsigned<T>::type;
-    constexpr int W = (int)(sizeof(T) * CHAR_BIT);
+    constexpr int W = (int)(sizeof(T) * std::numeric_limits<unsigned char>::digits);
     if (s < 0) s = 0;
     if (!std::is_signed<T>::value) return s >= W ? T(0) : T((U)((U)a << s));
     if (s >= W) return a < 0 ? T(-1) : T(0);
@@ -27,7 +27,7 @@ inline T shift_left(T a, int64_t s) {
 template <typename T>
 inline T shift_right(T a, int64_t s, bool round) {
     static_assert(std::is_integral<T>::value, "ShiftRight: integer element types only");
-    constexpr int W = (int)(sizeof(T) * CHAR_BIT);
+    constexpr int W = (int)(sizeof(T) * std::numeric_limits<unsigned char>::digits);
     if (s <= 0) return a;
     if (s >= W) return (std::is_signed<T>::value && a < 0) ? T(-1) : T(0);
     T r = (T)(a >> s);  // g++: >> on a signed value is arithmetic
