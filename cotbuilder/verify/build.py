@@ -130,11 +130,16 @@ class Pch:
         or the unit ships its own copy of a header the PCH holds (its quote include would find that copy)."""
         if self.host_header is None or self.runtime is None:
             return []
-        deps = self.host_header.with_name(HOST_PCH_DEPS)
-        held = deps.read_text(encoding="utf-8").split() if deps.is_file() else []
+        held = _host_pch_held(self.host_header.with_name(HOST_PCH_DEPS))
         if any(path == rel or path.endswith("/" + rel) for rel in held for path in unit_paths):
             return []
         return ["-include", str(self.host_header)]
+
+
+@lru_cache(maxsize=8)
+def _host_pch_held(deps: Path) -> tuple[str, ...]:
+    """The headers a host PCH holds (written once beside it, never changed: its folder is keyed by its content)."""
+    return tuple(deps.read_text(encoding="utf-8").split()) if deps.is_file() else ()
 
 
 def pch_text(headers: list[str], runtime: bool) -> str:

@@ -226,6 +226,7 @@ class Builder:
         self.dirs = include_dirs(unit, self.lay) if self.lay else []
         self.result = OpBuild(False, layout=self.lay)
         self._stopped_by = ""  # the sandbox's reason for stopping the last compiler run, if it stopped it
+        self._host_pch: list[str] | None = None  # _host_pch_args, once known
 
     # -- one compiler run, cached --------------------------------------------------------------------------------
     def _compile(
@@ -313,7 +314,9 @@ class Builder:
         return ["-include", str(self.pch.header)] if self.pch is not None and self.pch.header is not None else []
 
     def _host_pch_args(self) -> list[str]:
-        return self.pch.host_flags([f["path"] for f in self.unit["files"]]) if self.pch is not None else []
+        if self._host_pch is None:  # the same for every host source of the unit: decided once
+            self._host_pch = self.pch.host_flags([f["path"] for f in self.unit["files"]]) if self.pch else []
+        return self._host_pch
 
     def _kernel_header_args(self, kernel_texts: list[str]) -> list[str]:
         """The emulator headers a kernel TU is compiled with, for all three kernel builds (the ordinary one, one per
