@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ...parse.includes import includes_of
 from ..build import DEVICE_CORE_MACRO
 from ..launch_rewrite import rewrite_launches
 from . import dtypes
@@ -185,10 +186,6 @@ def structs_to_lift(tiling_headers: dict[str, str], kernel_texts: list[str]) -> 
     return out
 
 
-def _includes(text: str, base: str) -> bool:
-    return re.search(r'#\s*include\s*[<"](?:[^">]*/)?' + re.escape(base) + r'[">]', strip_comments(text)) is not None
-
-
 _GUARD = re.compile(r"^\s*#\s*ifndef\s+(\w+)\s*\n\s*#\s*define\s+\1\b", re.M)
 
 
@@ -203,15 +200,11 @@ def _reaches(kernel_text: str, kernel_path: str | None, header: str, unit_paths:
     the kernel first is that file, not the header: cann-ops strided_slice_assign_v2's kernel includes its own
     op_kernel/strided_slice_assign_v2.h, not op_host's tiling header of the same name."""
     base = posixpath.basename(header)
-    if not _includes(kernel_text, base):
-        return False
-    if kernel_path is None:
-        return True
-    from ...parse.includes import includes_of
-
     for name, angled in includes_of(kernel_text):
         if posixpath.basename(name) != base:
             continue
+        if kernel_path is None:
+            return True
         beside = posixpath.normpath(posixpath.join(posixpath.dirname(kernel_path), name))
         if angled or beside == header or beside not in unit_paths:
             return True  # the header itself, or found through the include folders (which hold the header's)
