@@ -145,14 +145,20 @@ def verify_aclnn(
         # judged through the generated aclnn<Op> while the op ships a hand-written layer of that name: the op's
         # build uses its own (a layer may convert the layout for the kernel - cann-ops adaptive_avg_pool3d: NCDHW to
         # NDHWC), so a failure through ours says nothing about the kernel. Judged again through the op's own.
-        texts = {f["path"]: f["text"] for f in unit["files"]}
-        sources = [texts[s] for s in example["sources"] if s in texts]
-        layer = opapi.layer_for(layout.layout(unit), lambda p: texts.get(p, ""), sources)
+        layer = _own_layer(unit, example)
         if layer is not None:
             again = unit_dir / "own-layer"  # the first attempt's step folders stay as they were
             again.mkdir(mode=0o755)
             return _verify_aclnn(unit, again, ctx, example, layer)
     return verdict
+
+
+def _own_layer(unit: dict[str, Any], example: dict[str, Any], registered: list[str] = ()) -> opapi.OpApiLayer | None:
+    """The op's hand-written aclnn layer the example calls (opapi.layer_for; `registered`: ops whose aclnn<Op> stays
+    the generated API)."""
+    texts = {f["path"]: f["text"] for f in unit["files"]}
+    sources = [texts[s] for s in example["sources"] if s in texts]
+    return opapi.layer_for(layout.layout(unit), lambda p: texts.get(p, ""), sources, registered)
 
 
 def _verify_aclnn(
@@ -169,21 +175,18 @@ def _verify_aclnn(
     ops = described_ops(unit)
     spec.op_type = _op_type(ops, main["text"]) if ops else None
     # the example calls the op's hand-written aclnn layer: built on the emulated op-api framework (opapi.py)
-    texts = {f["path"]: f["text"] for f in unit["files"]}
-    sources = [texts[s] for s in example["sources"] if s in texts]
-    lay = layout.layout(unit)
     # aclnn<Op> of a registered op stays the generated API when the example includes the generated header (an extern
     # "C" API of that name declared by the unit's own header would link to ours whatever its arguments)
     included = set(opbuild.aclnn_headers_included(main["text"]))
     generated = [op for op in ops if aclnn_gen.header_name(op) in included]
-    spec.opapi = layer or opapi.layer_for(lay, lambda p: texts.get(p, ""), sources, generated)
+    spec.opapi = layer or _own_layer(unit, example, generated)
     if spec.opapi is not None:
         spec.op_type = spec.opapi.op_type(ops) or spec.op_type
     result = oprun.build(unit, unit_dir, ctx, spec, BINARY)
     if not result.ok and spec.opapi is None and result.stage in ("harness", "link", "layout"):
         # aclnn<Op> as msOpGen names it, but the example does not build against the generated one: the op's
         # hand-written layer of that name is what it calls
-        layer = opapi.layer_for(lay, lambda p: texts.get(p, ""), sources)
+        layer = _own_layer(unit, example)
         if layer is not None:
             spec.opapi, spec.op_type = layer, layer.op_type(ops) or spec.op_type
             result = oprun.build(unit, unit_dir, ctx, spec, BINARY, step="build-opapi")
