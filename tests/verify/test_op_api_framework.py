@@ -19,6 +19,20 @@ KERNEL = "op_kernel/shift_custom.cpp"
 # a kernel bug on every element: the shift is applied twice
 KERNEL_BUG = ("AscendC::Adds(wide, wide, shift, n);", "AscendC::Adds(wide, wide, shift + shift, n);")
 LAUNCH = "    auto shifted = l0op::ShiftCustom(selfContiguous, shift->ToFloat(), uniqueExecutor.get());\n"
+# the kernel runs (with a bug); the layer then computes the answer on the host and aclrtMemcpy's it over `out`
+_COPY = (
+    "    *workspaceSize = uniqueExecutor->GetWorkspaceSize();\n",
+    "    {\n"
+    "        std::vector<aclFloat16> host(out->Numel());\n"
+    "        auto* src = static_cast<const aclFloat16*>(self->GetData());\n"
+    "        for (int64_t i = 0; i < out->Numel(); ++i)\n"
+    "            host[i] = aclFloatToFloat16(aclFloat16ToFloat(src[(i % 45) * 37 + i / 45]) + 1.25f);\n"
+    "        aclrtMemcpy(out->GetData(), host.size() * 2, host.data(), host.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE);\n"
+    "    }\n"
+    "    *workspaceSize = uniqueExecutor->GetWorkspaceSize();\n",
+)
+_ACL_INCLUDE = ('#include "aclnn_shift.h"\n', '#include "aclnn_shift.h"\n#include <vector>\n#include "acl/acl.h"\n')
+HOST_ANSWER_COPY = (_ACL_INCLUDE, _COPY)  # the layer aclrtMemcpy's a host-computed answer over `out`
 
 
 def test_hand_written_aclnn_layer_runs_its_kernel_through_the_l0_launch_and_passes(ctx):
@@ -85,20 +99,7 @@ def test_hand_written_layer_that_overwrites_the_kernels_output_after_the_run_is_
 
 
 def test_hand_written_layer_that_copies_a_host_answer_into_the_output_with_the_runtime_is_not_passed(ctx):
-    # the kernel runs (with a bug); the layer then computes the answer on the host and aclrtMemcpy's it over `out`
-    copy = (
-        "    *workspaceSize = uniqueExecutor->GetWorkspaceSize();\n",
-        "    {\n"
-        "        std::vector<aclFloat16> host(out->Numel());\n"
-        "        auto* src = static_cast<const aclFloat16*>(self->GetData());\n"
-        "        for (int64_t i = 0; i < out->Numel(); ++i)\n"
-        "            host[i] = aclFloatToFloat16(aclFloat16ToFloat(src[(i % 45) * 37 + i / 45]) + 1.25f);\n"
-        "        aclrtMemcpy(out->GetData(), host.size() * 2, host.data(), host.size() * 2, ACL_MEMCPY_HOST_TO_DEVICE);\n"
-        "    }\n"
-        "    *workspaceSize = uniqueExecutor->GetWorkspaceSize();\n",
-    )
-    include = ('#include "aclnn_shift.h"\n', '#include "aclnn_shift.h"\n#include <vector>\n#include "acl/acl.h"\n')
-    _, v = verify(unit_of(OP, {LAYER: [include, copy], KERNEL: KERNEL_BUG}), ctx)
+    _, v = verify(unit_of(OP, {LAYER: [*HOST_ANSWER_COPY], KERNEL: KERNEL_BUG}), ctx)
     assert v.status == "failed_run" and "opapi_bypass" in v.reason and "aclrtMemcpy" in v.reason, v.reason
 
 
@@ -131,11 +132,20 @@ def test_a_failure_through_the_generated_api_is_judged_again_through_the_ops_own
         ("aclScalar* shift = aclCreateScalar(&shiftValue, ACL_FLOAT);", "double shift = shiftValue;"),
         ("    aclDestroyScalar(shift);\n", ""),
     ]
-    unit = unit_of(OP, {LAYER: layer, "op_host/aclnn_shift.h": api, "examples/AclNNInvocationNaive/main.cpp": main})
-    for f in unit["files"]:  # the header under the name msOpGen gives the generated one
-        f["path"] = f["path"].replace("op_host/aclnn_shift.h", "op_host/aclnn_shift_custom.h")
-    _, v = verify(unit, ctx)
+
+    def same_signature(layer_edits=(), kernel_edits=()):
+        edits = {LAYER: [*layer_edits, *layer], "op_host/aclnn_shift.h": api}
+        edits.update({"examples/AclNNInvocationNaive/main.cpp": main, KERNEL: list(kernel_edits)})
+        unit = unit_of(OP, edits)
+        for f in unit["files"]:  # the header under the name msOpGen gives the generated one
+            f["path"] = f["path"].replace("op_host/aclnn_shift.h", "op_host/aclnn_shift_custom.h")
+        return unit
+
+    _, v = verify(same_signature(), ctx)
     assert v.status == "passed", (v.reason, v.compile_log[-2000:])
     assert v.timings.get("opapi_layer") is True  # judged through the op's own layer
-    _, bug = verify(unit_of(OP, {KERNEL: KERNEL_BUG}), ctx)  # and a kernel bug stays wrong through either
-    assert bug.status == "wrong_answer", bug.reason
+    _, bug = verify(same_signature(kernel_edits=[KERNEL_BUG]), ctx)  # a kernel bug stays wrong through either
+    assert bug.status == "wrong_answer" and bug.timings.get("opapi_layer") is True, bug.reason
+    # hostile: the retry reaches the op's own layer, which copies a host answer over the buggy kernel's output
+    _, lie = verify(same_signature(HOST_ANSWER_COPY, [KERNEL_BUG]), ctx)
+    assert lie.status == "failed_run" and "opapi_bypass" in lie.reason, lie.reason
