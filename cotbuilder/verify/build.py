@@ -48,6 +48,12 @@ PCH_INCLUDES = ("kernel_operator.h", "tikicpulib.h")
 HOST_PCH_NAME = "cotbuilder_host_pch.h"
 HOST_PCH_INCLUDES = ("register/op_def_registry.h", "register/tilingdata_base.h", "tiling/platform/platform_ascendc.h")
 HOST_PCH_DEPS = "cotbuilder_host_pch.deps"  # the emulator headers it holds, include-relative, one per line
+# cotbuilder's own generated harness sources (the emulated aclnn layer, the op_spec main) include the emulated host
+# runtime and ACL beside kernel_operator.h: a third header, the first one's text plus those, precompiled on first use
+# (ensure_harness_pch) saves each of them the parse and template instantiation of the runtime (0.35 of a 0.55 CPU-s
+# compile). A unit's own sources never get it (its names must meet only what the real toolkit would show them).
+HARNESS_PCH_NAME = "cotbuilder_harness_pch.h"
+HARNESS_PCH_INCLUDES = ("impl/host/aclnn_runtime.h", "acl/acl.h")
 # The runtime library is compiled optimised whatever level the units are built at: a kernel's run spends its time in
 # it (hazard model, scheduler, queues, GM checks), and it is compiled once, not per kernel. A unit's own translation
 # unit is built at KERNEL_OPT (config.py: -O0, a third less compiler time than -O1 per kernel) with a precompiled
@@ -109,6 +115,7 @@ class Pch:
     error: str = ""
     runtime: Path | None = None
     host_header: Path | None = None  # the host shims' precompiled header (HOST_PCH_NAME), None: host TUs parse them
+    build_flags: tuple[str, ...] = ()  # the flags the header was precompiled with (a header built on it needs them)
 
     def flags(self) -> list[str]:
         """What a translation unit needs to use it: the define that makes the headers declare the runtime only (the
@@ -234,12 +241,12 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
     library = folder / RUNTIME_NAME if runtime else None
     host = folder / HOST_PCH_NAME
     if gch.is_file():  # written last: the runtime library and the host header are there too
-        return Pch(header, runtime=library, host_header=_built(host))
+        return Pch(header, runtime=library, host_header=_built(host), build_flags=tuple(flags))
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if gch.is_file():
-            return Pch(header, runtime=library, host_header=_built(host))
+            return Pch(header, runtime=library, host_header=_built(host), build_flags=tuple(flags))
         header.write_text(text, encoding="utf-8")
         start = time.monotonic()
         tag = f".tmp{os.getpid()}"  # written under this name, renamed when complete (readers check the .gch only)
@@ -279,7 +286,41 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
             gch_tmp.unlink(missing_ok=True)
             return Pch(None, time.monotonic() - start, failed[0][-2000:])
         os.replace(gch_tmp, gch)
-        return Pch(header, time.monotonic() - start, runtime=library, host_header=_built(host))
+        return Pch(
+            header, time.monotonic() - start, runtime=library, host_header=_built(host), build_flags=tuple(flags)
+        )
+
+
+def ensure_harness_pch(pch: Pch | None) -> Path | None:
+    """The harness PCH beside `pch` (HARNESS_PCH_NAME), built on first use under the folder's lock; None when there
+    is no prebuilt PCH to extend or it does not build (the caller then uses `pch` itself: the same objects, slower)."""
+    if pch is None or pch.header is None or pch.runtime is None or not pch.build_flags:
+        return None
+    header = pch.header.with_name(HARNESS_PCH_NAME)
+    gch = header.with_name(header.name + ".gch")
+    failed = header.with_name(header.name + ".failed")
+    if gch.is_file():
+        return header
+    if failed.is_file():
+        return None
+    try:
+        with open(pch.header.with_name(".lock"), "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if gch.is_file() or failed.is_file():
+                return header if gch.is_file() else None
+            extra = "".join(f'#include "{h}"\n' for h in HARNESS_PCH_INCLUDES if (INCLUDE_DIR / h).is_file())
+            header.write_text(pch.header.read_text(encoding="utf-8") + extra, encoding="utf-8")
+            tmp = gch.with_name(gch.name + f".tmp{os.getpid()}")
+            argv = ["g++", *pch.build_flags, "-x", "c++-header", str(header), "-o", str(tmp)]
+            done = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+            if done.returncode != 0:
+                tmp.unlink(missing_ok=True)
+                failed.write_text(done.stderr[-2000:], encoding="utf-8")  # not tried again for this emulator
+                return None
+            os.replace(tmp, gch)
+            return header
+    except (OSError, subprocess.SubprocessError):  # a read-only cache, a compiler that hung: built without it
+        return None
 
 
 def _built(host_header: Path) -> Path | None:
@@ -330,7 +371,12 @@ def compile_argv(
 def portable_args(argv: list[str]) -> list[str]:
     """argv as a cache key sees it: the PCH and the runtime library are named by their key (their folder: emulator
     digest + flags), not by where the workspace lives, so a moved or copied workspace keeps its builds."""
-    named = {"/" + PCH_NAME: "pch", "/" + RUNTIME_NAME: "runtime", "/" + HOST_PCH_NAME: "host-pch"}
+    named = {
+        "/" + PCH_NAME: "pch",
+        "/" + RUNTIME_NAME: "runtime",
+        "/" + HOST_PCH_NAME: "host-pch",
+        "/" + HARNESS_PCH_NAME: "harness-pch",
+    }
     return [next((f"{k}:{Path(a).parent.name}" for end, k in named.items() if a.endswith(end)), a) for a in argv]
 
 

@@ -139,7 +139,7 @@ def verify_kernel_ut(unit: dict[str, Any], unit_dir: Path, ctx: steps.Context) -
             BINARY,
         )
         timings[f"build_{t_index}"] = {"compiled": result.compiled_objects, "cached": result.cached_objects}
-        timings[f"build_{t_index}"].update(oprun.host_pch_timings(result))
+        timings[f"build_{t_index}"].update(oprun.pch_timings(result))
         if not result.ok:
             failed = oprun.failed_build(result, HARNESS, timings)
             # one test file that cannot build (an arch35 one beside the others) does not sink the op's other tests

@@ -232,7 +232,9 @@ def test_demo_on_ray_killed_mid_verify_resumes_and_equals_the_local_run(demo_run
         time.sleep(0.3)
     assert proc.poll() is None, "verify ended before it could be killed: " + proc.stderr.read().decode()[-3000:]
     working = _run_work(str(ws), proc.pid)
-    for _ in range(50):  # a moment between two units has no build running: catch one that has
+    # a moment between two units has no build running: catch one that has (up to 30 s: on a loaded machine Ray's
+    # scheduling of the next unit can take seconds)
+    for _ in range(300):
         if working:
             break
         time.sleep(0.1)

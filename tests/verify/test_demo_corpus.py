@@ -73,6 +73,16 @@ def test_demo_op_project_passes_its_own_harness(name, demo_results):
     assert all(c["check"] == "golden" and c["ok"] is True and c["goldens"] for c in row["cases"]), row["cases"]
 
 
+def test_only_cotbuilders_generated_sources_get_the_harness_pch(demo_results):
+    """An aclnn example's own main.cpp is the unit's code: it meets only the headers it includes (after the emulator's
+    PCH, as every unit source), never the harness PCH's host runtime; the generated aclnn layer beside it gets it."""
+    rows = [demo_results[n] for n in OP_NAMES if demo_results[n]["harness"] in ("aclnn", "op_spec")]
+    for row in rows:
+        generated = 1 if row["harness"] == "aclnn" else 2  # the layer; an op_spec's main is generated too
+        assert row["timings"].get("harness_pch_objects") == generated, (row["harness"], row["timings"])
+    assert {r["harness"] for r in rows} == {"aclnn", "op_spec"}
+
+
 def test_demo_benchmark_task_passes_every_case_of_its_validation_through_one_call_of_its_op(demo_results):
     """HardSigmoidCustom's three test_cases.csv rows (two float16, one float32: both kernel variants): each case's
     ModelNew made one call of the op through the binding, and the host side ran the op's own tiling."""

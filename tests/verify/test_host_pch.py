@@ -46,7 +46,7 @@ def test_host_sources_build_with_the_host_pch_and_one_it_breaks_is_built_without
     types, result = _describe(op_unit("MulAddCustom", {"op_host/count_helper.cpp": OWN_COUNT}), ctx)
     assert types == ["MulAddCustom"]  # the helper built after all: the PCH is never the reason a source fails
     # the op's source with it (again: a new host file is a new key), the helper without
-    assert oprun.host_pch_timings(result) == {"host_pch_objects": 1, "host_pch_fallbacks": 1}
+    assert oprun.pch_timings(result) == {"host_pch_objects": 1, "host_pch_fallbacks": 1}
 
 
 def test_a_unit_with_its_own_copy_of_a_header_the_host_pch_holds_is_built_without_it(fresh_verify_cache):

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 from cotbuilder.parse.units import extract_units
+from cotbuilder.verify import build as buildmod
 from cotbuilder.verify import harness_op, steps
 
 OPS = Path(__file__).resolve().parents[2] / "examples" / "op_project"
@@ -205,6 +206,21 @@ def test_op_spec_passes_with_the_tiling_its_own_tiling_func_computes(ctx):
     assert which == "op_spec" and v.status == "passed", v.reason
     assert len(v.cases) == 2 and all(c["ok"] is True and c["goldens"] for c in v.cases)
     assert all(c["host"][0]["block_dim"] > 1 and c["host"][0]["tiling"] for c in v.cases)  # TilingFunc ran, multi-core
+    # its two generated sources (the aclnn layer, the spec's main) were built with the harness PCH
+    assert v.timings.get("harness_pch_objects") == 2 and "harness_pch_fallbacks" not in v.timings, v.timings
+
+
+def test_op_spec_whose_harness_pch_breaks_its_generated_sources_builds_them_with_the_emulators_and_passes(
+    ctx, tmp_path, monkeypatch
+):
+    """The harness PCH only saves time: a generated source that does not build with it is built again with the
+    emulator's PCH, and the verdict is that build's."""
+    broken = tmp_path / buildmod.HARNESS_PCH_NAME
+    broken.write_text("#error not a usable harness header\n", encoding="utf-8")
+    monkeypatch.setattr(buildmod, "ensure_harness_pch", lambda pch: broken)
+    which, v = verify(unit_of("SwishCustom"), ctx)
+    assert which == "op_spec" and v.status == "passed", v.reason
+    assert v.timings.get("harness_pch_fallbacks") == 2 and "harness_pch_objects" not in v.timings, v.timings
 
 
 def test_op_spec_with_a_failing_tiling_func_is_a_failed_run_of_the_host(ctx):

@@ -18,6 +18,7 @@ link.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -62,6 +63,8 @@ class OpBuild:
     compiled_objects: int = 0
     host_pch_objects: int = 0  # host sources built with the host PCH (buildmod.HOST_PCH_NAME)
     host_pch_fallbacks: int = 0  # ... and those that did not build with it, built again without
+    harness_pch_objects: int = 0  # generated sources built with the harness PCH (buildmod.HARNESS_PCH_NAME)
+    harness_pch_fallbacks: int = 0  # ... and those that did not build with it, built again with the emulator's
     gap: str = ""  # a link that failed for want of a host source cotbuilder skipped (layout.unbuilt_definer)
 
 
@@ -313,6 +316,24 @@ class Builder:
     def _pch_args(self) -> list[str]:
         return ["-include", str(self.pch.header)] if self.pch is not None and self.pch.header is not None else []
 
+    def _harness_pch_args(self) -> list[str]:
+        """For cotbuilder's own generated sources: the harness PCH (the emulator's plus the host runtime and ACL they
+        include), else the emulator's."""
+        header = buildmod.ensure_harness_pch(self.pch)
+        return ["-include", str(header)] if header is not None else self._pch_args()
+
+    def _generated_compile(self, compile_with: Callable[[list[str]], tuple[bool, str, str]]) -> tuple[bool, str, str]:
+        """A generated source compiled with the harness PCH, and where that fails with the emulator's (the judged run:
+        the harness PCH only saves time, it never decides a verdict)."""
+        fast = self._harness_pch_args()
+        if fast != self._pch_args():
+            ok, log, outcome = compile_with(fast)
+            if ok or outcome not in ("ok", "exit"):  # a sandbox stop is the verdict either way
+                self.result.harness_pch_objects += ok
+                return ok, log, outcome
+            self.result.harness_pch_fallbacks += 1
+        return compile_with(self._pch_args())
+
     def _host_pch_args(self) -> list[str]:
         if self._host_pch is None:  # the same for every host source of the unit: decided once
             self._host_pch = self.pch.host_flags([f["path"] for f in self.unit["files"]]) if self.pch else []
@@ -510,39 +531,28 @@ class Builder:
             objs.append(f"{GEN_DIR}/opapi_{i}.o")
         # what a standalone source may be forced to include
         made_headers = {aclnn_gen.header_name(op["type"]): header} if spec.opapi is None else {}
-        ok, log, outcome = self._compile_shared(
-            f"{GEN_DIR}/aclnn_impl.cpp",
-            source,
-            f"{GEN_DIR}/aclnn.o",
-            self._pch_args(),
-            {f"{GEN_DIR}/{h}": text for h, text in made_headers.items()},
+        ok, log, outcome = self._generated_compile(
+            lambda pch_args: self._compile_shared(
+                f"{GEN_DIR}/aclnn_impl.cpp",
+                source,
+                f"{GEN_DIR}/aclnn.o",
+                pch_args,
+                {f"{GEN_DIR}/{h}": text for h, text in made_headers.items()},
+            )
         )
         if not ok:
             return self._fail("aclnn", log, outcome)
         objs.append(f"{GEN_DIR}/aclnn.o")
         for i, src in enumerate(spec.sources):
-            forced = spec.forced.get(src, [])
-            extra = [
-                *self._pch_args(),
-                *(f"-D{d}" for d in spec.defines),
-                *(x for h in forced for x in ("-include", h)),
-            ]
-            if src in spec.standalone and all(h in made_headers for h in forced):
-                # with the generated headers forced into it; a source that fails alone (it includes a file of the
-                # unit after all) is compiled beside the unit below, which also gives its error log
-                headers = {f"{GEN_DIR}/{h}": made_headers[h] for h in forced}
-                out = f"{GEN_DIR}/harness_{i}.o"
-                ok, _, _ = self._compile_shared(f"{GEN_DIR}/{src}", spec.generated[src], out, extra, headers)
-                if ok:
-                    objs.append(out)
-                    continue
-            src_path = src if (self.workdir / src).is_file() else f"{GEN_DIR}/{src}"
-            # the generated aclnn headers it may include exist only without a hand-written layer: part of the key
-            salt = spec.generated.get(src, "") + "\0".join(forced) + ("\0opapi" if spec.opapi else "\0generated")
-            ok, log, outcome = self._compile(src_path, f"{GEN_DIR}/harness_{i}.o", extra, salt=salt)
+            out = f"{GEN_DIR}/harness_{i}.o"
+            compile_harness = functools.partial(self._compile_harness, spec, src, out, made_headers)
+            generated = src in spec.generated and not (self.workdir / src).is_file()
+            ok, log, outcome = (
+                self._generated_compile(compile_harness) if generated else compile_harness(self._pch_args())
+            )
             if not ok:
                 return self._fail("harness", log, outcome)
-            objs.append(f"{GEN_DIR}/harness_{i}.o")
+            objs.append(out)
         res = self._link(objs, binary)
         stubs = opapi.builtin_stubs(res.stderr + res.stdout) if spec.opapi and not res.ok else None
         if stubs:  # built-in l0 ops the hand-written layer names: stubs that stop the run as unsupported if called
@@ -683,6 +693,23 @@ class Builder:
         self.result.ok = True
         self.result.binary = (self.workdir / binary).read_bytes()
         return self.result
+
+    def _compile_harness(
+        self, spec: Spec, src: str, out: str, made_headers: dict[str, str], pch_args: list[str]
+    ) -> tuple[bool, str, str]:
+        forced = spec.forced.get(src, [])
+        extra = [*pch_args, *(f"-D{d}" for d in spec.defines), *(x for h in forced for x in ("-include", h))]
+        if src in spec.standalone and all(h in made_headers for h in forced):
+            # with the generated headers forced into it; a source that fails alone (it includes a file of the unit
+            # after all) is compiled beside the unit below, which also gives its error log
+            headers = {f"{GEN_DIR}/{h}": made_headers[h] for h in forced}
+            ok, log, outcome = self._compile_shared(f"{GEN_DIR}/{src}", spec.generated[src], out, extra, headers)
+            if ok:
+                return ok, log, outcome
+        src_path = src if (self.workdir / src).is_file() else f"{GEN_DIR}/{src}"
+        # the generated aclnn headers it may include exist only without a hand-written layer: part of the key
+        salt = spec.generated.get(src, "") + "\0".join(forced) + ("\0opapi" if spec.opapi else "\0generated")
+        return self._compile(src_path, out, extra, salt=salt)
 
     def _ut_prelude(
         self,

@@ -101,9 +101,15 @@ def build_ut(
     return _builder(unit, build_dir, ctx).build_ut(test_path, helpers, kernel_defines, binary)
 
 
-def host_pch_timings(result: opbuild.OpBuild) -> dict[str, int]:
-    """How many host sources the host PCH served, and how many were built again without it (shown only when any)."""
-    counts = {"host_pch_objects": result.host_pch_objects, "host_pch_fallbacks": result.host_pch_fallbacks}
+def pch_timings(result: opbuild.OpBuild) -> dict[str, int]:
+    """How many host sources the host PCH served, how many generated harness sources the harness PCH served, and how
+    many of each were built again without it (shown only when any)."""
+    counts = {
+        "host_pch_objects": result.host_pch_objects,
+        "host_pch_fallbacks": result.host_pch_fallbacks,
+        "harness_pch_objects": result.harness_pch_objects,
+        "harness_pch_fallbacks": result.harness_pch_fallbacks,
+    }
     return {k: v for k, v in counts.items() if v}
 
 
@@ -113,7 +119,7 @@ def build_timings(result: opbuild.OpBuild) -> dict[str, int]:
         "build_objects_compiled": result.compiled_objects,
         "build_objects_cached": result.cached_objects,
         "kernel_variants": len(result.variants),
-        **host_pch_timings(result),
+        **pch_timings(result),
     }
 
 
