@@ -251,8 +251,11 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
         start = time.monotonic()
         tag = f".tmp{os.getpid()}"  # written under this name, renamed when complete (readers check the .gch only)
         gch_tmp = folder / (gch.name + tag)
-        # the header and the runtime's objects at once (independent compiles), then the archive, then the .gch
-        sources = RUNTIME_SOURCES if library is not None else ()
+        # the header and the runtime's objects at once (independent compiles), then the archive, then the .gch;
+        # the library is the same for every unit opt level (RUNTIME_OPT): one built for another level is copied
+        shared_runtime = _shared_runtime(cache_dir, runtime_flags) if library is not None else None
+        reuse = shared_runtime is not None and shared_runtime.is_file()
+        sources = RUNTIME_SOURCES if library is not None and not reuse else ()
         objects = [folder / (src.stem + ".o") for src in sources]
         jobs = [([*flags, "-x", "c++-header", str(header)], gch_tmp)]
         jobs += [([*runtime_flags, "-c", str(src)], obj) for src, obj in zip(sources, objects, strict=True)]
@@ -275,11 +278,15 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
             host_tmp.unlink(missing_ok=True)
             host_dep.unlink(missing_ok=True)
         failed = [err for proc, err in zip(procs, errors, strict=True) if proc.returncode != 0]
-        if library is not None and not failed:
+        if library is not None and not failed and reuse:
+            shutil.copyfile(shared_runtime, str(library) + tag)
+            os.replace(str(library) + tag, library)
+        elif library is not None and not failed:
             done = subprocess.run(["ar", "rcs", str(library) + tag, *map(str, objects)], capture_output=True, text=True)
             failed += [done.stderr or "ar failed"] if done.returncode else []
             if not failed:
                 os.replace(str(library) + tag, library)
+                _publish_runtime(library, shared_runtime)
         for path in objects:
             path.unlink(missing_ok=True)
         if failed:
@@ -289,6 +296,26 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
         return Pch(
             header, time.monotonic() - start, runtime=library, host_header=_built(host), build_flags=tuple(flags)
         )
+
+
+def _shared_runtime(cache_dir: Path, runtime_flags: list[str]) -> Path:
+    """Where the runtime library for these flags and this emulator is kept for PCH builds at other unit opt levels."""
+    key = hashlib.sha256((emulator_digest() + "\0".join(runtime_flags)).encode()).hexdigest()[:16]
+    return (cache_dir / "pch" / f"runtime-{key}" / RUNTIME_NAME).resolve()
+
+
+def _publish_runtime(library: Path, shared: Path | None) -> None:
+    """A copy of a freshly built runtime library where the next PCH build of another opt level finds it (written
+    whole, then renamed: a reader sees all of it or none; a failure only costs that build its reuse)."""
+    if shared is None or shared.is_file():
+        return
+    try:
+        shared.parent.mkdir(parents=True, exist_ok=True)
+        tmp = shared.with_name(shared.name + f".tmp{os.getpid()}")
+        shutil.copyfile(library, tmp)
+        os.replace(tmp, shared)
+    except OSError:
+        pass
 
 
 def ensure_harness_pch(pch: Pch | None) -> Path | None:
