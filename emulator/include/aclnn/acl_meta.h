@@ -26,6 +26,7 @@ struct aclTensor {
     aclDataType dtype = ACL_DT_UNDEFINED;
     aclFormat format = ACL_FORMAT_ND;
     void* data = nullptr;
+    bool from_workspace = false;  // made by an op executor (AllocTensor ...), not by the caller's aclCreateTensor
 
     int64_t numel() const {
         int64_t n = 1;
@@ -70,6 +71,7 @@ struct aclTensor {
     bool IsEmpty() const { return numel() == 0; }
     void* GetData() const { return first(); }
     void* GetStorageAddr() const { return data; }
+    bool IsFromWorkspace() const { return from_workspace; }
 };
 
 struct aclScalar {

@@ -80,6 +80,7 @@ inline aclTensor* new_tensor(Plan& plan, const std::vector<int64_t>& dims, ge::D
     t->view_dims = dims;
     t->dtype = static_cast<aclDataType>(static_cast<int32_t>(dt));
     t->format = static_cast<aclFormat>(static_cast<int32_t>(format));
+    t->from_workspace = true;
     aclTensor* raw = t.get();
     plan.tensors.push_back(std::move(t));
     if (allocate) ensure_data(plan, raw);
