@@ -20,6 +20,11 @@ namespace gert {
 class Shape;
 }  // namespace gert
 
+// The aclnn APIs' status code and executor handle: declared here, as by the toolkit's acl_meta.h (an op's own aclnn
+// header may include only this one); the codes' values are in aclnn_base.h.
+typedef int32_t aclnnStatus;
+struct aclOpExecutor;
+
 struct aclTensor {
     std::vector<int64_t> view_dims, strides, storage_dims;
     int64_t offset = 0;  // elements
