@@ -18,6 +18,8 @@ from .config import KERNEL_OPT
 from .verdict import Verdict
 
 _PY_MISSING = re.compile(r"ModuleNotFoundError: No module named '([\w.]+)'")
+# an NPU host tool a generator runs (cann-ops add_rms_norm asks `npu-smi info -m` for the SoC): there is no NPU here
+_NPU_TOOL = re.compile(r"No such file or directory: '(npu-smi)'|\b(npu-smi): (?:command )?not found")
 
 
 @dataclass
@@ -163,6 +165,8 @@ def stopped(result: sandbox.SandboxResult, what: str) -> tuple[str, str] | None:
         return "failed_run", f"{what}: sandbox could not start ({result.reason})"
     if m := _PY_MISSING.search(result.stderr):
         return "unsupported", f"{what} needs python module {m.group(1)}"
+    if what in ("generator", "reference") and (m := _NPU_TOOL.search(result.stderr)):
+        return "unsupported", f"{what} needs the NPU host tool {m.group(1) or m.group(2)} (no NPU here)"
     if what == "generator" and result.outcome == "limit" and result.reason.startswith(sandbox.OUTPUT_LIMIT):
         # the unit's own data generator wants more room than cotbuilder gives a step: our limit, not the kernel's
         # fault (the kernel never ran)

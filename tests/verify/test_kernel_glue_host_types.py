@@ -34,3 +34,12 @@ def test_the_host_contexts_come_before_a_tiling_header_that_names_them():
 def test_a_tiling_header_of_structs_only_brings_no_host_code_into_the_kernel():
     assert kernel_glue.HOST_TYPES_HEADER not in _prelude(HEADER)
     assert kernel_glue.HOST_TYPES_HEADER not in _prelude(HEADER + "// gert::TilingContext in a comment\n")
+
+
+def test_an_output_named_as_an_input_gets_the_ref_dtype_macros():
+    """cann-ops eye_fp64 declares Input("y") and Output("y") and its kernel reads DTYPE_Y_REF: the toolkit's kernel
+    build (ascendc_impl_build.py) suffixes an output named as an input with _REF."""
+    op = {"type": "EyeFp64", "inputs": [{"name": "y", "dtypes": [11]}], "outputs": [{"name": "y", "dtypes": [11]}]}
+    (variant,) = kernel_glue.variants(op, ["DTYPE_Y_REF " + KERNEL], {}, "DTYPE_Y_REF " + KERNEL)
+    assert "#define DTYPE_Y double" in variant.prelude and "#define DTYPE_Y_REF double" in variant.prelude
+    assert "#define ORIG_DTYPE_Y_REF 11" in variant.prelude

@@ -36,3 +36,22 @@ def test_a_family_tiling_header_the_kernel_names_is_a_tiling_header_and_an_unrel
     )
     assert "_deps/src/common/inc/family/op_tiling/family_tiling_def.h" in lay.tiling_headers
     assert "_deps/src/common/inc/other/other_tiling_def.h" not in lay.tiling_headers
+
+
+def test_a_host_source_the_ops_cmake_does_not_build_beside_its_built_twin_is_skipped():
+    """cann-ops multi_scale_deformable_attn_function: its CMakeLists builds op_host/X.cpp; an X.cc beside it (which
+    does not even compile with the repo's headers) is never built, so it is not the op's code either."""
+    cmake = "target_sources(optiling PRIVATE\n        op_host/x.cpp\n)\n"
+    lay = layout(
+        _unit(
+            {
+                "CMakeLists.txt": cmake,
+                "op_host/x.cpp": "namespace optiling {}\n",
+                "op_host/x.cc": "namespace optiling {}\n",
+                "op_host/x_def.cpp": "namespace ops {}\n",
+                "op_kernel/x.cpp": KERNEL,
+            }
+        )
+    )
+    assert "op_host/x.cpp" in lay.host_sources and "op_host/x_def.cpp" in lay.host_sources
+    assert "op_host/x.cc" not in lay.host_sources and "it builds x.cpp" in lay.skipped_host["op_host/x.cc"]

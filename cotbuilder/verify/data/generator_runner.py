@@ -81,7 +81,37 @@ def _save():
         json.dump(written, fh)
 
 
+def _tensorflow_dtypes():
+    """Where TensorFlow is not installed, a stand-in `tensorflow` that has its bfloat16 dtype only: generators (cann-ops
+    gen_data.py) import TensorFlow for `tf.bfloat16.as_numpy_dtype`, which is ml_dtypes' bfloat16 (TensorFlow takes
+    its numpy bfloat16 from ml_dtypes) and compute with numpy / torch. Anything else they take from it is the
+    missing module, as without the stand-in (the step is unsupported, naming tensorflow)."""
+    import importlib.util
+    import types
+
+    try:
+        if importlib.util.find_spec("tensorflow") is not None:
+            return
+        import ml_dtypes
+    except Exception:
+        return
+    tf = types.ModuleType("tensorflow")
+    tf.bfloat16 = types.SimpleNamespace(as_numpy_dtype=ml_dtypes.bfloat16, name="bfloat16")
+
+    def missing(name):
+        if name.startswith("__"):  # what tools ask any module (inspect's __file__): it is not there
+            raise AttributeError(name)
+        raise ModuleNotFoundError(
+            f"No module named 'tensorflow' (cotbuilder stands in for tf.bfloat16 only, not tf.{name})",
+            name="tensorflow",
+        )
+
+    tf.__getattr__ = missing
+    sys.modules["tensorflow"] = tf
+
+
 builtins.open = _open
+_tensorflow_dtypes()
 sys.argv = [SCRIPT] + sys.argv[3:]
 sys.path.insert(0, os.path.dirname(os.path.abspath(SCRIPT)))
 try:

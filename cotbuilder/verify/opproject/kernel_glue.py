@@ -262,11 +262,14 @@ def prelude(
     if define_dt_codes:
         lines.append(_dt_macros())
     if column is not None:
-        for p, code in zip(op["inputs"] + op["outputs"], column, strict=False):
+        inputs = {p["name"].upper() for p in op["inputs"]}
+        for i, (p, code) in enumerate(zip(op["inputs"] + op["outputs"], column, strict=False)):
             d = dtypes.by_code(code)
             if d is None:
                 continue
             macro = p["name"].upper()
+            if i >= len(op["inputs"]) and macro in inputs:  # an output named as an input (a ref): the toolkit's
+                macro += "_REF"  # kernel build (ascendc_impl_build.py) suffixes its macros with _REF
             lines.append(f"#define DTYPE_{macro} {d.ctype}")
             lines.append(f"#define ORIG_DTYPE_{macro} {d.code}")
     lines.append(f"#define {ENTRY_MACRO} {symbol}")

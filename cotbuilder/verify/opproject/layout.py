@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import host_targets
+
 HOST_SUFFIXES = (".cpp", ".cc", ".cxx")
 HEADER_SUFFIXES = (".h", ".hpp", ".hh", ".inc")
 UNMODELLED_DIRS = frozenset({"arch35"})
@@ -171,6 +173,9 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
                 or _MAIN.search(strip_comments(text))
             ):
                 host.append(path)
+    for path, why in _unbuilt_twins(unit, root, host).items():
+        host.remove(path)
+        skipped[path] = why
     tiling += _shared_tiling_headers(files)
     dirs = {posixpath.dirname(p) for p in files if p.endswith(HEADER_SUFFIXES)}
     ordered = [
@@ -178,6 +183,19 @@ def layout(unit: dict[str, Any]) -> OpLayout | None:
     ]
     ordered += sorted(d for d in dirs if d not in ordered)
     return OpLayout(root, host, kernels, tiling, [d or "." for d in ordered], entries, skipped)
+
+
+def _unbuilt_twins(unit: dict[str, Any], root: str, host: list[str]) -> dict[str, str]:
+    """Host sources the op's CMakeLists.txt does not build while it builds one of the same name with another suffix
+    (cann-ops multi_scale_deformable_attn_function builds op_host/X.cpp; the X.cc beside it is never compiled)."""
+    built = host_targets.source_targets(unit, root)
+    out = {}
+    for path in host:
+        stem = posixpath.splitext(path)[0]
+        twin = next((b for b in sorted(built) if b != path and posixpath.splitext(b)[0] == stem), None)
+        if twin is not None and path not in built:
+            out[path] = f"not built by the op's CMakeLists.txt (it builds {posixpath.basename(twin)})"
+    return out
 
 
 _UNDEFINED = re.compile(r"undefined reference to [`'\u2018]([^'`\u2019]+)['\u2019]")

@@ -20,12 +20,18 @@ namespace gert {
 class Shape;
 }  // namespace gert
 
+// The aclnn APIs' status code and executor handle: declared here, as by the toolkit's acl_meta.h (an op's own aclnn
+// header may include only this one); the codes' values are in aclnn_base.h.
+typedef int32_t aclnnStatus;
+struct aclOpExecutor;
+
 struct aclTensor {
     std::vector<int64_t> view_dims, strides, storage_dims;
     int64_t offset = 0;  // elements
     aclDataType dtype = ACL_DT_UNDEFINED;
     aclFormat format = ACL_FORMAT_ND;
     void* data = nullptr;
+    bool from_workspace = false;  // made by an op executor (AllocTensor ...), not by the caller's aclCreateTensor
 
     int64_t numel() const {
         int64_t n = 1;
@@ -70,6 +76,7 @@ struct aclTensor {
     bool IsEmpty() const { return numel() == 0; }
     void* GetData() const { return first(); }
     void* GetStorageAddr() const { return data; }
+    bool IsFromWorkspace() const { return from_workspace; }
 };
 
 struct aclScalar {

@@ -5,9 +5,8 @@
 #include <cstdint>
 
 #include "../acl/acl.h"
-#include "acl_meta.h"
+#include "acl_meta.h"  // aclnnStatus
 
-typedef int32_t aclnnStatus;
 constexpr aclnnStatus ACLNN_SUCCESS = 0;
 constexpr aclnnStatus ACLNN_ERR_PARAM_NULLPTR = 161001;
 constexpr aclnnStatus ACLNN_ERR_PARAM_INVALID = 161002;

@@ -257,7 +257,8 @@ T GetAccVal(CBEMU_LOC) {
 // After ReduceRepeat<MAX/MIN> (WholeReduceMax/Min): the best value of all repeats and its element offset in src,
 // the index stored in the bits of a T ("reinterpret_cast<uint16_t*> / <uint32_t*>" to read it). After ReduceMax /
 // ReduceMin only the value is accurate (the page): the index holds the poison bits. After a counter-mode reduction
-// the page says it is not supported: unsupported_api, not a made-up value.
+// the page does not support reading it: what a kernel reads then is undefined, the kernel's bug (maxmin_counter_mode,
+// a rule break: failed_run whatever its output).
 namespace detail_reduce {
 inline const cbemu::BlockCtx& maxmin_register(const cbemu::SrcLoc& loc, const char* api) {
     const cbemu::BlockCtx& c = cbemu::ctx();
@@ -265,8 +266,9 @@ inline const cbemu::BlockCtx& maxmin_register(const cbemu::SrcLoc& loc, const ch
         cbemu::report("reduce_spr_unset", cbemu::Sev::warning, loc,
                       "%s before any ReduceRepeat<MAX/MIN>, ReduceMax or ReduceMin in this block", api);
     if (c.maxmin_state == 3)
-        cbemu::report("unsupported_api", cbemu::Sev::fatal, loc,
-                      "%s after a reduction in counter mode (GetReduceRepeatMaxMinSpr(ISASI).md: not supported)", api);
+        cbemu::report("maxmin_counter_mode", cbemu::Sev::error, loc,
+                      "%s after a reduction in Mask Counter mode: the docs do not support reading the result then "
+                      "(GetReduceRepeatMaxMinSpr(ISASI).md), so the value read is undefined", api);
     return c;
 }
 // The value and its element offset (~0 where only ReduceMax/ReduceMin set the value), as both names read them.

@@ -21,7 +21,9 @@
 #include "../../aclnn/aclnn_base.h"
 #include "../emu/diag.h"
 #include "../emu/rt.h"
+#include "../emu/runtime.h"
 #include "op_def.h"
+#include "platform.h"
 #include "tiling_buffer_scope.h"
 
 namespace cbhost {
@@ -53,6 +55,7 @@ struct Prepared {
     std::vector<void*> kernel_args;  // one per IR input then IR output
     std::vector<void*> gm_owned;     // list descriptors and scalar tensors made here
     uint64_t workspace_bytes = 0;
+    bool asked_sys_workspace = false;  // its TilingParse or TilingFunc asked GetLibApiWorkSpaceSize
     LaunchFn launch = nullptr;
     // Outputs the framework fills before the kernel runs (OpDef InitValue + SetNeedAtomic): bytes, one element's pattern
     struct Fill {
@@ -453,6 +456,7 @@ CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecuto
     live_platforms().emplace_back(platform);  // lives as long as the process
     node_->platform = platform;
 
+    unsigned asks = sys_workspace_asks();  // asked in TilingParse (a compile info field) or TilingFunc
     if (impl.make_compile_info) {
         p->compile_info = impl.make_compile_info();
         p->free_compile_info = impl.free_compile_info;
@@ -476,6 +480,7 @@ CBEMU_HOST_RT aclnnStatus OpCall::prepare(uint64_t* workspace_size, aclOpExecuto
     gert::TilingContext ctx(node_.get());
     cbemu::TilingBufferScope scope(node_->tiling->GetData(), node_->tiling->GetCapacity());
     ge::graphStatus st = impl.tiling(&ctx);
+    p->asked_sys_workspace = sys_workspace_asks() != asks;
     if (st != ge::GRAPH_SUCCESS) {
         report_failure(op_, "TilingFunc returned " + std::to_string(st) + " (not GRAPH_SUCCESS)");
         return ACLNN_ERR_INNER_TILING_ERROR;
@@ -589,6 +594,9 @@ CBEMU_HOST_RT aclnnStatus launch(Prepared& prepared, void* workspace, uint64_t w
     // host wrote reads zeros, as from a fresh device buffer.
     auto* tiling_gm = static_cast<uint8_t*>(cbemu::gm_alloc(kTilingCapacity));
     std::memcpy(tiling_gm, p->node->tiling->GetData(), p->node->tiling->GetDataSize());
+    // A tiling that reserved the system workspace (GetLibApiWorkSpaceSize, 0 here) and none of its own: on a device
+    // the workspace is that system area, never null (a kernel may return early on a null one)
+    if (workspace == nullptr && p->workspace_bytes == 0 && p->asked_sys_workspace) workspace = cbemu::sys_workspace();
     std::vector<void*> args = p->kernel_args;
     args.push_back(workspace);
     args.push_back(tiling_gm);

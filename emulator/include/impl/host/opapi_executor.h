@@ -80,6 +80,7 @@ inline aclTensor* new_tensor(Plan& plan, const std::vector<int64_t>& dims, ge::D
     t->view_dims = dims;
     t->dtype = static_cast<aclDataType>(static_cast<int32_t>(dt));
     t->format = static_cast<aclFormat>(static_cast<int32_t>(format));
+    t->from_workspace = true;
     aclTensor* raw = t.get();
     plan.tensors.push_back(std::move(t));
     if (allocate) ensure_data(plan, raw);
@@ -165,10 +166,26 @@ inline void gap(const char* what, const char* op) {
                   "op-api framework: %s (%s) is not emulated", what, op);
 }
 
+// OP_ATTR_NAMES: the attributes' names (a unit's own macro for an FVector<std::string>). The values are passed in
+// the OpDef's order, so the names must follow it; they add nothing to the call.
+inline const Group& as_group(const Group& g) { return g; }
+inline const Group& as_group(const std::vector<std::string>&) {
+    static const Group none;
+    return none;
+}
+inline const std::vector<std::string>* names_in(const Group&) { return nullptr; }
+inline const std::vector<std::string>* names_in(const std::vector<std::string>& names) { return &names; }
+inline bool names_follow_op_def(const char* op, const std::vector<std::string>& names) {
+    const ops::OpDef* def = op_def(op);
+    for (size_t i = 0; def && i < names.size(); ++i)
+        if (i >= def->attr_count() || def->attr(i).name() != names[i]) return false;
+    return true;
+}
+
 // One OpCall from the groups: inputs, then outputs, then attributes (the IR order each group keeps).
 template <typename... G>
 inline bool record(OpCall& call, const char* op, const G&... groups) {
-    const Group* all[] = {&groups...};
+    const Group* all[] = {&as_group(groups)...};
     for (const Group* g : all) {
         if (!g->wrong.empty()) return gap(g->wrong.c_str(), op), false;
         if (g->kind == kWorkspace) return gap("OP_WORKSPACE (a workspace tensor the layer passes)", op), false;
@@ -193,9 +210,12 @@ inline aclnnStatus add_aicore(const char* op, aclOpExecutor* ex, const G&... gro
         gap("an AI Core launch of an op this unit has no kernel for (a CANN built-in op)", op);
         return ACLNN_ERR_INNER_FIND_KERNEL_ERROR;
     }
+    for (const std::vector<std::string>* names : {names_in(groups)...})
+        if (names && !names_follow_op_def(op, *names))
+            return gap("OP_ATTR_NAMES in another order than the OpDef's attributes", op), ACLNN_ERR_INNER;
     Task task;
     task.what = op;
-    const Group* all[] = {&groups...};
+    const Group* all[] = {&as_group(groups)...};
     for (const Group* g : all) {
         for (const aclTensor* t : g->tensors) {
             if (g->kind == kOut) ensure_data(plan, t);
@@ -241,7 +261,7 @@ inline aclnnStatus infer_shape(const char* op, aclOpExecutor* ex, const G&... gr
     aclnnStatus st = call.infer_shape(shapes);
     if (st != ACLNN_SUCCESS) return st;
     size_t k = 0;
-    const Group* all[] = {&groups...};
+    const Group* all[] = {&as_group(groups)...};
     for (const Group* g : all) {
         if (g->kind != kOut) continue;
         for (const aclTensor* t : g->tensors) {

@@ -43,6 +43,12 @@ inline const SocSpec& soc_spec(const std::string& want) {
     return table[0];
 }
 
+// How many times host code asked PlatformAscendC::GetLibApiWorkSpaceSize (for a TilingFunc: did it ask).
+inline unsigned& sys_workspace_asks() {
+    static unsigned n = 0;
+    return n;
+}
+
 inline const SocSpec& current_soc() {
     const char* s = std::getenv("COTBUILDER_SOC");
     return soc_spec(s ? s : "ascend910b");

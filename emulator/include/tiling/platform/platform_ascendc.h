@@ -95,8 +95,13 @@ public:
             default: return NpuArch::DAV_RESV;
         }
     }
-    // The emulator has no system workspace prefix (GetUserWorkspace returns the pointer as given).
-    uint32_t GetLibApiWorkSpaceSize() const { return 0; }
+    // The emulator has no system workspace prefix (GetUserWorkspace returns the pointer as given). Asking is
+    // counted: a kernel whose tiling asked and wants no workspace of its own still gets the system area on a device,
+    // never a null pointer (aclnn_runtime.h's launch).
+    uint32_t GetLibApiWorkSpaceSize() const {
+        ++cbhost::sys_workspace_asks();
+        return 0;
+    }
     uint32_t GetResCubeGroupWorkSpaceSize() const { return 0; }
     uint32_t GetResGroupBarrierWorkSpaceSize() const { return 0; }
     uint32_t CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const {

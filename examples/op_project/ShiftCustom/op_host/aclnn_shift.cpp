@@ -1,8 +1,9 @@
-// aclnnShift on the op-api framework: check the arguments, make the input contiguous, run the kernel through
-// l0op::ShiftCustom, copy its result into `out` (which may be a strided view).
+// aclnnShift on the op-api framework: check the arguments, make the input contiguous (and ND, were it stored in a
+// private format), run the kernel through l0op::ShiftCustom, copy its result into `out` (which may be a strided view).
 #include "aclnn_shift.h"
 #include "shift_custom_l0.h"
 #include "aclnn_kernels/contiguous.h"
+#include "aclnn_kernels/transdata.h"
 #include "aclnn_kernels/common/op_error_check.h"
 #include "opdev/common_types.h"
 #include "opdev/data_type_utils.h"
@@ -42,10 +43,16 @@ extern "C" aclnnStatus aclnnShiftGetWorkspaceSize(const aclTensor* self, const a
     }
     auto selfContiguous = l0op::Contiguous(self, uniqueExecutor.get());
     CHECK_RET(selfContiguous != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    if (IsPrivateFormat(selfContiguous->GetStorageFormat())) {  // the kernel reads ND
+        selfContiguous = l0op::TransData(selfContiguous, Format::FORMAT_ND, 0, uniqueExecutor.get());
+        CHECK_RET(selfContiguous != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    }
     auto shifted = l0op::ShiftCustom(selfContiguous, shift->ToFloat(), uniqueExecutor.get());
     CHECK_RET(shifted != nullptr, ACLNN_ERR_INNER_NULLPTR);
-    auto copied = l0op::ViewCopy(shifted, out, uniqueExecutor.get());
-    CHECK_RET(copied != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    if (shifted->IsFromWorkspace()) {  // the result lies in the executor's memory, not yet in `out`
+        auto copied = l0op::ViewCopy(shifted, out, uniqueExecutor.get());
+        CHECK_RET(copied != nullptr, ACLNN_ERR_INNER_NULLPTR);
+    }
     *workspaceSize = uniqueExecutor->GetWorkspaceSize();
     uniqueExecutor.ReleaseTo(executor);
     return ACLNN_SUCCESS;

@@ -1,7 +1,7 @@
 // aclnnShift: out = self + shift (float16 / float32), the hand-written two-phase API of ShiftCustom.
 #ifndef ACLNN_SHIFT_H
 #define ACLNN_SHIFT_H
-#include "aclnn/aclnn_base.h"
+#include "aclnn/acl_meta.h"
 #include "aclnnop/aclnn_util.h"
 
 #ifdef __cplusplus

@@ -31,7 +31,7 @@ static ge::graphStatus ShiftTiling(gert::TilingContext* context)
     context->SetBlockDim(used);
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
-    context->GetWorkspaceSizes(1)[0] = 0;
+    context->GetWorkspaceSizes(1)[0] = platform.GetLibApiWorkSpaceSize();  // the system workspace, none of its own
     return ge::GRAPH_SUCCESS;
 }
 } // namespace optiling

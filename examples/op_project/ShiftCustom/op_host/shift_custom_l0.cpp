@@ -4,6 +4,9 @@
 #include "opdev/op_dfx.h"
 #include "opdev/op_log.h"
 
+// the launch names the attributes it passes (in the OpDef's order)
+#define OP_ATTR_NAMES ::op::FVector<std::string>
+
 namespace l0op {
 OP_TYPE_REGISTER(ShiftCustom);
 
@@ -14,7 +17,8 @@ const aclTensor* ShiftCustom(const aclTensor* x, float shift, aclOpExecutor* exe
     CHECK_RET(y != nullptr, nullptr);
     auto shape = INFER_SHAPE(ShiftCustom, OP_INPUT(x), OP_OUTPUT(y), OP_ATTR(shift));
     CHECK_RET(shape == ACLNN_SUCCESS, nullptr);
-    auto launched = ADD_TO_LAUNCHER_LIST_AICORE(ShiftCustom, OP_INPUT(x), OP_OUTPUT(y), OP_ATTR(shift));
+    auto launched = ADD_TO_LAUNCHER_LIST_AICORE(
+        ShiftCustom, OP_ATTR_NAMES({"shift"}), OP_INPUT(x), OP_OUTPUT(y), OP_ATTR(shift));
     OP_CHECK_ADD_TO_LAUNCHER_LIST_AICORE(launched != ACLNN_SUCCESS, return nullptr, "ShiftCustom launch failed");
     return y;
 }
