@@ -1,4 +1,4 @@
-"""The false-pass suite (emulator/tests/falsepass/): 43 small kernels, each wrong on hardware by a doc sentence or a
+"""The false-pass suite (emulator/tests/falsepass/): 45 small kernels, each wrong on hardware by a doc sentence or a
 real implementation check, that the old emulator passed. Each must now be recorded with its expected non-passed
 status and diagnostic, and its corrected twin must pass.
 

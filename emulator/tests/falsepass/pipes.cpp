@@ -231,6 +231,27 @@ __global__ __aicore__ void waitflag_unset(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
     PipeBarrier<PIPE_ALL>();
     DataCopy(gm<float>(z), a, N);
 }
+// Two copies each followed by SetFlag on one id (two FetchEventID calls give the same id), then one WaitFlag: the
+// flag is one bit, so the Add may start once the first copy is done. The twin waits twice, as the AddRmsNorm
+// reference answer does: a run that does not hang orders the second WaitFlag after the second SetFlag.
+template <bool FIX>
+__global__ __aicore__ void setflag_same_id_twice(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bz;
+    pipe.InitBuffer(bx, N * 4), pipe.InitBuffer(by, N * 4), pipe.InitBuffer(bz, N * 4);
+    auto a = bx.Get<float>(), b = by.Get<float>(), c = bz.Get<float>();
+    event_t e1 = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_V));
+    DataCopy(a, gm<float>(x), N);
+    SetFlag<HardEvent::MTE2_V>(e1);
+    event_t e2 = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_V));
+    DataCopy(b, gm<float>(y), N);
+    SetFlag<HardEvent::MTE2_V>(e2);
+    WaitFlag<HardEvent::MTE2_V>(e1);
+    if (FIX) WaitFlag<HardEvent::MTE2_V>(e2);
+    Add(c, a, b, N);
+    SYNC(V_MTE3);
+    DataCopy(gm<float>(z), c, N);
+}
 // GlobalTensor::SetValue is not in table 3's scalar API set, so the compiler orders nothing after it: the MTE2 copy
 // may read GM before the scalar store lands. SetFlag-WaitFlag.md's own example syncs S -> MTE3 after SetValue.
 // z = x with z[0] = 5.
@@ -285,6 +306,7 @@ FP_CASE(tbuf_reload) { run_xyz<tbuf_reload<false>, 2 * N>(); }
 FP_CASE(tbuf_reload__fixed) { run_xyz<tbuf_reload<true>, 2 * N>(); }
 PAIR(setflag_unpaired, run_xyz)
 PAIR(waitflag_unset, run_xyz)
+PAIR(setflag_same_id_twice, run_xyz)
 PAIR(gm_setvalue_then_copy, run_x_ws_z)
 
 FP_MAIN

@@ -121,9 +121,15 @@ struct Cell {
     Rec w[NP], r[NP];
     uint8_t wpipes = 0, rpipes = 0;
 };
+// A SetFlag that lands while its flag is still set merges into it (the flag is one bit, SetFlag-WaitFlag.md), so
+// set, set, wait, wait on one id (FetchEventID.md's two-FetchEventID case) either hangs or, when the first wait came
+// between the sets, orders the k-th wait after the k-th set: the sets are kept in order (up to kSets) and each wait
+// takes the oldest, the ordering every run that does not hang has. `merged` counts the sets that may have merged.
+constexpr int kSets = 4;
 struct Flag {
-    bool set = false, pending = false;
-    Clock clock{};
+    uint8_t queued = 0, merged = 0;
+    bool pending = false;
+    Clock clocks[kSets]{};
     uint32_t site = 0;
 };
 constexpr int kEvents = 40, kEventIds = 8;
@@ -495,14 +501,16 @@ CBEMU_RT void set_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
         acquire(c, dst, release_clock(c, src));
         return;
     }
-    if (f.set) {
+    if (f.queued) {
         report("sync", Sev::warning, loc,
-               "SetFlag<HardEvent::%s>(%d) while the flag set by %s is still unconsumed: the flag is one bit, so "
-               "one WaitFlag will consume both", event_name(src, dst), id, where(f.site).c_str());
-        return;
+               "SetFlag<HardEvent::%s>(%d) while the flag set by %s may still be unconsumed: the flag is one bit, "
+               "so if it is, one WaitFlag consumes both and the next one waits for a later SetFlag or hangs "
+               "(FetchEventID.md: two SetFlag on one id before their WaitFlag is undefined)",
+               event_name(src, dst), id, where(f.site).c_str());
+        if (f.queued == kSets) return;
+        ++f.merged;
     }
-    f.set = true;
-    f.clock = release_clock(c, src);
+    f.clocks[f.queued++] = release_clock(c, src);
     f.site = intern(loc, "SetFlag");
 }
 
@@ -511,9 +519,10 @@ CBEMU_RT void wait_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
     if (!c || src < 0 || dst < 0) return;
     sched_tick();
     Flag& f = c->flags[evt % kEvents][id & (kEventIds - 1)];
-    if (f.set) {
-        f.set = false;
-        acquire(c, dst, f.clock);
+    if (f.queued) {
+        acquire(c, dst, f.clocks[0]);
+        std::copy(f.clocks + 1, f.clocks + f.queued, f.clocks);
+        if (--f.queued == 0) f.merged = 0;
         return;
     }
     if (dst == P_S) {
@@ -548,13 +557,15 @@ CBEMU_RT void end_checks(Core* c) {
         for (int i = 0; i < kEventIds; ++i) {
             Flag& f = c->flags[e][i];
             const Site& s = sites()[f.site];
-            if (f.set)
+            // sets left over that may have merged into an earlier one were warned about where they were set
+            if (f.queued > f.merged)
                 report("sync", Sev::error, SrcLoc{s.file, s.line},
                        "SetFlag(%d) here is never consumed by a WaitFlag (SetFlag-WaitFlag.md: they must be paired)", i);
             if (f.pending)
                 report("sync", Sev::error, SrcLoc{s.file, s.line},
                        "WaitFlag(%d) here is never satisfied by a SetFlag: its pipe waits forever (hangs on hardware)", i);
-            f.set = f.pending = false;
+            f.queued = f.merged = 0;
+            f.pending = false;
         }
 }
 
