@@ -252,6 +252,25 @@ __global__ __aicore__ void setflag_same_id_twice(GM_ADDR x, GM_ADDR y, GM_ADDR z
     SYNC(V_MTE3);
     DataCopy(gm<float>(z), c, N);
 }
+// A DataCopyPad copies out the first element of each 32-byte block (blockLen 4) while a Gather, not ordered after
+// it, rewrites the blocks: spreading each block's second element over it changes what the copy may read (a race);
+// the twin spreads the first element, which leaves every byte the copy reads as it was (AddRmsNorm's rstd).
+// z = x[0], x[8], x[16], ...
+template <bool FIX>
+__global__ __aicore__ void gather_over_copy_out(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bo;
+    pipe.InitBuffer(ba, N * 4), pipe.InitBuffer(bo, N * 4);
+    auto a = ba.Get<float>();
+    auto off = bo.Get<uint32_t>();
+    DataCopy(a, gm<float>(x), N);
+    for (uint32_t b = 0; b < N / 8; ++b) Duplicate(off[b * 8], b * 32 + (FIX ? 0u : 4u), 8);
+    SYNC(MTE2_MTE3);
+    DataCopyPad(gm<float>(z, N / 8), a, DataCopyExtParams{N / 8, 4, 0, 0, 0});
+    SYNC(MTE2_V);
+    Gather(a, a, off, 0u, N);
+    PipeBarrier<PIPE_ALL>();
+}
 // GlobalTensor::SetValue is not in table 3's scalar API set, so the compiler orders nothing after it: the MTE2 copy
 // may read GM before the scalar store lands. SetFlag-WaitFlag.md's own example syncs S -> MTE3 after SetValue.
 // z = x with z[0] = 5.
@@ -307,6 +326,8 @@ FP_CASE(tbuf_reload__fixed) { run_xyz<tbuf_reload<true>, 2 * N>(); }
 PAIR(setflag_unpaired, run_xyz)
 PAIR(waitflag_unset, run_xyz)
 PAIR(setflag_same_id_twice, run_xyz)
+FP_CASE(gather_over_copy_out) { run_xyz<gather_over_copy_out<false>, N / 8>(); }
+FP_CASE(gather_over_copy_out__fixed) { run_xyz<gather_over_copy_out<true>, N / 8>(); }
 PAIR(gm_setvalue_then_copy, run_x_ws_z)
 
 FP_MAIN

@@ -224,6 +224,16 @@ CBEMU_RT void unordered(Core* c, const Op& op, int q, const Rec& r, const char* 
 // that stores exactly the bytes already there cannot change the result whatever the order (several cores writing
 // the same broadcast result, a bias copied again into the bias table): it is not reported.
 inline bool same_bytes(const void* data, const uint8_t* dst, uint64_t n) { return data && std::memcmp(data, dst, n) == 0; }
+// The same, over the bytes of one 32-byte block in `m` only (the bytes an earlier unordered access touched): `data`
+// and `dst` point at the block's byte 0. A write that leaves every byte the other access read (or wrote) as it was
+// cannot change what that access saw (or left), whatever it does to the block's other bytes.
+inline bool same_bytes_in(const uint8_t* data, const uint8_t* dst, uint32_t m) {
+    for (; m; m &= m - 1) {
+        int b = __builtin_ctz(m);
+        if (data[b] != dst[b]) return false;
+    }
+    return true;
+}
 
 CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write, const void* data = nullptr,
                            const uint8_t* base = nullptr);
@@ -349,25 +359,27 @@ CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, boo
         uint32_t mask = (hi - lo == 32) ? ~0u : (((1u << (hi - lo)) - 1u) << lo);
         Cell& cell = shadow[blk];
         const Clock& k = c->know[op.pipe];
+        // the write's bytes and the block's current ones, both at the block's byte 0 (only bytes in `mask` are read)
+        const uint8_t* wblk = data ? (const uint8_t*)data + ((int64_t)(blk * 32) - (int64_t)off) : nullptr;
+        const uint8_t* cur = base ? base + blk * 32 : nullptr;
         for (uint8_t ps = cell.wpipes; ps; ps &= (uint8_t)(ps - 1)) {
             int q = __builtin_ctz(ps);
             const Rec& r = cell.w[q];
             if (!(r.mask & mask) || k[q] >= r.epoch || (q == op.pipe && r.epoch == op.epoch)) continue;
-            if (write && base && same_bytes((const uint8_t*)data + (blk * 32 + lo - off), base + blk * 32 + lo, hi - lo))
-                continue;
+            if (write && wblk && cur && same_bytes_in(wblk, cur, r.mask & mask)) continue;
             unordered(c, op, q, r, write ? "write-after-write" : "read-after-write", sp, blk * 32 + lo,
                       blk * 32 + hi);
         }
         if (write) {
-            // a write that stores exactly the bytes already there cannot change what an earlier reader sees either
-            // (a bias copied again into the bias table each K step while the last Mmad may still read it)
-            bool unchanged = base && same_bytes((const uint8_t*)data + (blk * 32 + lo - off), base + blk * 32 + lo,
-                                                hi - lo);
-            for (uint8_t ps = cell.rpipes; ps && !unchanged; ps &= (uint8_t)(ps - 1)) {
+            for (uint8_t ps = cell.rpipes; ps; ps &= (uint8_t)(ps - 1)) {
                 int q = __builtin_ctz(ps);
                 const Rec& r = cell.r[q];
                 // a pipe reads its operands in issue order: a later write on the same pipe cannot overtake them
                 if (q == op.pipe || !(r.mask & mask) || k[q] >= r.epoch) continue;
+                // a write that leaves the bytes the reader reads as they were cannot change what it sees (a bias
+                // copied again into the bias table each K step; a Gather that spreads each block's first element
+                // over the block while a DataCopyPad still copies out those first elements)
+                if (wblk && cur && same_bytes_in(wblk, cur, r.mask & mask)) continue;
                 unordered(c, op, q, r, "write-after-read", sp, blk * 32 + lo, blk * 32 + hi);
             }
         }
