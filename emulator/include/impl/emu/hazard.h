@@ -140,7 +140,8 @@ struct Core {
     uint32_t cnt[NP] = {};
     Clock know[NP] = {};
     std::vector<Cell> shadow[(int)Space::N];
-    size_t ub_cap = 0;
+    size_t ub_cap = 0, ub_backing = 0;  // the SoC's UB; the emulator's larger backing (buffers InitBuffer placed past it)
+    bool ub_beyond_reported = false;
     Flag flags[kEvents][kEventIds];
     // cross-core order: cvc[b] = the epoch of core b this core is ordered after; own epoch in cvc[block]
     std::vector<uint32_t> cvc;
@@ -274,6 +275,9 @@ inline uint8_t* ub_base();  // runtime.h
 CBEMU_RT bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off);
 
 CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr);
+// An API touching UB past the SoC's capacity (a buffer InitBuffer placed beyond it): the error is the access, not the
+// InitBuffer - nothing on the chip checks where InitBuffer puts a buffer that no API touches.
+CBEMU_RT void ub_beyond(const Op& op, uint64_t off, uint64_t n);
 
 // An instruction: opens on construction (a scheduling point, the issue rule), attributes accesses, closes on
 // destruction. A Scope opened inside another (a library API calling basic ones) joins the outer instruction.
@@ -470,7 +474,12 @@ CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const 
     const uint8_t* b = (const uint8_t*)p;
     const uint8_t* ub = ub_base();
     if (ub && b >= ub && b < ub + op.c->ub_cap) {
+        if (b + n > ub + op.c->ub_cap) ub_beyond(op, b - ub, n);
         local_access(op, Space::UB, (uint64_t)(b - ub), n, write, data, data ? ub : nullptr);
+        return;
+    }
+    if (ub && b >= ub && b < ub + op.c->ub_backing) {
+        ub_beyond(op, b - ub, n);
         return;
     }
     Space sp;
@@ -480,6 +489,15 @@ CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const 
         return;
     }
     gm_access(op, p, n, write, data);
+}
+
+CBEMU_RT void ub_beyond(const Op& op, uint64_t off, uint64_t n) {
+    if (op.c->ub_beyond_reported) return;
+    op.c->ub_beyond_reported = true;
+    const Site& s = sites()[op.site];
+    report("ub_overflow", Sev::error, SrcLoc{s.file, s.line},
+           "%s touches UB bytes [%llu, %llu), past the SoC's %zu-byte UB (a buffer InitBuffer placed beyond it)",
+           s.api, (unsigned long long)off, (unsigned long long)(off + n), op.c->ub_cap);
 }
 
 CBEMU_RT Scope::Scope(int pipe, const SrcLoc& loc, const char* api, uint8_t flags) {
