@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from . import diagnostics, files, goldens, steps
 from .harness_aclnn import described_ops, own_aclnn_gap
 from .opproject import aclnn_gen, dtypes, layout, opapi
@@ -253,14 +255,16 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
     case["calls"] = len(calls)
     # 4. replay every call, binary only; map ModelNew's outputs onto the binding's results
     replayed = _replay(unit_dir, ctx, i, calls, binary, verdict)
-    problem = _provenance(outputs, inputs, calls, manifest)
+    out_dtypes = {f"output_{j}.bin": m.get("dtype", "") for j, m in enumerate(out_manifest.get("outputs", []))}
+    problem = _provenance(outputs, out_dtypes, inputs, calls, manifest)
     if problem:
         case.update({"check": "none", "ok": None, "why": problem})
         return case
     compared = {}
     for name, data in outputs.items():
-        call, index = _origin(data, calls)
-        compared[name] = replayed.get((call, index), b"")
+        call, index, cast = _origin(data, out_dtypes[name], calls)
+        result = replayed.get((call, index), b"")
+        compared[name] = _cast(result, cast, out_dtypes[name]) if cast else result
     if len(outputs) != len(sealed.goldens):
         case.update(
             {
@@ -271,8 +275,7 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
         )
         return case
     pairs = [(f"output_{j}.bin", f"golden_{j}.bin") for j in range(len(outputs))]
-    returned = {f"output_{j}.bin": m.get("dtype", "") for j, m in enumerate(out_manifest.get("outputs", []))}
-    as_compared, compared = goldens.promoted(sealed, compared, pairs, returned)
+    as_compared, compared = goldens.promoted(sealed, compared, pairs, out_dtypes)
     case.update(goldens.judge_case(as_compared, compared, atol=ATOL, rtol=RTOL, pairs=pairs))
     if case["ok"] is False and manifest.get("custom_check"):
         evidence = _custom_check(unit_dir, ctx, i, base, row, inputs, sealed, out_manifest, outputs, manifest, folder)
@@ -356,7 +359,8 @@ def _calls(wrote: dict[str, bytes]) -> dict[str, dict[str, bytes]]:
     return dict(sorted(out.items(), key=lambda kv: int(kv[0].split("_")[1])))
 
 
-def _results(call: dict[str, bytes]) -> list[tuple[int, bytes]]:
+def _results(call: dict[str, bytes]) -> list[tuple[int, bytes, str]]:
+    """The tensors a call returned: (index, bytes, dtype)."""
     try:
         result = json.loads(call.get("result.json", b"{}"))
     except ValueError:
@@ -365,28 +369,53 @@ def _results(call: dict[str, bytes]) -> list[tuple[int, bytes]]:
 
     def walk(r):
         if r.get("kind") == "tensor":
-            tensors.append(r["file"])
+            tensors.append((r["file"], r.get("dtype", "")))
         for x in r.get("items", []):
             walk(x)
 
     walk(result)
-    return [(k, call.get(f, b"")) for k, f in enumerate(tensors)]
+    return [(k, call.get(f, b""), dtype) for k, (f, dtype) in enumerate(tensors)]
 
 
-def _origin(data: bytes, calls: dict[str, dict[str, bytes]]) -> tuple[str | None, int]:
+# Casts that keep every value of the narrower dtype, as ModelNew may apply them to what the binding returned (the
+# benchmark's Equal: `kernel_gen_ops.equal(...).to(dtype=torch.int)` of a bool result): the output is still the
+# kernel's work, all of it, so the replayed result is cast the same way and compared.
+_EXACT_CASTS = {
+    "bool": ("int8", "uint8", "int16", "int32", "int64", "float16", "float32", "float64"),
+    "int8": ("int16", "int32", "int64", "float16", "float32", "float64"),
+    "uint8": ("int16", "int32", "int64", "float16", "float32", "float64"),
+    "int16": ("int32", "int64", "float32", "float64"),
+    "int32": ("int64", "float64"),
+    "float16": ("float32", "float64"),
+    "float32": ("float64",),
+}
+
+
+def _cast(data: bytes, dtype: str, to: str) -> bytes:
+    if len(data) % np.dtype(dtype).itemsize:  # not whole elements: left as is (it compares as wrong)
+        return data
+    return np.frombuffer(data, dtype=np.dtype(dtype)).astype(np.dtype(to)).tobytes()
+
+
+def _origin(data: bytes, dtype: str, calls: dict[str, dict[str, bytes]]) -> tuple[str | None, int, str | None]:
+    """The call and result index ModelNew's output is, and the dtype it was cast from (None: returned as is)."""
     for name, call in calls.items():
-        for index, result in _results(call):
+        for index, result, _ in _results(call):
             if result == data:
-                return name, index
-    return None, -1
+                return name, index, None
+    for name, call in calls.items():
+        for index, result, rtype in _results(call):
+            if dtype in _EXACT_CASTS.get(rtype, ()) and _cast(result, rtype, dtype) == data:
+                return name, index, rtype
+    return None, -1, None
 
 
-def _provenance(outputs, inputs, calls, manifest) -> str | None:
+def _provenance(outputs, out_dtypes, inputs, calls, manifest) -> str | None:
     """Why the case cannot be compared as the kernel's work, or None."""
     if not calls:
         return "ModelNew never called the kernel's binding: nothing the kernel wrote can be compared"
     for name, data in outputs.items():
-        if _origin(data, calls)[0] is None:
+        if _origin(data, out_dtypes.get(name, ""), calls)[0] is None:
             return f"ModelNew's {name} is not a tensor the binding returned (computed or changed outside the kernel)"
     args = {hashlib.sha256(d).hexdigest() for call in calls.values() for f, d in call.items() if f.startswith("arg_")}
     for meta in manifest.get("inputs", []):
@@ -408,7 +437,7 @@ def _replay(unit_dir, ctx, i, calls, binary, verdict) -> dict[tuple[str, int], b
         diags, _ = diagnostics.parse_emulator_diagnostics(run.stderr)
         verdict.diagnostics.extend(d for d in diags if d not in verdict.diagnostics)
         wrote, _ = steps.written_files(work, put)
-        for index, data in _results(wrote):
+        for index, data, _ in _results(wrote):
             out[(name, index)] = data
     return out
 

@@ -69,6 +69,10 @@ extern "C" __global__ __aicore__ void k_elementwise_f16(GM_ADDR x, GM_ADDR y, GM
     Duplicate(f, 1.0f, N);
     Axpy(f, a, (half)0.5f, N);
     ub_out(z + k * N * sizeof(half), f, N);
+    // Axpy all in half: the product is a half result before the add (two roundings, as Muls then Add)
+    Muls(r, b, (half)1.0f, N);
+    Axpy(r, a, (half)3.0f, N);
+    ub_out(z + k * N * sizeof(half) + N * sizeof(float), r, N);
 }
 
 // ---- int16 bitwise ----
@@ -407,9 +411,9 @@ int main(int argc, char** argv) {
         save("elementwise_f32", z, 20 * N * 4);
     }
     {
-        uint8_t *x = load("xh"), *y = load("yh"), *z = out(5 * N * 2 + N * 4);
+        uint8_t *x = load("xh"), *y = load("yh"), *z = out(6 * N * 2 + N * 4);
         ICPU_RUN_KF(k_elementwise_f16, 1, x, y, z);
-        save("elementwise_f16", z, 5 * N * 2 + N * 4);
+        save("elementwise_f16", z, 6 * N * 2 + N * 4);
     }
     {
         uint8_t *x = load("xi16"), *y = load("yi16"), *z = out(3 * N * 2);

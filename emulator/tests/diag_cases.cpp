@@ -9,12 +9,25 @@
 using namespace AscendC;
 constexpr uint32_t N = 256;
 
+// 208 KB of buffers on a 192 KB UB: the second q2 buffer ends past the UB, and the Duplicate touches it.
 extern "C" __global__ __aicore__ void ub_overflow(GM_ADDR) {
     TPipe pipe;
     TQue<TPosition::VECIN, 2> q1;
     TQue<TPosition::VECOUT, 2> q2;
     pipe.InitBuffer(q1, 2, 64 * 1024);
-    pipe.InitBuffer(q2, 2, 40 * 1024);  // @ub_overflow
+    pipe.InitBuffer(q2, 2, 40 * 1024);
+    LocalTensor<float> a = q2.AllocTensor<float>(), b = q2.AllocTensor<float>();
+    Duplicate(b, 1.0f, 10 * 1024);  // @ub_overflow
+    q2.FreeTensor(a);
+    q2.FreeTensor(b);
+}
+// The same buffers, none touched: nothing on the chip checks where InitBuffer places them (a warning).
+extern "C" __global__ __aicore__ void ub_overflow_untouched(GM_ADDR) {
+    TPipe pipe;
+    TQue<TPosition::VECIN, 2> q1;
+    TQue<TPosition::VECOUT, 2> q2;
+    pipe.InitBuffer(q1, 2, 64 * 1024);
+    pipe.InitBuffer(q2, 2, 40 * 1024);  // @ub_overflow_untouched
 }
 
 extern "C" __global__ __aicore__ void misaligned_ub(GM_ADDR) {
@@ -129,6 +142,7 @@ int main(int argc, char** argv) {
 #define CASE(k) if (c == #k) ICPU_RUN_KF(k, 1, x);
     CASE(ub_overflow) CASE(misaligned_ub) CASE(datacopy_rounddown) CASE(gm_out_of_bounds) CASE(deque_empty)
     CASE(alloc_exhausted) CASE(double_free) CASE(tensor_leak) CASE(enque_deque_mismatch) CASE(clean)
+    CASE(ub_overflow_untouched)
     for (int i = 0; i < 4096; ++i)
         if (before[i] != 0x5A || after[i] != 0x5A) { std::printf("canary corrupted\n"); return 4; }
     std::printf("x[0..9]=");

@@ -214,8 +214,13 @@ def test_half_ops_round_each_result_to_fp16(api):
     assert np.array_equal(got[2], a / b)
     assert np.array_equal(got[3], a + np.float16(0.1))
     np.testing.assert_allclose(got[4].astype(np.float32), np.exp(a.astype(np.float32)), rtol=1e-3)
-    axpy = raw[5 * N * 2 :].view(np.float32)
+    axpy = raw[5 * N * 2 : 5 * N * 2 + N * 4].view(np.float32)
     np.testing.assert_allclose(axpy, a.astype(np.float32) * 0.5 + 1, rtol=1e-6)
+    # half Axpy rounds the product to half before the add: NPUKernelBench's Foreach answers (Axpy in half) meet
+    # goldens computed as `x + y * alpha` in half, one rounding per op, at every element
+    half_axpy = raw[5 * N * 2 + N * 4 :].view(np.float16)
+    assert np.array_equal(half_axpy, (a * np.float16(3.0)) + b)
+    assert not np.array_equal(half_axpy, (a.astype(np.float32) * 3 + b.astype(np.float32)).astype(np.float16))
 
 
 def test_int16_and_or_not(api):

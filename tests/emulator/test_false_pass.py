@@ -1,4 +1,4 @@
-"""The false-pass suite (emulator/tests/falsepass/): 43 small kernels, each wrong on hardware by a doc sentence or a
+"""The false-pass suite (emulator/tests/falsepass/): 46 small kernels, each wrong on hardware by a doc sentence or a
 real implementation check, that the old emulator passed. Each must now be recorded with its expected non-passed
 status and diagnostic, and its corrected twin must pass.
 
@@ -76,6 +76,7 @@ GOLDEN = {
     "thrice_x": lambda: (3 * xval(N), "float32"),
     "twice_y": lambda: (2 * yval(N), "float32"),
     "copy_x": lambda: (xval(N), "float32"),
+    "every_8th_x": lambda: (xval(N)[::8], "float32"),
     "copy_y": lambda: (yval(N), "float32"),
     "add_mul": lambda: ((xval(N) + yval(N)) * yval(N), "float32"),
     "plus_one": lambda: (xval(N) + 1, "float32"),

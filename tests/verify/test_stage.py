@@ -44,8 +44,10 @@ MUTATIONS = [
         [
             (
                 KERNEL,
-                "pipe.InitBuffer(outQueueZ, BUFFER_NUM, TILE_LENGTH * sizeof(float));",
-                "pipe.InitBuffer(outQueueZ, BUFFER_NUM, 64 * TILE_LENGTH * sizeof(float));",
+                # the y buffers fill the UB, so the z buffers the kernel writes lie past it (a buffer past the
+                # UB that nothing touches is only a warning)
+                "pipe.InitBuffer(inQueueY, BUFFER_NUM, TILE_LENGTH * sizeof(float));",
+                "pipe.InitBuffer(inQueueY, BUFFER_NUM, 96 * TILE_LENGTH * sizeof(float));",
             )
         ],
         "failed_run",

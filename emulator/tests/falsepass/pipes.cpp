@@ -231,6 +231,46 @@ __global__ __aicore__ void waitflag_unset(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
     PipeBarrier<PIPE_ALL>();
     DataCopy(gm<float>(z), a, N);
 }
+// Two copies each followed by SetFlag on one id (two FetchEventID calls give the same id), then one WaitFlag: the
+// flag is one bit, so the Add may start once the first copy is done. The twin waits twice, as the AddRmsNorm
+// reference answer does: a run that does not hang orders the second WaitFlag after the second SetFlag.
+template <bool FIX>
+__global__ __aicore__ void setflag_same_id_twice(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> bx, by, bz;
+    pipe.InitBuffer(bx, N * 4), pipe.InitBuffer(by, N * 4), pipe.InitBuffer(bz, N * 4);
+    auto a = bx.Get<float>(), b = by.Get<float>(), c = bz.Get<float>();
+    event_t e1 = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_V));
+    DataCopy(a, gm<float>(x), N);
+    SetFlag<HardEvent::MTE2_V>(e1);
+    event_t e2 = static_cast<event_t>(GetTPipePtr()->FetchEventID(HardEvent::MTE2_V));
+    DataCopy(b, gm<float>(y), N);
+    SetFlag<HardEvent::MTE2_V>(e2);
+    WaitFlag<HardEvent::MTE2_V>(e1);
+    if (FIX) WaitFlag<HardEvent::MTE2_V>(e2);
+    Add(c, a, b, N);
+    SYNC(V_MTE3);
+    DataCopy(gm<float>(z), c, N);
+}
+// A DataCopyPad copies out the first element of each 32-byte block (blockLen 4) while a Gather, not ordered after
+// it, rewrites the blocks: spreading each block's second element over it changes what the copy may read (a race);
+// the twin spreads the first element, which leaves every byte the copy reads as it was (AddRmsNorm's rstd).
+// z = x[0], x[8], x[16], ...
+template <bool FIX>
+__global__ __aicore__ void gather_over_copy_out(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> ba, bo;
+    pipe.InitBuffer(ba, N * 4), pipe.InitBuffer(bo, N * 4);
+    auto a = ba.Get<float>();
+    auto off = bo.Get<uint32_t>();
+    DataCopy(a, gm<float>(x), N);
+    for (uint32_t b = 0; b < N / 8; ++b) Duplicate(off[b * 8], b * 32 + (FIX ? 0u : 4u), 8);
+    SYNC(MTE2_MTE3);
+    DataCopyPad(gm<float>(z, N / 8), a, DataCopyExtParams{N / 8, 4, 0, 0, 0});
+    SYNC(MTE2_V);
+    Gather(a, a, off, 0u, N);
+    PipeBarrier<PIPE_ALL>();
+}
 // GlobalTensor::SetValue is not in table 3's scalar API set, so the compiler orders nothing after it: the MTE2 copy
 // may read GM before the scalar store lands. SetFlag-WaitFlag.md's own example syncs S -> MTE3 after SetValue.
 // z = x with z[0] = 5.
@@ -285,6 +325,9 @@ FP_CASE(tbuf_reload) { run_xyz<tbuf_reload<false>, 2 * N>(); }
 FP_CASE(tbuf_reload__fixed) { run_xyz<tbuf_reload<true>, 2 * N>(); }
 PAIR(setflag_unpaired, run_xyz)
 PAIR(waitflag_unset, run_xyz)
+PAIR(setflag_same_id_twice, run_xyz)
+FP_CASE(gather_over_copy_out) { run_xyz<gather_over_copy_out<false>, N / 8>(); }
+FP_CASE(gather_over_copy_out__fixed) { run_xyz<gather_over_copy_out<true>, N / 8>(); }
 PAIR(gm_setvalue_then_copy, run_x_ws_z)
 
 FP_MAIN

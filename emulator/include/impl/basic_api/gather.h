@@ -101,11 +101,14 @@ void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTen
         if (!cbemu::check_ub(src, b, b + sizeof(T), loc, "Gather", false)) return;
         op.read((const uint8_t*)src.addr_ + b, sizeof(T));
     }
-    cbemu::wr(op, dst, count);
+    // gathered first, then written with its bytes (dst may be src: a write that keeps what a reader reads is no race)
+    std::vector<T> out(count);
     for (uint32_t i = 0; i < count; ++i) {
         uint64_t b = (uint64_t)srcBaseAddr + srcOffset.addr_[i];
-        std::memcpy(&dst.addr_[i], (const uint8_t*)src.addr_ + b, sizeof(T));
+        std::memcpy(&out[i], (const uint8_t*)src.addr_ + b, sizeof(T));
     }
+    op.write(dst.addr_, (uint64_t)count * sizeof(T), out.data());
+    std::memcpy(dst.addr_, out.data(), (size_t)count * sizeof(T));
 }
 template <typename T>
 void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& src, const LocalTensor<uint32_t>& srcOffset,

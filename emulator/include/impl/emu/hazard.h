@@ -121,9 +121,15 @@ struct Cell {
     Rec w[NP], r[NP];
     uint8_t wpipes = 0, rpipes = 0;
 };
+// A SetFlag that lands while its flag is still set merges into it (the flag is one bit, SetFlag-WaitFlag.md), so
+// set, set, wait, wait on one id (FetchEventID.md's two-FetchEventID case) either hangs or, when the first wait came
+// between the sets, orders the k-th wait after the k-th set: the sets are kept in order (up to kSets) and each wait
+// takes the oldest, the ordering every run that does not hang has. `merged` counts the sets that may have merged.
+constexpr int kSets = 4;
 struct Flag {
-    bool set = false, pending = false;
-    Clock clock{};
+    uint8_t queued = 0, merged = 0;
+    bool pending = false;
+    Clock clocks[kSets]{};
     uint32_t site = 0;
 };
 constexpr int kEvents = 40, kEventIds = 8;
@@ -134,7 +140,8 @@ struct Core {
     uint32_t cnt[NP] = {};
     Clock know[NP] = {};
     std::vector<Cell> shadow[(int)Space::N];
-    size_t ub_cap = 0;
+    size_t ub_cap = 0, ub_backing = 0;  // the SoC's UB; the emulator's larger backing (buffers InitBuffer placed past it)
+    bool ub_beyond_reported = false;
     Flag flags[kEvents][kEventIds];
     // cross-core order: cvc[b] = the epoch of core b this core is ordered after; own epoch in cvc[block]
     std::vector<uint32_t> cvc;
@@ -218,6 +225,16 @@ CBEMU_RT void unordered(Core* c, const Op& op, int q, const Rec& r, const char* 
 // that stores exactly the bytes already there cannot change the result whatever the order (several cores writing
 // the same broadcast result, a bias copied again into the bias table): it is not reported.
 inline bool same_bytes(const void* data, const uint8_t* dst, uint64_t n) { return data && std::memcmp(data, dst, n) == 0; }
+// The same, over the bytes of one 32-byte block in `m` only (the bytes an earlier unordered access touched): `data`
+// and `dst` point at the block's byte 0. A write that leaves every byte the other access read (or wrote) as it was
+// cannot change what that access saw (or left), whatever it does to the block's other bytes.
+inline bool same_bytes_in(const uint8_t* data, const uint8_t* dst, uint32_t m) {
+    for (; m; m &= m - 1) {
+        int b = __builtin_ctz(m);
+        if (data[b] != dst[b]) return false;
+    }
+    return true;
+}
 
 CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, bool write, const void* data = nullptr,
                            const uint8_t* base = nullptr);
@@ -258,6 +275,9 @@ inline uint8_t* ub_base();  // runtime.h
 CBEMU_RT bool cube_space_of(Core* c, const void* p, Space& sp, uint64_t& off);
 
 CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const void* data = nullptr);
+// An API touching UB past the SoC's capacity (a buffer InitBuffer placed beyond it): the error is the access, not the
+// InitBuffer - nothing on the chip checks where InitBuffer puts a buffer that no API touches.
+CBEMU_RT void ub_beyond(const Op& op, uint64_t off, uint64_t n);
 
 // An instruction: opens on construction (a scheduling point, the issue rule), attributes accesses, closes on
 // destruction. A Scope opened inside another (a library API calling basic ones) joins the outer instruction.
@@ -343,25 +363,27 @@ CBEMU_RT void local_access(const Op& op, Space sp, uint64_t off, uint64_t n, boo
         uint32_t mask = (hi - lo == 32) ? ~0u : (((1u << (hi - lo)) - 1u) << lo);
         Cell& cell = shadow[blk];
         const Clock& k = c->know[op.pipe];
+        // the write's bytes and the block's current ones, both at the block's byte 0 (only bytes in `mask` are read)
+        const uint8_t* wblk = data ? (const uint8_t*)data + ((int64_t)(blk * 32) - (int64_t)off) : nullptr;
+        const uint8_t* cur = base ? base + blk * 32 : nullptr;
         for (uint8_t ps = cell.wpipes; ps; ps &= (uint8_t)(ps - 1)) {
             int q = __builtin_ctz(ps);
             const Rec& r = cell.w[q];
             if (!(r.mask & mask) || k[q] >= r.epoch || (q == op.pipe && r.epoch == op.epoch)) continue;
-            if (write && base && same_bytes((const uint8_t*)data + (blk * 32 + lo - off), base + blk * 32 + lo, hi - lo))
-                continue;
+            if (write && wblk && cur && same_bytes_in(wblk, cur, r.mask & mask)) continue;
             unordered(c, op, q, r, write ? "write-after-write" : "read-after-write", sp, blk * 32 + lo,
                       blk * 32 + hi);
         }
         if (write) {
-            // a write that stores exactly the bytes already there cannot change what an earlier reader sees either
-            // (a bias copied again into the bias table each K step while the last Mmad may still read it)
-            bool unchanged = base && same_bytes((const uint8_t*)data + (blk * 32 + lo - off), base + blk * 32 + lo,
-                                                hi - lo);
-            for (uint8_t ps = cell.rpipes; ps && !unchanged; ps &= (uint8_t)(ps - 1)) {
+            for (uint8_t ps = cell.rpipes; ps; ps &= (uint8_t)(ps - 1)) {
                 int q = __builtin_ctz(ps);
                 const Rec& r = cell.r[q];
                 // a pipe reads its operands in issue order: a later write on the same pipe cannot overtake them
                 if (q == op.pipe || !(r.mask & mask) || k[q] >= r.epoch) continue;
+                // a write that leaves the bytes the reader reads as they were cannot change what it sees (a bias
+                // copied again into the bias table each K step; a Gather that spreads each block's first element
+                // over the block while a DataCopyPad still copies out those first elements)
+                if (wblk && cur && same_bytes_in(wblk, cur, r.mask & mask)) continue;
                 unordered(c, op, q, r, "write-after-read", sp, blk * 32 + lo, blk * 32 + hi);
             }
         }
@@ -452,7 +474,12 @@ CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const 
     const uint8_t* b = (const uint8_t*)p;
     const uint8_t* ub = ub_base();
     if (ub && b >= ub && b < ub + op.c->ub_cap) {
+        if (b + n > ub + op.c->ub_cap) ub_beyond(op, b - ub, n);
         local_access(op, Space::UB, (uint64_t)(b - ub), n, write, data, data ? ub : nullptr);
+        return;
+    }
+    if (ub && b >= ub && b < ub + op.c->ub_backing) {
+        ub_beyond(op, b - ub, n);
         return;
     }
     Space sp;
@@ -462,6 +489,15 @@ CBEMU_RT void access(const Op& op, const void* p, uint64_t n, bool write, const 
         return;
     }
     gm_access(op, p, n, write, data);
+}
+
+CBEMU_RT void ub_beyond(const Op& op, uint64_t off, uint64_t n) {
+    if (op.c->ub_beyond_reported) return;
+    op.c->ub_beyond_reported = true;
+    const Site& s = sites()[op.site];
+    report("ub_overflow", Sev::error, SrcLoc{s.file, s.line},
+           "%s touches UB bytes [%llu, %llu), past the SoC's %zu-byte UB (a buffer InitBuffer placed beyond it)",
+           s.api, (unsigned long long)off, (unsigned long long)(off + n), op.c->ub_cap);
 }
 
 CBEMU_RT Scope::Scope(int pipe, const SrcLoc& loc, const char* api, uint8_t flags) {
@@ -495,14 +531,16 @@ CBEMU_RT void set_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
         acquire(c, dst, release_clock(c, src));
         return;
     }
-    if (f.set) {
+    if (f.queued) {
         report("sync", Sev::warning, loc,
-               "SetFlag<HardEvent::%s>(%d) while the flag set by %s is still unconsumed: the flag is one bit, so "
-               "one WaitFlag will consume both", event_name(src, dst), id, where(f.site).c_str());
-        return;
+               "SetFlag<HardEvent::%s>(%d) while the flag set by %s may still be unconsumed: the flag is one bit, "
+               "so if it is, one WaitFlag consumes both and the next one waits for a later SetFlag or hangs "
+               "(FetchEventID.md: two SetFlag on one id before their WaitFlag is undefined)",
+               event_name(src, dst), id, where(f.site).c_str());
+        if (f.queued == kSets) return;
+        ++f.merged;
     }
-    f.set = true;
-    f.clock = release_clock(c, src);
+    f.clocks[f.queued++] = release_clock(c, src);
     f.site = intern(loc, "SetFlag");
 }
 
@@ -511,9 +549,10 @@ CBEMU_RT void wait_flag(int src, int dst, int evt, int id, const SrcLoc& loc) {
     if (!c || src < 0 || dst < 0) return;
     sched_tick();
     Flag& f = c->flags[evt % kEvents][id & (kEventIds - 1)];
-    if (f.set) {
-        f.set = false;
-        acquire(c, dst, f.clock);
+    if (f.queued) {
+        acquire(c, dst, f.clocks[0]);
+        std::copy(f.clocks + 1, f.clocks + f.queued, f.clocks);
+        if (--f.queued == 0) f.merged = 0;
         return;
     }
     if (dst == P_S) {
@@ -548,13 +587,15 @@ CBEMU_RT void end_checks(Core* c) {
         for (int i = 0; i < kEventIds; ++i) {
             Flag& f = c->flags[e][i];
             const Site& s = sites()[f.site];
-            if (f.set)
+            // sets left over that may have merged into an earlier one were warned about where they were set
+            if (f.queued > f.merged)
                 report("sync", Sev::error, SrcLoc{s.file, s.line},
                        "SetFlag(%d) here is never consumed by a WaitFlag (SetFlag-WaitFlag.md: they must be paired)", i);
             if (f.pending)
                 report("sync", Sev::error, SrcLoc{s.file, s.line},
                        "WaitFlag(%d) here is never satisfied by a SetFlag: its pipe waits forever (hangs on hardware)", i);
-            f.set = f.pending = false;
+            f.queued = f.merged = 0;
+            f.pending = false;
         }
 }
 

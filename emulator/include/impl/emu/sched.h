@@ -399,6 +399,7 @@ CBEMU_RT void core_main(Sched* s, int slot) {
         core->nblocks = s->clock_slots;
         core->auto_sync = hz::auto_sync_default();
         core->ub_cap = soc_ub_bytes() < kUbBacking ? soc_ub_bytes() : kUbBacking;
+        core->ub_backing = kUbBacking;
         core->shadow[(int)hz::Space::UB].resize(core->ub_cap / 32);
         core->cvc.assign(s->clock_slots, 0);
         core->cvc[slot] = 1;
