@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import cache
-from typing import Any
-
-import jsonschema
+from typing import TYPE_CHECKING, Any
 
 from .paths import data_dir
+
+if TYPE_CHECKING:
+    import jsonschema
 
 
 class RecordError(ValueError):
@@ -17,18 +18,27 @@ class RecordError(ValueError):
 
 
 @cache
-def _validator(kind: str) -> jsonschema.protocols.Validator:
+def _schema(kind: str) -> dict[str, Any]:
     path = data_dir("schemas") / f"{kind}.schema.json"
     if not path.is_file():
         raise RecordError(f"no schema for record kind {kind!r} (looked for {path})")
-    schema = json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def _validator(kind: str) -> jsonschema.protocols.Validator:
+    """jsonschema's validator: imported only when a record is refused (it names the most relevant problem) - every
+    CLI process and stage worker reads records, and importing it cost each of them 0.14 s."""
+    import jsonschema
+
+    schema = _schema(kind)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
 def schema_of(kind: str) -> dict[str, Any]:
-    return _validator(kind).schema
+    return _schema(kind)
 
 
 @cache
@@ -40,7 +50,7 @@ def _compiled(kind: str) -> Callable[[dict[str, Any]], Any]:
     import fastjsonschema
 
     # without "$id": fastjsonschema resolves a local "#/$defs/x" against the id ("cotbuilder/task") as a URL
-    schema = {k: v for k, v in _validator(kind).schema.items() if k != "$id"}
+    schema = {k: v for k, v in _schema(kind).items() if k != "$id"}
     schema["$schema"] = "http://json-schema.org/draft-07/schema#"
     return fastjsonschema.compile(schema)
 
@@ -54,6 +64,8 @@ def validate(kind: str, record: dict[str, Any]) -> None:
         return
     except JsonSchemaException:
         pass  # invalid: jsonschema names the most relevant problem
+    import jsonschema
+
     error = jsonschema.exceptions.best_match(_validator(kind).iter_errors(record))
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(record)"
