@@ -230,6 +230,7 @@ class Builder:
         self.result = OpBuild(False, layout=self.lay)
         self._stopped_by = ""  # the sandbox's reason for stopping the last compiler run, if it stopped it
         self._host_pch: list[str] | None = None  # _host_pch_args, once known
+        self._harness_pch: list[str] | None = None  # _harness_pch_args, once known
 
     # -- one compiler run, cached --------------------------------------------------------------------------------
     def _compile(
@@ -248,15 +249,14 @@ class Builder:
         argv += ["-o", out]
         text = (self.workdir / source).read_bytes()
         seen = self.scope_keys[scope] + hashlib.sha256(source.encode() + b"\0" + text).hexdigest()
+        cut = argv.index("-c")
         host_pch = self._host_pch_args() if scope == "host" and not extra else []
-        if host_pch:  # a source that does not build with the host PCH is compiled as before, and judged by that
-            with_pch = [*argv[: argv.index("-c")], *host_pch, *argv[argv.index("-c") :]]
-            ok, log, outcome = self._cached_run(with_pch, self.workdir, out, seen, salt)
-            if ok or outcome not in ("ok", "exit"):  # a sandbox stop is the verdict either way
-                self.result.host_pch_objects += ok
-                return ok, log, outcome
-            self.result.host_pch_fallbacks += 1
-        ok, log, outcome = self._cached_run(argv, self.workdir, out, seen, salt)
+        ok, log, outcome = self._faster_first(
+            "host",
+            host_pch,
+            [],
+            lambda pch: self._cached_run([*argv[:cut], *pch, *argv[cut:]], self.workdir, out, seen, salt),
+        )
         if not ok and scope == "kernel" and device_builtins.missing(log):  # the device compiler's min / max
             ok, log, outcome = self._cached_run(device_builtins.with_builtins(argv), self.workdir, out, seen, salt)
         return ok, log, outcome
@@ -318,21 +318,29 @@ class Builder:
 
     def _harness_pch_args(self) -> list[str]:
         """For cotbuilder's own generated sources: the harness PCH (the emulator's plus the host runtime and ACL they
-        include), else the emulator's."""
-        header = buildmod.ensure_harness_pch(self.pch)
-        return ["-include", str(header)] if header is not None else self._pch_args()
+        include), else the emulator's - decided once per build (ensure_harness_pch looks at the cache)."""
+        if self._harness_pch is None:
+            header = buildmod.ensure_harness_pch(self.pch)
+            self._harness_pch = ["-include", str(header)] if header is not None else self._pch_args()
+        return self._harness_pch
 
     def _generated_compile(self, compile_with: Callable[[list[str]], tuple[bool, str, str]]) -> tuple[bool, str, str]:
-        """A generated source compiled with the harness PCH, and where that fails with the emulator's (the judged run:
-        the harness PCH only saves time, it never decides a verdict)."""
-        fast = self._harness_pch_args()
-        if fast != self._pch_args():
+        """A generated source compiled with `compile_with(pch args)`: the harness PCH first, the emulator's after."""
+        return self._faster_first("harness", self._harness_pch_args(), self._pch_args(), compile_with)
+
+    def _faster_first(
+        self, kind: str, fast: list[str], plain: list[str], compile_with: Callable[[list[str]], tuple[bool, str, str]]
+    ) -> tuple[bool, str, str]:
+        """`compile_with(fast)` where a faster header applies (the `kind` = host or harness PCH), and where that fails
+        `compile_with(plain)`, which is then the judged run: the faster header only saves time, it never decides a
+        verdict. Counted in the result's <kind>_pch_objects / <kind>_pch_fallbacks."""
+        if fast != plain:
             ok, log, outcome = compile_with(fast)
             if ok or outcome not in ("ok", "exit"):  # a sandbox stop is the verdict either way
-                self.result.harness_pch_objects += ok
+                setattr(self.result, f"{kind}_pch_objects", getattr(self.result, f"{kind}_pch_objects") + ok)
                 return ok, log, outcome
-            self.result.harness_pch_fallbacks += 1
-        return compile_with(self._pch_args())
+            setattr(self.result, f"{kind}_pch_fallbacks", getattr(self.result, f"{kind}_pch_fallbacks") + 1)
+        return compile_with(plain)
 
     def _host_pch_args(self) -> list[str]:
         if self._host_pch is None:  # the same for every host source of the unit: decided once
