@@ -240,13 +240,17 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
     gch = folder / (PCH_NAME + ".gch")
     library = folder / RUNTIME_NAME if runtime else None
     host = folder / HOST_PCH_NAME
+
+    def ready(seconds: float = 0.0) -> Pch:  # the PCH of this folder, once its .gch is there
+        return Pch(header, seconds, runtime=library, host_header=_built(host), build_flags=tuple(flags))
+
     if gch.is_file():  # written last: the runtime library and the host header are there too
-        return Pch(header, runtime=library, host_header=_built(host), build_flags=tuple(flags))
+        return ready()
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / ".lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if gch.is_file():
-            return Pch(header, runtime=library, host_header=_built(host), build_flags=tuple(flags))
+            return ready()
         header.write_text(text, encoding="utf-8")
         start = time.monotonic()
         tag = f".tmp{os.getpid()}"  # written under this name, renamed when complete (readers check the .gch only)
@@ -293,9 +297,7 @@ def _ensure_pch(cache_dir: Path, soc: str, opt: str, runtime: bool) -> Pch:
             gch_tmp.unlink(missing_ok=True)
             return Pch(None, time.monotonic() - start, failed[0][-2000:])
         os.replace(gch_tmp, gch)
-        return Pch(
-            header, time.monotonic() - start, runtime=library, host_header=_built(host), build_flags=tuple(flags)
-        )
+        return ready(time.monotonic() - start)
 
 
 def _shared_runtime(cache_dir: Path, runtime_flags: list[str]) -> Path:
