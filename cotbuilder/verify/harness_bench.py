@@ -256,13 +256,13 @@ def _case(unit_dir, ctx, i, row, base, sealed, inputs, manifest, binary, folder,
     # 4. replay every call, binary only; map ModelNew's outputs onto the binding's results
     replayed = _replay(unit_dir, ctx, i, calls, binary, verdict)
     out_dtypes = {f"output_{j}.bin": m.get("dtype", "") for j, m in enumerate(out_manifest.get("outputs", []))}
-    problem = _provenance(outputs, out_dtypes, inputs, calls, manifest)
+    origins = _origins(outputs, out_dtypes, calls)
+    problem = _provenance(origins, inputs, calls, manifest)
     if problem:
         case.update({"check": "none", "ok": None, "why": problem})
         return case
     compared = {}
-    for name, data in outputs.items():
-        call, index, cast = _origin(data, out_dtypes[name], calls)
+    for name, (call, index, cast) in origins.items():
         result = replayed.get((call, index), b"")
         compared[name] = _cast(result, cast, out_dtypes[name]) if cast else result
     if len(outputs) != len(sealed.goldens):
@@ -397,25 +397,32 @@ def _cast(data: bytes, dtype: str, to: str) -> bytes:
     return np.frombuffer(data, dtype=np.dtype(dtype)).astype(np.dtype(to)).tobytes()
 
 
-def _origin(data: bytes, dtype: str, calls: dict[str, dict[str, bytes]]) -> tuple[str | None, int, str | None]:
+Origin = tuple[str | None, int, str | None]  # (call, result index, the dtype it was cast from or None)
+
+
+def _origin(data: bytes, dtype: str, calls: dict[str, dict[str, bytes]]) -> Origin:
     """The call and result index ModelNew's output is, and the dtype it was cast from (None: returned as is)."""
-    for name, call in calls.items():
-        for index, result, _ in _results(call):
-            if result == data:
-                return name, index, None
-    for name, call in calls.items():
-        for index, result, rtype in _results(call):
-            if dtype in _EXACT_CASTS.get(rtype, ()) and _cast(result, rtype, dtype) == data:
-                return name, index, rtype
+    results = [(name, index, result, rtype) for name, call in calls.items() for index, result, rtype in _results(call)]
+    for name, index, result, _ in results:
+        if result == data:
+            return name, index, None
+    for name, index, result, rtype in results:
+        if dtype in _EXACT_CASTS.get(rtype, ()) and _cast(result, rtype, dtype) == data:
+            return name, index, rtype
     return None, -1, None
 
 
-def _provenance(outputs, out_dtypes, inputs, calls, manifest) -> str | None:
+def _origins(outputs: dict[str, bytes], out_dtypes: dict[str, str], calls: dict[str, dict[str, bytes]]):
+    """Each of ModelNew's outputs' origin (_origin), found once: the provenance check and the comparison read it."""
+    return {name: _origin(data, out_dtypes.get(name, ""), calls) for name, data in outputs.items()}
+
+
+def _provenance(origins: dict[str, Origin], inputs, calls, manifest) -> str | None:
     """Why the case cannot be compared as the kernel's work, or None."""
     if not calls:
         return "ModelNew never called the kernel's binding: nothing the kernel wrote can be compared"
-    for name, data in outputs.items():
-        if _origin(data, out_dtypes.get(name, ""), calls)[0] is None:
+    for name, (call, _, _) in origins.items():
+        if call is None:
             return f"ModelNew's {name} is not a tensor the binding returned (computed or changed outside the kernel)"
     args = {hashlib.sha256(d).hexdigest() for call in calls.values() for f, d in call.items() if f.startswith("arg_")}
     for meta in manifest.get("inputs", []):

@@ -22,7 +22,8 @@ def test_a_bool_result_widened_to_int32_is_the_bindings_output_cast():
     calls = _calls(result, "bool")
     out = result.astype(np.int32).tobytes()
     assert harness_bench._origin(out, "int32", calls) == ("call_0", 0, "bool")
-    assert harness_bench._provenance({"output_0.bin": out}, {"output_0.bin": "int32"}, {}, calls, {}) is None
+    origins = harness_bench._origins({"output_0.bin": out}, {"output_0.bin": "int32"}, calls)
+    assert harness_bench._provenance(origins, {}, calls, {}) is None
     assert harness_bench._cast(result.tobytes(), "bool", "int32") == out
 
 
@@ -33,5 +34,8 @@ def test_a_lossy_cast_or_a_changed_value_is_not_the_kernels_work():
     flags = np.array([True, False])
     changed = np.array([1, 1], np.int32).tobytes()  # not what the bool result widens to
     assert harness_bench._origin(changed, "int32", _calls(flags, "bool"))[0] is None
-    why = harness_bench._provenance({"output_0.bin": changed}, {"output_0.bin": "int32"}, {}, _calls(flags, "bool"), {})
+    calls = _calls(flags, "bool")
+    why = harness_bench._provenance(
+        harness_bench._origins({"output_0.bin": changed}, {"output_0.bin": "int32"}, calls), {}, calls, {}
+    )
     assert why and "not a tensor the binding returned" in why
