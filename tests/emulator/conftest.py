@@ -18,6 +18,7 @@ import pytest
 
 from cotbuilder.paths import emulator_dir, emulator_include_dirs
 from cotbuilder.verify import build as buildmod
+from cotbuilder.verify import diagnostics
 
 from ..conftest import run_verify_cache
 
@@ -95,6 +96,14 @@ def toolchain(run_root: Path) -> Toolchain:
     return Toolchain(pch, builds=shared / "builds")
 
 
+def _legality_refusal(self, source: Path, tmp_path: Path, define: str) -> tuple[str | None, str]:
+    """`source` compiled (syntax only, after the PCH) with -D<define>, which must fail: the legality table's refusal
+    as diagnostics.legality_error reads it (None when the failure is not one), and the compiler's log's tail."""
+    proc = self.compile(source, tmp_path / "x.o", after_pch=["-fsyntax-only", f"-D{define}"])
+    assert proc.returncode != 0, f"{source.name} with -D{define} compiled"
+    return diagnostics.legality_error(proc.stderr), proc.stderr[-2000:]
+
+
 def _parse_diags(stderr: str) -> list[dict]:
     """The emulator's diagnostics: one `COTBUILDER_DIAG {json}` line each."""
     out = []
@@ -113,4 +122,5 @@ def _marker_line(source: Path, marker: str) -> int:
 
 
 Toolchain.parse_diags = staticmethod(_parse_diags)
+Toolchain.legality_refusal = _legality_refusal
 Toolchain.marker_line = staticmethod(_marker_line)
