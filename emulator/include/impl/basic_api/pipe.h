@@ -83,6 +83,10 @@ struct QueueCore {
     // UB -> UB MTE2 -> MTE3 (a copy in, a copy out), UB -> GM V -> MTE3; false for a pair the docs do not support.
     static bool user_pipes(int user, int& producer, int& consumer);
     static int user_key(AscendC::TPosition src, AscendC::TPosition dst) { return (int)src << 8 | (int)dst; }
+    // the pipes of the event an EnQue sets and its DeQue waits for: the named stage's (user >= 0) or the queue's
+    bool stage_pipes(int user, int& producer, int& consumer) const {
+        return user >= 0 ? user_pipes(user, producer, consumer) : pipes(producer, consumer);
+    }
 
     int find(const void* p) const;
 
@@ -519,7 +523,7 @@ CBEMU_RT bool QueueCore::enque_buffer(const void* addr, const QueueCore* owner, 
     if (user >= 0 && depth == 0)
         report("enque_deque_mismatch", Sev::error, loc,
                "EnQue<srcUserPos, dstUserPos>: needs a TQueBind of non-zero depth (TQue/DeQue.md 约束说明)");
-    bool evt = user >= 0 ? user_pipes(user, prod, cons) : pipes(prod, cons);
+    bool evt = stage_pipes(user, prod, cons);
     if (user >= 0 && !evt)
         report("enque_deque_mismatch", Sev::error, loc,
                "EnQue<srcUserPos, dstUserPos>: only GM and the UB positions, not GM to GM (TQue/EnQue.md)");
@@ -550,7 +554,7 @@ CBEMU_RT int QueueCore::deque_index(const SrcLoc& loc, int user) {
         report("enque_deque_mismatch", Sev::error, loc,
                "DeQue names other src / dst positions than the EnQue of this tensor (its event is never set)");
     int prod, cons;
-    bool evt = user >= 0 ? user_pipes(user, prod, cons) : pipes(prod, cons);
+    bool evt = stage_pipes(user, prod, cons);
     hz::Core* c = hz::core();
     if (c && bufs[i].enq_set && evt) hz::acquire(c, cons, bufs[i].enq_clock);
     bufs[i].enq_set = false;
