@@ -202,6 +202,26 @@ def test_host_files_outside_the_view_cannot_be_read(workdir, tmp_path):
     assert "/etc/shadow FileNotFoundError" in res.stdout
 
 
+def test_a_step_reads_the_folders_it_is_shown_but_cannot_write_into_them(workdir, tmp_path):
+    """Compile steps are shown the PCH folder read-only. A step that could write there could plant the harness PCH,
+    which is built lazily after units have run (build.ensure_harness_pch), or replace the runtime library every
+    later unit links: a sibling taken over. The step sees the library, and neither write lands."""
+    pch = tmp_path / "pch"
+    pch.mkdir()
+    (pch / "libcbemu.a").write_bytes(b"real")
+    code = (
+        f"import os\nprint('read', open(os.path.join({str(pch)!r}, 'libcbemu.a')).read())\n"
+        "for name in ['cotbuilder_harness_pch.h.gch', 'libcbemu.a']:\n"
+        f"    try:\n        open(os.path.join({str(pch)!r}, name), 'wb').write(b'planted')\n"
+        "        print(name, 'written')\n"
+        "    except OSError as e:\n        print(name, type(e).__name__)\n"
+    )
+    res = sandbox.run(py(code), workdir, SMALL, ro_paths=[str(pch)])
+    assert "read real" in res.stdout, res.stdout + res.stderr
+    assert "written" not in res.stdout, res.stdout
+    assert sorted(p.name for p in pch.iterdir()) == ["libcbemu.a"] and (pch / "libcbemu.a").read_bytes() == b"real"
+
+
 def test_writing_to_the_real_home_and_tmp_is_blocked(workdir):
     home_target = Path(os.path.expanduser("~")) / f"cotbuilder-sandbox-escape-{os.getpid()}"
     tmp_target = Path("/tmp") / f"cotbuilder-sandbox-escape-{os.getpid()}"
